@@ -1,0 +1,70 @@
+import { realpathSync } from 'node:fs';
+import { BatonError } from '../../core/errors.js';
+import { goalRoot, toolNames } from '../../goal/paths.js';
+import { foldNewlines } from '../../goal/template.js';
+import { usageText } from '../../goal/commands/usage.js';
+import type { GoalContext } from '../../goal/commands/context.js';
+import type { Cli } from '../context.js';
+
+/**
+ * `baton goal <verb> ...`: the goal lifecycle of the orchestrate workflow (spec 3). Exit codes are
+ * the workflow's own: 0 done, 1 refused, 2 usage, 3 the user must choose. Refusals print one line
+ * `<tool>: <reason>`, where the tool is `goal.sh` when run through the drop-in script.
+ */
+type Verb = (ctx: GoalContext, args: string[]) => Promise<number>;
+
+const VERBS: Record<string, () => Promise<Verb>> = {
+  start: async () => (await import('../../goal/commands/start.js')).default,
+  resume: async () => (await import('../../goal/commands/resume.js')).default,
+  pause: async () => (await import('../../goal/commands/pause.js')).default,
+  close: async () => (await import('../../goal/commands/close.js')).default,
+  list: async () => (await import('../../goal/commands/list.js')).default,
+  touch: async () => (await import('../../goal/commands/edit.js')).touch,
+  now: async () => (await import('../../goal/commands/edit.js')).now,
+  land: async () => (await import('../../goal/commands/edit.js')).land,
+};
+
+/** Usage checks come before every other check (3.0): `now` alone is 2 even with no goal. */
+function isUsageError(verb: string | undefined, args: string[]): boolean {
+  if (verb === undefined || !(verb in VERBS)) return true;
+  if (verb === 'start') return (args[0] ?? '') === '' || foldNewlines(args.slice(1).join(' ')) === '';
+  if (verb === 'now') {
+    const entry = args.join(' ').replaceAll('\n', ' ');
+    return (entry.startsWith('- ') ? entry.slice(2) : entry) === '';
+  }
+  if (verb === 'land') return (args[0] ?? '') === '';
+  return false;
+}
+
+export default async function goal(argv: string[], cli: Cli): Promise<number> {
+  const names = toolNames(cli.env);
+  const [verb, ...args] = argv;
+  if (verb === 'transcript') return (await import('../../goal/transcript-text.js')).default(args, cli);
+  if (isUsageError(verb, args)) {
+    cli.err(usageText(names.goal));
+    return 2;
+  }
+  const root = goalRoot(cli.env);
+  if (root === undefined) {
+    cli.err(`${names.goal}: HOME is not set; the goals live in $HOME/.claude/orchestrate\n`);
+    return 1;
+  }
+  let cwd = cli.cwd;
+  try {
+    cwd = realpathSync(cli.cwd);
+  } catch {
+    // keep the given one
+  }
+  try {
+    const run = await (VERBS[verb as string] as () => Promise<Verb>)();
+    return await run({ root, names, cli, cwd }, args);
+  } catch (error) {
+    if (error instanceof BatonError && error.code === 'usage') {
+      cli.err(usageText(names.goal));
+      return 2;
+    }
+    const message = error instanceof BatonError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)}`;
+    cli.err(`${names.goal}: ${message}\n`);
+    return 1;
+  }
+}

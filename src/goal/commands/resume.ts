@@ -1,0 +1,49 @@
+import { excludeStatusFile } from '../git-exclude.js';
+import { appendLog } from '../log-file.js';
+import { goalPaths, isValidSlug } from '../paths.js';
+import { readPointer, writePointer } from '../pointer.js';
+import { editState, isRegularFile, readLines } from '../state-file.js';
+import { readMarkerField, setMarkerField } from '../text.js';
+import { labelled, pathsBlock, refuse, type GoalContext } from './context.js';
+import { printGoals } from './list.js';
+import { pauseOther } from './pause.js';
+
+/** Below or at the launch dir, the hooks work; the note is only for elsewhere (6.10). */
+function inside(cwd: string, dir: string): boolean {
+  return `${cwd}/`.startsWith(`${dir}/`);
+}
+
+async function showPointer(ctx: GoalContext): Promise<number> {
+  const pointer = readPointer(ctx.root);
+  if (!pointer) {
+    ctx.cli.out(`No active goal. Goals in ${ctx.root}:\n`);
+    if (printGoals(ctx, false) === 0) ctx.cli.out('  (none)\n');
+    return 3;
+  }
+  ctx.cli.out(pathsBlock(ctx, pointer.slug, pointer.dir));
+  if (!inside(ctx.cwd, pointer.dir)) {
+    ctx.cli.out(
+      labelled('note', `this session is in ${ctx.cwd}, not the launch directory; the hooks are off here. To move the goal here: ${ctx.names.goal} resume ${pointer.slug}`),
+    );
+  }
+  return 0;
+}
+
+/** `resume [<slug>]` (3.2). */
+export default async function resume(ctx: GoalContext, args: string[]): Promise<number> {
+  const slug = args[0];
+  if (slug === undefined || slug === '') return showPointer(ctx);
+  const paths = goalPaths(ctx.root, slug);
+  // An invalid slug could name something outside ROOT (defect 6.2): it is simply no goal.
+  if (!isValidSlug(slug) || !isRegularFile(paths.state)) throw refuse(`no goal '${slug}' (${ctx.names.goal} list)`);
+  if (readMarkerField(readLines(paths.state), 'status') === 'closed') throw refuse(`goal '${slug}' is closed`);
+  const wasActive = readPointer(ctx.root)?.slug === slug;
+  await pauseOther(ctx, slug);
+  // Resuming the active goal leaves state.md untouched: its mtime feeds the crash check.
+  if (!wasActive) await editState(paths.state, (lines) => setMarkerField(lines, 'status', 'active'), { touchUpdated: true });
+  writePointer(ctx.root, { slug, dir: ctx.cwd, session: '' });
+  excludeStatusFile(ctx.cwd, ctx.cli.env);
+  appendLog(paths.log, `goal:${slug} resumed in ${ctx.cwd}`);
+  ctx.cli.out(pathsBlock(ctx, slug, ctx.cwd));
+  return 0;
+}

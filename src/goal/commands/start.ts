@@ -1,0 +1,53 @@
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { excludeStatusFile } from '../git-exclude.js';
+import { appendLog } from '../log-file.js';
+import { goalPaths, isValidSlug } from '../paths.js';
+import { writePointer } from '../pointer.js';
+import { foldNewlines, initialState } from '../template.js';
+import { pathsBlock, refuse, usageError, type GoalContext } from './context.js';
+import { pauseOther } from './pause.js';
+
+function existsAnyType(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `start <slug> <sentence...>` (3.1): checks first, then pause, folder, state, log, pointer. */
+export default async function start(ctx: GoalContext, args: string[]): Promise<number> {
+  const slug = args[0] ?? '';
+  const sentence = foldNewlines(args.slice(1).join(' '));
+  if (slug === '' || sentence === '') throw usageError();
+  if (!isValidSlug(slug)) throw refuse(`bad slug '${slug}' (lower-case letters, digits, '-')`);
+  const paths = goalPaths(ctx.root, slug);
+  if (existsAnyType(paths.state)) throw refuse(`goal '${slug}' exists; use: ${ctx.names.goal} resume ${slug}`);
+  if (existsAnyType(join(ctx.root, 'archive', slug))) throw refuse(`a stopped goal is archived as '${slug}'; pick another slug`);
+
+  await pauseOther(ctx, slug);
+  try {
+    for (const sub of ['briefs', 'reports', 'maps', 'scratch']) mkdirSync(join(paths.dir, sub), { recursive: true });
+  } catch {
+    throw refuse(`cannot create ${paths.dir}`);
+  }
+  // Written completely or not at all, and before the pointer (defect 6.1).
+  try {
+    if (existsSync(paths.state)) throw new Error('appeared meanwhile');
+    writeFileAtomic(paths.state, initialState(sentence));
+  } catch {
+    throw refuse(`cannot write ${paths.state}`);
+  }
+  appendLog(paths.log, `goal:${slug} started in ${ctx.cwd}: ${sentence}`);
+  try {
+    writePointer(ctx.root, { slug, dir: ctx.cwd, session: '' });
+  } catch {
+    throw refuse(`cannot write ${join(ctx.root, 'active')}`);
+  }
+  excludeStatusFile(ctx.cwd, ctx.cli.env);
+  ctx.cli.out(pathsBlock(ctx, slug, ctx.cwd));
+  return 0;
+}

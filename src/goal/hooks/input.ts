@@ -1,0 +1,37 @@
+/**
+ * The hook payload (5.0): missing or null fields read as empty, other non-strings as their JSON
+ * text, a newline inside a value as a space; input that is not a JSON object reads as all empty.
+ */
+export interface HookInput {
+  sessionId: string;
+  transcriptPath: string;
+  cwd: string;
+  source: string;
+  reason: string;
+  stopHookActive: boolean;
+}
+
+function asText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  return text.replaceAll('\n', ' ');
+}
+
+export function parseHookInput(stdin: string): HookInput {
+  let data: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(stdin) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
+  } catch {
+    // garbage reads as all empty
+  }
+  const active = data.stop_hook_active;
+  return {
+    sessionId: asText(data.session_id),
+    transcriptPath: asText(data.transcript_path),
+    cwd: asText(data.cwd),
+    source: asText(data.source),
+    reason: asText(data.reason),
+    stopHookActive: active === true || active === 'true',
+  };
+}

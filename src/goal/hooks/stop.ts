@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import type { Cli } from '../../cli/context.js';
+import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { toolNames, type ToolNames } from '../paths.js';
+import { writePointer } from '../pointer.js';
+import { isRegularFile } from '../state-file.js';
+import { contextBlock, lintLines } from './context-block.js';
+import { ranGoal, isWriteCommand } from './commands.js';
+import type { HookInput } from './input.js';
+import type { Scope } from './scope.js';
+import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.js';
+
+/**
+ * Stop (5.5): a non-owner whose turn ran goal.sh start/resume claims the goal; the owner is nudged
+ * when the turn changed things without recording them, and told about lint findings only when
+ * the finding set changed since the last report (`.lint-last`).
+ */
+const CLAIM_MODE = 'This session took the goal over with goal.sh. Reconcile any crash or lost-agent lines below before other work.';
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit']);
+const TOUCH_VERBS = ['start', 'resume', 'touch', 'now', 'land'];
+
+function emit(cli: Cli, context: string): void {
+  cli.out(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'Stop', additionalContext: context } })}\n`);
+}
+
+/** Paths in ROOT itself or below `ROOT/` are bookkeeping (defect 6.6: not `ROOT-old/`). */
+function isBookkeeping(path: string, root: string): boolean {
+  return path === root || path.startsWith(`${root}/`) || path.endsWith('/.claude/status.md');
+}
+
+export function classifyTurn(calls: ToolCall[], scope: Scope): { substantive: boolean; touched: boolean } {
+  let substantive = false;
+  let touched = false;
+  for (const call of calls) {
+    if ((EDIT_TOOLS.has(call.name) || call.name === 'Agent') && !isBookkeeping(call.filePath, scope.root)) substantive = true;
+    if (EDIT_TOOLS.has(call.name) && call.filePath === scope.paths.state) touched = true;
+    if (call.name === 'Bash') {
+      if (isWriteCommand(call.command)) substantive = true;
+      if (ranGoal(call.command, TOUCH_VERBS)) touched = true;
+    }
+  }
+  return { substantive, touched };
+}
+
+/** The dedupe key of a finding (5.5.6): whole line, section-stale per section, else the code. */
+export function findingKey(line: string): string {
+  if (line.startsWith('lint: now-finished: ') || line.startsWith('lint: pending-but-done: ')) return line;
+  const stale = /^(lint: section-stale: ## .+?) unchanged /.exec(line);
+  if (stale) return stale[1] as string;
+  return /^lint: [^:]+/.exec(line)?.[0] ?? line;
+}
+
+function changedFindings(scope: Scope, cli: Cli, names: ToolNames): string[] {
+  const findings = lintLines(scope, { who: '', mode: '', withHead: false, transcriptPath: '', env: cli.env, names });
+  const keys = findings.map(findingKey).join('\n');
+  let last = '';
+  try {
+    last = readFileSync(scope.paths.lintLast, 'utf8').replace(/\n+$/, '');
+  } catch {
+    // no earlier report
+  }
+  if (keys === last) return [];
+  writeFileAtomic(scope.paths.lintLast, `${keys}\n`, { durable: false });
+  return findings;
+}
+
+export async function stop(scope: Scope, input: HookInput, cli: Cli): Promise<void> {
+  if (input.stopHookActive || !isRegularFile(input.transcriptPath)) return;
+  const calls = turnCalls(parseRecords(tailLines(input.transcriptPath)));
+  const names = toolNames(cli.env);
+  if (!scope.owner) {
+    const claims = input.sessionId !== '' && calls.some((c) => c.name === 'Bash' && ranGoal(c.command, ['start', 'resume']));
+    if (!claims) return;
+    writePointer(scope.root, { ...scope.pointer, session: input.sessionId });
+    const block = contextBlock(scope, { who: 'the Stop hook: this session now owns the goal', mode: CLAIM_MODE, withHead: false, transcriptPath: input.transcriptPath, env: cli.env, names });
+    emit(cli, block);
+    return;
+  }
+  const { substantive, touched } = classifyTurn(calls, scope);
+  if (!substantive && !touched) return;
+  const lines: string[] = [];
+  if (substantive && !touched) {
+    lines.push(
+      'Orchestrate state check: this turn changed things (edits, agents or git/gh writes) without updating the state file.',
+      `Record it in ${scope.paths.state} (${names.goal} now or land for a launch or return, a small Edit for Next and anything decided), then run ${names.goal} touch.${names.compat ? ` goal.sh is ${names.goalCommand}.` : ''}`,
+    );
+  }
+  const findings = changedFindings(scope, cli, names);
+  if (findings.length > 0) {
+    lines.push('Orchestrate state lint:', ...findings, `Read the head and the sections named, fix what is wrong with small Edits, then run ${names.goalCommand} touch.`);
+  }
+  if (lines.length === 0) return;
+  lines.push('Do not repeat your previous reply; end the turn with at most one line.');
+  emit(cli, `${lines.join('\n')}\n`);
+}

@@ -1,0 +1,14 @@
+import type { LintRule } from '../context.js';
+import { entries } from '../context.js';
+
+/** 4.9: one Done line per finished item, not per agent return. */
+export const rule: LintRule = {
+  id: 'done-long',
+  check(ctx) {
+    const count = entries(ctx.section('Done')).length;
+    const max = ctx.thresholds.maxDone;
+    return count > max ? [`${count} ## Done entries (> ${max}); one line per finished item, not per agent return`] : [];
+  },
+};
+
+export const { id, check } = rule;

@@ -1,0 +1,13 @@
+import type { LintRule } from '../context.js';
+import { isBlank } from '../../text.js';
+
+/** 4.1: one blank line (the separator before the next heading) is allowed in Now, no more. */
+export const rule: LintRule = {
+  id: 'now-blank',
+  check(ctx) {
+    const blank = ctx.section('Now').filter(isBlank).length;
+    return blank > 1 ? [`${blank - 1} blank line(s) inside ## Now; one entry per line, none blank`] : [];
+  },
+};
+
+export const { id, check } = rule;

@@ -1,0 +1,14 @@
+import type { LintRule } from '../context.js';
+import { entries } from '../context.js';
+
+/** 4.2: Now always holds an entry; when nothing runs, the placeholder. */
+export const rule: LintRule = {
+  id: 'now-empty',
+  check(ctx) {
+    return entries(ctx.section('Now')).length === 0
+      ? ["## Now has no entry; when nothing runs it holds '- (nothing running)'"]
+      : [];
+  },
+};
+
+export const { id, check } = rule;

@@ -1,0 +1,14 @@
+import type { LintRule } from '../context.js';
+
+/** 4.8: the file is measured in bytes; a long file costs every session that reads it. */
+export const rule: LintRule = {
+  id: 'size',
+  check(ctx) {
+    const max = ctx.thresholds.maxBytes;
+    return ctx.size > max
+      ? [`${ctx.size} bytes (> ${max}); collapse each finished item to one Done line and move the detail to the log`]
+      : [];
+  },
+};
+
+export const { id, check } = rule;

@@ -1,0 +1,45 @@
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../stores/file/atomic.js';
+import { compactStamp, isoTime } from './time.js';
+
+/**
+ * log.md (2.5): append-only outliner. One entry = a top bullet with the ISO time, further lines
+ * as child bullets. Written with one append call so concurrent writers do not interleave lines.
+ */
+export function formatLogEntry(text: string, now: Date = new Date()): string {
+  const lines = text.split('\n').filter((line) => line !== '');
+  if (lines.length === 0) return '';
+  const [first, ...rest] = lines;
+  const children = rest.map((line) => `  - ${line.startsWith('- ') ? line.slice(2) : line}\n`);
+  return `- ${isoTime(now)} ${first}\n${children.join('')}`;
+}
+
+export function appendLog(logFile: string, text: string, now?: Date): void {
+  const entry = formatLogEntry(text, now);
+  if (entry) appendFileSync(logFile, entry);
+}
+
+/**
+ * Rotation: a log strictly larger than the threshold moves, unchanged, to
+ * `archive/log.<stamp>.md` and a fresh log points at it. If that name is taken (two rotations in
+ * one second) the rotation is skipped this time rather than overwrite or point at the wrong file
+ * (defect 6.4). Callers hold the state lock.
+ */
+export function rotateLog(goalDir: string, maxBytes: number, now: Date = new Date()): boolean {
+  const log = join(goalDir, 'log.md');
+  let size: number;
+  try {
+    size = statSync(log).size;
+  } catch {
+    return false;
+  }
+  if (size <= maxBytes) return false;
+  const archive = join(goalDir, 'archive');
+  const name = `log.${compactStamp(now)}.md`;
+  mkdirSync(archive, { recursive: true });
+  if (existsSync(join(archive, name))) return false;
+  renameSync(log, join(archive, name));
+  writeFileAtomic(log, formatLogEntry(`rotated: earlier entries are in archive/${name}`, now));
+  return true;
+}

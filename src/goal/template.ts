@@ -1,0 +1,41 @@
+import { isoTime } from './time.js';
+
+/**
+ * The 25-line state.md that `start` writes (2.4.4), byte-identical to the original template.
+ * The sentence is inserted as data, never through a substitution language (defect 6.1): newlines
+ * fold to spaces and `&`, `\`, `|` stay as typed.
+ */
+export function foldNewlines(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, ' ');
+}
+
+export function initialState(sentence: string, now: Date = new Date()): string {
+  return [
+    `<!-- state: updated=${isoTime(now)} status=active -->`,
+    `# Goal: ${foldNewlines(sentence)}`,
+    '',
+    '## Now',
+    '- (nothing running)',
+    '',
+    '## Next',
+    '- <the exact next step: a command, an edit, or what you were about to say>',
+    '',
+    '## Invariants',
+    '- <only rules whose breach does damage before you would think to look>',
+    '<!-- end head -->',
+    '',
+    '## Awaiting user',
+    '## Queue',
+    '## Release gates',
+    '## Decided',
+    '- <ruling> - <why> (<who>, <YYYY-MM-DD>)',
+    '## Open',
+    '- (user) <question>',
+    '- (me) <question>',
+    '## Map',
+    '- <repo or system>: <goal>/maps/<area>.md; branch:<name>, <repo>#<n>, worktree <path>',
+    '## Done',
+    '- <YYYY-MM-DD HH:MMZ> <one line per finished item, with the report pointer>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,85 @@
+/**
+ * state.md as text: `\n`-separated lines where a last line without a newline still counts (2.1),
+ * the marker line (2.4.1) and the section reader the lint uses (4.0). Pure functions, no I/O.
+ */
+export const END_HEAD = '<!-- end head -->';
+
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  return lines;
+}
+
+export function joinLines(lines: string[]): string {
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+export function isBlank(line: string): boolean {
+  return /^\s*$/.test(line);
+}
+
+/** Reads marker field K from the first three lines (2.4.1); empty when absent. */
+export function readMarkerField(lines: string[], key: string): string {
+  const pattern = new RegExp(`<!--[ \\t]*state:.*\\s${key}=(\\S*)`);
+  for (const line of lines.slice(0, 3)) {
+    const match = pattern.exec(line);
+    if (match) return match[1] ?? '';
+  }
+  return '';
+}
+
+/** Sets K=V on line 1 only; a line 1 with neither `K=` nor ` -->` is left as it is. */
+export function setMarkerField(lines: string[], key: string, value: string): string[] {
+  const first = lines[0];
+  if (first === undefined) return lines;
+  let updated = first;
+  const existing = new RegExp(`(\\s${key}=)\\S*`);
+  if (existing.test(first)) updated = first.replace(existing, (_m, head: string) => head + value);
+  else if (first.includes(' -->')) updated = first.replace(' -->', () => ` ${key}=${value} -->`);
+  return updated === first ? lines : [updated, ...lines.slice(1)];
+}
+
+function isSectionHeading(line: string, name: string): boolean {
+  return line === `## ${name}` || line.startsWith(`## ${name} `);
+}
+
+/**
+ * S(name) of 4.0: the lines after the first heading of that name up to the next other heading or
+ * the end-of-head line; a repeated heading of the same name is skipped, not a terminator.
+ */
+export function sectionLines(lines: string[], name: string): string[] {
+  const start = lines.findIndex((line) => isSectionHeading(line, name));
+  if (start < 0) return [];
+  const out: string[] = [];
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (isSectionHeading(line, name)) continue;
+    if (line.startsWith('## ') || line === END_HEAD) break;
+    out.push(line);
+  }
+  return out;
+}
+
+/** `- YYYY-MM-DD HH:MMZ ` stamped Done line (4.7). */
+export const DONE_STAMP = /^- (\d{4}-\d{2}-\d{2} [0-2]\d:[0-5]\dZ) /;
+
+/** An agent entry of Now (2.4.3): `- [` and at least three ` -> ` after it. */
+export interface AgentEntry {
+  label: string;
+  brief: string;
+  report: string;
+}
+
+export function parseAgentEntry(line: string): AgentEntry | undefined {
+  if (!line.startsWith('- [')) return undefined;
+  const fields = line.slice(3).split(' -> ');
+  if (fields.length < 4) return undefined;
+  const n = fields.length;
+  return { label: fields[n - 3] as string, brief: fields[n - 2] as string, report: fields[n - 1] as string };
+}
+
+/** `~` at the start means HOME (as bash's `${p/#\~/$HOME}` does). */
+export function expandHome(path: string, home: string): string {
+  return path.startsWith('~') ? home + path.slice(1) : path;
+}

@@ -1,0 +1,25 @@
+/** The three UTC formats of the goal files (2.1). The clock is injectable for tests. */
+export function isoTime(date: Date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** `YYYY-MM-DD HH:MMZ`, the stamp of a Done line. */
+export function doneStamp(date: Date = new Date()): string {
+  const iso = date.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
+}
+
+/** `YYYYMMDDTHHMMSSZ`, used in rotated log names and colliding archive folders. */
+export function compactStamp(date: Date = new Date()): string {
+  return isoTime(date).replace(/[-:]/g, '');
+}
+
+/** `HH:MM:SSZ` of an epoch second. */
+export function clockTime(epochSeconds: number): string {
+  return isoTime(new Date(epochSeconds * 1000)).slice(11);
+}
+
+/** File times compare in whole seconds (2.1). */
+export function wholeSeconds(mtimeMs: number): number {
+  return Math.floor(mtimeMs / 1000);
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import type { Cli } from '../cli/context.js';
+
+/**
+ * `transcript-text.sh <transcript.jsonl> [--since ISO] [--tail N]` (5.8): a transcript as plain
+ * text for recovery questions. Lines that are not JSON are skipped, never fatal.
+ */
+interface Options {
+  file: string;
+  since: string;
+  tail: number | undefined;
+}
+
+function parseArgs(args: string[], cli: Cli): Options | number {
+  let file: string | undefined;
+  let since = '';
+  let tail: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--since' && i + 1 < args.length) since = args[++i] as string;
+    else if (arg === '--tail' && i + 1 < args.length) tail = Math.max(0, Number.parseInt(args[++i] as string, 10) || 0);
+    else if (file === undefined && !arg.startsWith('--')) file = arg;
+    else {
+      cli.err(`unknown argument: ${arg}\n`);
+      return 2;
+    }
+  }
+  if (file === undefined) {
+    cli.err('usage: transcript-text.sh <transcript.jsonl> [--since <ISO>] [--tail <N>]\n');
+    return 1;
+  }
+  return { file, since, tail };
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
+
+function describe(input: Record<string, unknown>): string {
+  const first = [input.description, input.file_path, input.command, input.prompt].find((v) => v !== undefined && v !== null);
+  return text(first).replace(/\n/g, ' ').slice(0, 160);
+}
+
+function render(record: Record<string, unknown>, since: string): string[] {
+  const stamp = record.timestamp;
+  if (stamp === undefined || stamp === null || text(stamp) < since) return [];
+  const t = `${text(stamp).slice(0, 19)}Z`;
+  const content = (record.message as { content?: unknown } | undefined)?.content;
+  const blocks = Array.isArray(content) ? (content as Record<string, unknown>[]) : [];
+  if (record.type === 'user' && record.isMeta !== true) {
+    const body = typeof content === 'string' ? content : blocks.filter((b) => b?.type === 'text').map((b) => text(b.text)).join('\n');
+    return body === '' ? [] : [`[${t}] USER: ${body}`];
+  }
+  if (record.type !== 'assistant') return [];
+  const out: string[] = [];
+  for (const block of blocks) {
+    if (block?.type === 'text') out.push(`[${t}] CLAUDE: ${text(block.text)}`);
+    else if (block?.type === 'tool_use') out.push(`[${t}] TOOL ${text(block.name)}: ${describe((block.input ?? {}) as Record<string, unknown>)}`);
+  }
+  return out;
+}
+
+export default async function transcriptText(args: string[], cli: Cli): Promise<number> {
+  const options = parseArgs(args, cli);
+  if (typeof options === 'number') return options;
+  let raw: string;
+  try {
+    raw = readFileSync(options.file, 'utf8');
+  } catch {
+    cli.err(`cannot read ${options.file}\n`);
+    return 1;
+  }
+  const out: string[] = [];
+  for (const line of raw.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const record = JSON.parse(line) as unknown;
+      if (record && typeof record === 'object' && !Array.isArray(record)) out.push(...render(record as Record<string, unknown>, options.since));
+    } catch {
+      // a broken line (a crash mid-write) is skipped
+    }
+  }
+  let lines = out.join('\n').split('\n');
+  if (out.length === 0) lines = [];
+  if (options.tail !== undefined) lines = options.tail === 0 ? [] : lines.slice(-options.tail);
+  if (lines.length > 0) cli.out(`${lines.join('\n')}\n`);
+  return 0;
+}
