@@ -1,0 +1,61 @@
+// Shared timing helpers for the benchmark suites. Each suite in bench/suites/ exports
+// `default async function (lib)` returning rows { name, baton, reference, unit, note }.
+import { spawnSync, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const BATON = join(ROOT, 'bin', 'baton.js');
+/** The bash+jq reference lives outside the repo; the comparison is optional. */
+export const REFERENCE = join(ROOT, '..', 'shared', 'bench', 'reference-state.sh');
+
+/** Timing env: NODE_EXTRA_CA_CERTS adds ~70 ms to every Node start on this machine only. */
+export function benchEnv(extra = {}) {
+  const env = { ...process.env, ...extra };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
+export function tempDir(prefix = 'baton-bench-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs argv `runs` times (after `warmup` runs) and returns the median wall time in ms. */
+export function timeProcess(argv, { runs = 20, warmup = 3, cwd, env = benchEnv(), input, before } = {}) {
+  const times = [];
+  for (let i = 0; i < warmup + runs; i++) {
+    before?.(i);
+    const start = process.hrtime.bigint();
+    const result = spawnSync(argv[0], argv.slice(1), { cwd, env, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0 && result.status !== 2) {
+      throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
+    }
+    if (i >= warmup) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** Starts `count` copies of argv at once; resolves with the wall time and exit codes. */
+export async function timeParallel(argvFor, count, { cwd, env = benchEnv() } = {}) {
+  const start = process.hrtime.bigint();
+  const codes = await Promise.all(
+    Array.from({ length: count }, (_, i) => new Promise((resolve) => {
+      const argv = argvFor(i);
+      const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: 'ignore' });
+      child.on('close', (code) => resolve(code));
+    })),
+  );
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, codes };
+}
+
+export function hasReference() {
+  try {
+    return spawnSync('test', ['-x', REFERENCE]).status === 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,66 @@
+// Foundation rows: one update process, one get process, 50 parallel updates, library throughput.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const TASK = {
+  slug: 'bench', lane: 'deep', bracket: 4, tenancy_impact: 'none', audit_impact: 'appends', phase: 1, phase_total: 3,
+  phase_name: 'impl', tdd_phase: 'GREEN', wave: 1, wave_total: 3, wave_status: { 1: 'in_progress' }, active_agents: ['a', 'b'],
+  status: 'in_progress', started_at: '2026-01-01T00:00:00Z', last_update: '2026-01-01T00:00:00Z', next_hint: null, prd_issue: null, last_pr: null, counter: 0,
+};
+
+export default async function core(lib) {
+  const rows = [];
+  const dir = lib.tempDir();
+  const env = lib.benchEnv({ BATON_ROOT: dir });
+  const node = process.execPath;
+  const doc = join(dir, 'task.json');
+  const ref = join(dir, 'ref.json');
+  const reference = lib.hasReference();
+  writeFileSync(ref, JSON.stringify(TASK));
+  const init = (await import('node:child_process')).spawnSync(node, [lib.BATON, 'init', doc, '--schema', 'eneo-task', '--arg', 'slug', 'bench', '--arg', 'lane', 'deep'], { env, cwd: dir });
+  if (init.status !== 0) throw new Error(`init failed: ${init.stderr}`);
+
+  const expr = '.wave_status["2"] = "in_progress" | .counter += 1';
+  rows.push({
+    name: 'update: one process (.wave_status + counter)',
+    baton: lib.timeProcess([node, lib.BATON, 'update', doc, expr], { cwd: dir, env }),
+    reference: reference ? lib.timeProcess(['bash', lib.REFERENCE, 'update', ref, expr], { cwd: dir, env }) : null,
+    unit: 'ms', note: 'median of 20 processes',
+  });
+  rows.push({
+    name: 'get: one process (.slug)',
+    baton: lib.timeProcess([node, lib.BATON, 'get', doc, '.slug'], { cwd: dir, env }),
+    reference: reference ? lib.timeProcess(['bash', lib.REFERENCE, 'get', ref, '.slug'], { cwd: dir, env }) : null,
+    unit: 'ms', note: 'median of 20 processes',
+  });
+  rows.push({
+    name: 'bare node start (floor for any Node CLI)',
+    baton: lib.timeProcess([node, '-e', '0'], { cwd: dir, env }),
+    reference: null, unit: 'ms', note: 'for scale',
+  });
+
+  const before = JSON.parse(readFileSync(doc, 'utf8')).counter;
+  const par = await lib.timeParallel(() => [node, lib.BATON, 'update', doc, '.counter += 1'], 50, { cwd: dir, env });
+  const lost = 50 - (JSON.parse(readFileSync(doc, 'utf8')).counter - before);
+  let refPar = null;
+  if (reference) {
+    const refBefore = JSON.parse(readFileSync(ref, 'utf8')).counter;
+    refPar = await lib.timeParallel(() => ['bash', lib.REFERENCE, 'update', ref, '.counter += 1'], 50, { cwd: dir, env });
+    refPar.lost = 50 - (JSON.parse(readFileSync(ref, 'utf8')).counter - refBefore);
+  }
+  rows.push({
+    name: '50 parallel update processes (wall time)',
+    baton: par.ms, reference: refPar?.ms ?? null, unit: 'ms',
+    note: `lost: baton ${lost}${refPar ? `, reference ${refPar.lost}` : ''}`,
+  });
+
+  const { openDoc } = await import(join(lib.ROOT, 'dist', 'index.js'));
+  const lib1 = openDoc(join(dir, 'lib.json'), { cwd: dir, env: { BATON_ROOT: dir } });
+  await lib1.init({ counter: 0 });
+  const n = 1000;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await lib1.update('.counter += 1');
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  rows.push({ name: 'library: durable updates per second (one process)', baton: n / seconds, reference: null, unit: '/s', note: `${n} updates, each fsynced (goal >= 500/s)` });
+  return rows;
+}

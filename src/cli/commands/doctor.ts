@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BatonError } from '../../core/errors.js';
+import { checkDocument, type Finding } from '../../doctor/checks.js';
+import { repair } from '../../doctor/repair.js';
+import { findDocuments } from '../../doctor/scan.js';
+import { projectRoot } from '../../doc/root.js';
+import { parseArgs } from '../args.js';
+import type { Cli } from '../context.js';
+
+const USAGE = 'baton doctor [DIR] [--json] [--repair]';
+
+/** Rows `ok|fail  CHECK  FIX` for every document under DIR; exit 1 when any row fails. */
+export default async function doctor(args: string[], cli: Cli): Promise<number> {
+  const { positionals, flags } = parseArgs(args, { positionals: [0, 1], booleans: { json: [], repair: [] }, usage: USAGE });
+  const root = positionals[0] ? resolve(cli.cwd, positionals[0]) : projectRoot(cli.cwd, cli.env);
+  if (!existsSync(root)) throw new BatonError('not_found', `${root} does not exist; give the folder to check`);
+  let findings = await checkAll(root);
+  const repaired: string[] = [];
+  if (flags.repair) {
+    for (const finding of findings.filter((f) => !f.ok)) {
+      const done = await repair(root, finding, new Date());
+      if (done) repaired.push(done);
+    }
+    if (repaired.length > 0) findings = await checkAll(root);
+  }
+  if (flags.json) {
+    cli.out(`${JSON.stringify({ root, ok: findings.every((f) => f.ok), checks: findings.map(({ ok, check, fix }) => ({ ok, check, fix })), repaired })}\n`);
+  } else {
+    for (const line of repaired) cli.err(`baton doctor: ${line}\n`);
+    if (findings.length === 0) cli.out(`ok    no baton documents under ${root}  —\n`);
+    const width = Math.max(0, ...findings.map((f) => f.check.length));
+    for (const f of findings) cli.out(`${(f.ok ? 'ok' : 'fail').padEnd(4)}  ${f.check.padEnd(width)}  ${f.fix}\n`);
+  }
+  return findings.every((f) => f.ok) ? 0 : 1;
+}
+
+async function checkAll(root: string): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const { folder, names } of findDocuments(root)) {
+    for (const name of names) findings.push(...(await checkDocument(root, join(folder, name))));
+  }
+  return findings;
+}

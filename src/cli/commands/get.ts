@@ -1,0 +1,40 @@
+import { isBatonError } from '../../core/errors.js';
+import { formatJqCompact, formatJqRaw } from '../../core/jq/index.js';
+import type { Json } from '../../core/json.js';
+import { parseArgs } from '../args.js';
+import type { Cli } from '../context.js';
+import { openForCli } from '../open.js';
+
+const USAGE = 'baton get FILE [JQ] [--arg N V]... [--argjson N J]... [--default VALUE] [-r|--raw]';
+
+/**
+ * A safe read: state problems (missing file, malformed JSON, a jq runtime error) print the
+ * default and exit 0, with a one-line warning for the malformed cases. Only a caller bug (an
+ * expression that does not compile, bad arguments) exits non-zero.
+ */
+export default async function get(args: string[], cli: Cli): Promise<number> {
+  const { positionals, flags, vars } = parseArgs(args, { positionals: [1, 2], vars: true, strings: ['default'], booleans: { raw: ['-r'] }, usage: USAGE });
+  const [file, expr = '.'] = positionals as [string, string?];
+  const fallback = typeof flags.default === 'string' ? flags.default : undefined;
+  const format = flags.raw ? formatJqRaw : formatJqCompact;
+  let results: Json[];
+  try {
+    results = await openForCli(file, cli).get(expr, vars);
+  } catch (error) {
+    if (!isBatonError(error) || !['corrupt', 'jq_runtime'].includes(error.code)) throw error;
+    cli.err(`baton get: warning: ${error.message}\n`);
+    results = [];
+  }
+  if (results.length === 0) {
+    if (fallback !== undefined) cli.out(`${fallback}\n`);
+    return 0;
+  }
+  let text = '';
+  for (const value of results) {
+    if (value === null && fallback !== undefined) text += `${fallback}\n`;
+    else if (value === null && flags.raw) continue;
+    else text += `${format(value)}\n`;
+  }
+  cli.out(text);
+  return 0;
+}

@@ -1,0 +1,25 @@
+import type { HistoryEntry } from '../../stores/store.js';
+import { intFlag, parseArgs } from '../args.js';
+import type { Cli } from '../context.js';
+import { openForCli } from '../open.js';
+
+const USAGE = 'baton history FILE [--limit N] [--json]';
+
+export default async function history(args: string[], cli: Cli): Promise<number> {
+  const { positionals, flags } = parseArgs(args, { positionals: [1, 1], strings: ['limit'], booleans: { json: [] }, usage: USAGE });
+  const entries = await openForCli(positionals[0] as string, cli).history({ limit: intFlag(flags.limit, 'limit', 20) as number });
+  if (flags.json) {
+    cli.out(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+    return 0;
+  }
+  cli.out(entries.map((entry) => `${row(entry)}\n`).join(''));
+  return 0;
+}
+
+function row(entry: HistoryEntry): string {
+  const { op } = entry;
+  const what = op.expr ?? (op.path ? `${op.path}` : op.rev ? `to rev ${op.rev}` : '');
+  const changed = entry.patch.map((p) => p.path || '/').slice(0, 4).join(' ');
+  const more = entry.patch.length > 4 ? ` +${entry.patch.length - 4}` : '';
+  return [`r${entry.rev}`, entry.time, entry.writer ?? '-', op.kind, what, changed + more].join('\t');
+}

@@ -1,0 +1,139 @@
+import { BatonError, type Issue } from './errors.js';
+import { deepEqual, isObject, typeName, type Json, type JsonObject } from './json.js';
+import { diff, type PatchOp } from './patch.js';
+import type { CompiledSchema } from './schema/index.js';
+import { writerMatches } from './schema/rules.js';
+
+/**
+ * The pure heart of every write: given the committed document and a candidate produced by an
+ * operation, decide what gets committed. Order matters and is the spec's: coerce, check
+ * immutables and ownership against what the caller changed, stamp last (so an expression cannot
+ * fake or suppress it), check sizes, validate the whole document, then diff.
+ */
+export const DEFAULT_MAX_VALUE_BYTES = 64 * 1024;
+
+export interface WriteContext {
+  schema: CompiledSchema;
+  writer?: string;
+  now: Date;
+  /** Largest string value accepted, in bytes (schema `maxValueBytes` wins over this). */
+  maxValueBytes?: number;
+}
+
+export interface Commit {
+  doc: JsonObject;
+  patch: PatchOp[];
+  /** Remarks for stderr, such as a coerced field. */
+  notes: string[];
+}
+
+export function stampText(now: Date, format: 'seconds' | 'millis'): string {
+  const iso = now.toISOString();
+  return format === 'millis' ? iso : `${iso.slice(0, 19)}Z`;
+}
+
+/** The single JSON object an update must produce, or a clear refusal. */
+export function singleObject(results: Json[], what: string): JsonObject {
+  const [first] = results;
+  if (results.length === 1 && isObject(first)) return first;
+  const kinds = results.length === 0 ? 'no result' : `${results.length} result(s): ${results.map(typeName).join(', ')}`;
+  throw new BatonError('jq_result', `${what} must produce exactly one object, it produced ${kinds}; nothing was written`);
+}
+
+export function prepareWrite(current: JsonObject | undefined, candidate: JsonObject, context: WriteContext): Commit {
+  const { rules } = context.schema;
+  const notes: string[] = [];
+  const doc = rules.coerceIntegers ? coerceIntegers(candidate, context.schema, notes) : candidate;
+  if (current) checkImmutable(current, doc, rules.immutable);
+  checkOwners(current, doc, context);
+  if (rules.stamp) doc[rules.stamp] = stampText(context.now, rules.stampFormat);
+  checkSizes(current, doc, rules.maxValueBytes ?? context.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES);
+  const issues = context.schema.validate(doc);
+  if (issues.length > 0) throw invalid(issues, context.schema.name);
+  return { doc, patch: diff(current, doc), notes };
+}
+
+export function checkLifecycle(kind: 'create' | 'delete', context: WriteContext): void {
+  const allowed = context.schema.rules[kind];
+  if (!allowed || allowed.length === 0 || writerMatches(context.writer, allowed)) return;
+  throw new BatonError('forbidden', `writer ${context.writer ?? '(anonymous)'} may not ${kind} this document; allowed: ${allowed.join(', ')} (pass --as WRITER)`);
+}
+
+function coerceIntegers(doc: JsonObject, schema: CompiledSchema, notes: string[]): JsonObject {
+  const properties = schema.schema.properties;
+  if (!isObject(properties)) return doc;
+  const out = { ...doc };
+  for (const [field, value] of Object.entries(doc)) {
+    const spec = properties[field];
+    const types = isObject(spec) ? spec.type : undefined;
+    const integer = types === 'integer' || (Array.isArray(types) && types.includes('integer'));
+    if (integer && typeof value === 'string' && /^-?\d+$/.test(value) && Number.isSafeInteger(Number(value))) {
+      out[field] = Number(value);
+      notes.push(`stored ${field} as a number; pass it with --argjson (json:) to keep it typed`);
+    }
+  }
+  return out;
+}
+
+function checkImmutable(current: JsonObject, doc: JsonObject, immutable: string[]): void {
+  for (const field of immutable) {
+    if (field in current && !deepEqual(current[field], doc[field])) {
+      throw new BatonError('invalid', `field ${field} is immutable: it is ${JSON.stringify(current[field])} and cannot become ${JSON.stringify(doc[field] ?? null)}; re-run init with --force to start a new document`);
+    }
+  }
+}
+
+function checkOwners(current: JsonObject | undefined, doc: JsonObject, context: WriteContext): void {
+  for (const [field, owners] of Object.entries(context.schema.rules.owners)) {
+    const changed = !deepEqual(current?.[field], doc[field]);
+    if (changed && !writerMatches(context.writer, owners)) {
+      throw new BatonError('forbidden', `writer ${context.writer ?? '(anonymous)'} may not change field ${field}; its owners are ${owners.join(', ')} (pass --as with one of them)`);
+    }
+  }
+}
+
+function checkSizes(current: JsonObject | undefined, doc: JsonObject, limit: number): void {
+  for (const [field, value] of Object.entries(doc)) {
+    if (current && deepEqual(current[field], value)) continue;
+    const big = findLarge(value, field, limit);
+    if (big) {
+      throw new BatonError('too_large', `value at ${big.path} is ${big.bytes} bytes, over the ${limit}-byte limit; store the content in a file and record its path instead`);
+    }
+  }
+}
+
+function findLarge(value: Json, path: string, limit: number): { path: string; bytes: number } | undefined {
+  if (typeof value === 'string') {
+    const bytes = Buffer.byteLength(value);
+    return bytes > limit ? { path, bytes } : undefined;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findLarge(value[i] as Json, `${path}.${i}`, limit);
+      if (found) return found;
+    }
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = findLarge(item, `${path}.${key}`, limit);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function invalid(issues: Issue[], schemaName: string): BatonError {
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+  return new BatonError('invalid', `schema ${schemaName} refuses the write: ${summary}; nothing was written`, { issues });
+}
+
+/** A new document from the schema's defaults (in the schema's key order) plus the given values. */
+export function initialDocument(schema: CompiledSchema, values: JsonObject, now: Date): JsonObject {
+  const doc: JsonObject = {};
+  const properties = isObject(schema.schema.properties) ? schema.schema.properties : {};
+  for (const [field, spec] of Object.entries(properties)) {
+    if (!isObject(spec) || !('default' in spec)) continue;
+    const fallback = spec.default as Json;
+    doc[field] = fallback === '$now' ? stampText(now, schema.rules.stampFormat) : structuredClone(fallback);
+  }
+  return Object.assign(doc, values);
+}

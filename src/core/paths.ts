@@ -1,0 +1,59 @@
+import { BatonError } from './errors.js';
+import { isObject, type Json } from './json.js';
+
+/**
+ * Dotted paths for callers who do not want jq: `phases.3-impl.evidence`. A segment is a key; on an
+ * array a segment of digits is an index. `\.` escapes a dot inside a key.
+ */
+export type PathSegment = string | number;
+
+export function parsePath(path: string): string[] {
+  if (path === '' || path === '.') return [];
+  const segments: string[] = [];
+  let current = '';
+  for (let i = 0; i < path.length; i++) {
+    const char = path[i];
+    if (char === '\\' && path[i + 1] === '.') {
+      current += '.';
+      i++;
+    } else if (char === '.') {
+      segments.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  segments.push(current);
+  if (segments.some((segment) => segment === '')) {
+    throw new BatonError('usage', `invalid path '${path}': empty segment; write paths like phases.3-impl.evidence`);
+  }
+  return segments;
+}
+
+export function getAt(doc: Json, segments: string[]): Json | undefined {
+  let node: Json | undefined = doc;
+  for (const segment of segments) {
+    if (Array.isArray(node) && /^\d+$/.test(segment)) node = node[Number(segment)];
+    else if (isObject(node)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+/** Returns a copy of `doc` with the value at `segments` replaced, creating objects on the way. */
+export function setAt(doc: Json, segments: string[], value: Json, label: string): Json {
+  if (segments.length === 0) return value;
+  const [head, ...rest] = segments as [string, ...string[]];
+  if (Array.isArray(doc) && /^\d+$/.test(head)) {
+    const copy = [...doc];
+    const index = Number(head);
+    while (copy.length < index) copy.push(null);
+    copy[index] = setAt(copy[index] ?? null, rest, value, label);
+    return copy;
+  }
+  if (doc === null || isObject(doc)) {
+    const base = doc ?? {};
+    return { ...base, [head]: setAt(base[head] ?? null, rest, value, label) };
+  }
+  throw new BatonError('invalid', `cannot set ${label}: '${head}' is inside a ${Array.isArray(doc) ? 'array (use a numeric index)' : typeof doc}, not an object`);
+}

@@ -1,0 +1,1 @@
+export declare const ajvOptions: { allErrors: boolean; strict: boolean; validateFormats: boolean };

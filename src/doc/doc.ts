@@ -1,0 +1,209 @@
+import { BatonError } from '../core/errors.js';
+import { checkLifecycle, initialDocument, prepareWrite, singleObject, stampText, type WriteContext } from '../core/document.js';
+import { compileJq } from '../core/jq/index.js';
+import { isObject, type Json, type JsonObject } from '../core/json.js';
+import { diff } from '../core/patch.js';
+import { getAt, parsePath, setAt } from '../core/paths.js';
+import type { CompiledSchema } from '../core/schema/index.js';
+import type { Change, Current, Decision, HistoryEntry, Operation, Store } from '../stores/store.js';
+import { mirrorFiles } from './mirrors.js';
+import { loadSchema } from './schemas.js';
+
+export type Args = Record<string, Json>;
+export type Updater = (doc: JsonObject) => JsonObject | Promise<JsonObject>;
+
+export interface DocOptions {
+  /** Who is writing; checked against the schema's owners, recorded in history. */
+  writer?: string;
+  /** Largest string value accepted in bytes (default 64 KiB). */
+  maxValueBytes?: number;
+  now?: () => Date;
+}
+
+export interface WriteResult {
+  doc: JsonObject | null;
+  rev: number;
+  notes: string[];
+}
+
+/**
+ * One document, over any Store. Every write is a read-modify-write inside `store.transact`, so
+ * the document it changes is the one committed at that moment, never a stale copy.
+ */
+export class Doc {
+  constructor(
+    readonly store: Store,
+    readonly key: string,
+    private readonly root: string,
+    private readonly options: DocOptions = {},
+  ) {}
+
+  /** The committed document, or undefined when there is none. Throws `corrupt` for a bad file. */
+  async read(): Promise<Json | undefined> {
+    const read = await this.store.read(this.key);
+    if (read.state === 'corrupt') throw corrupt(this.key, read.error);
+    return read.state === 'ok' ? read.doc : undefined;
+  }
+
+  /** Results of a jq expression on the document; none when the document does not exist. */
+  async get(expr = '.', args: Args = {}): Promise<Json[]> {
+    const program = compileJq(expr, Object.keys(args));
+    const doc = await this.read();
+    return doc === undefined ? [] : program.run(doc, args);
+  }
+
+  async init(values: JsonObject = {}, options: { schema?: string; force?: boolean; writer?: string } = {}): Promise<WriteResult> {
+    return this.write(options.writer, async (current, context) => {
+      if (current.state !== 'missing' && !options.force) {
+        throw new BatonError('exists', `${this.key} already exists; pass --force to replace it (the old document stays in history)`);
+      }
+      if (current.state === 'corrupt') throw corrupt(this.key, current.error);
+      checkLifecycle('create', context);
+      const candidate = initialDocument(context.schema, values, context.now);
+      return { kind: 'init', candidate, base: undefined };
+    }, options.schema);
+  }
+
+  async update(change: string | Updater, args: Args = {}, options: { writer?: string; ifExists?: boolean } = {}): Promise<WriteResult> {
+    const program = typeof change === 'string' ? compileJq(change, [...Object.keys(args), '__now']) : undefined;
+    return this.write(options.writer, async (current, context) => {
+      if (current.state === 'missing' && options.ifExists) return undefined;
+      const doc = this.existing(current);
+      const candidate = program
+        ? singleObject(program.run(doc, { ...args, __now: stampText(context.now, context.schema.rules.stampFormat) }), 'the update expression')
+        : await (change as Updater)(structuredClone(doc));
+      if (!isObject(candidate)) throw new BatonError('jq_result', 'the update function must return an object; nothing was written');
+      return { kind: 'update', expr: typeof change === 'string' ? change : undefined, candidate, base: doc };
+    });
+  }
+
+  async set(path: string, value: Json, options: { writer?: string } = {}): Promise<WriteResult> {
+    const segments = parsePath(path);
+    return this.write(options.writer, async (current) => {
+      const doc = this.existing(current);
+      return { kind: 'set', path, candidate: asObject(setAt(doc, segments, value, path), path), base: doc };
+    });
+  }
+
+  async append(path: string, value: Json, options: { writer?: string } = {}): Promise<WriteResult> {
+    const segments = parsePath(path);
+    return this.write(options.writer, async (current) => {
+      const doc = this.existing(current);
+      const list = getAt(doc, segments) ?? null;
+      if (list !== null && !Array.isArray(list)) {
+        throw new BatonError('invalid', `cannot append to ${path}: it holds a ${typeof list}, not an array; use 'baton set' to replace it`);
+      }
+      return { kind: 'append', path, candidate: asObject(setAt(doc, segments, [...(list ?? []), value], path), path), base: doc };
+    });
+  }
+
+  /** Returns the value at `path` and sets it to null in the same locked step. */
+  async consume(path: string, options: { writer?: string } = {}): Promise<Json> {
+    const segments = parsePath(path);
+    let taken: Json = null;
+    await this.write(options.writer, async (current) => {
+      if (current.state === 'missing') return undefined;
+      const doc = this.existing(current);
+      taken = getAt(doc, segments) ?? null;
+      if (taken === null) return undefined;
+      return { kind: 'consume', path, candidate: asObject(setAt(doc, segments, null, path), path), base: doc };
+    });
+    return taken;
+  }
+
+  /** Deletes the document; its history stays. A missing document is not an error. */
+  async clear(options: { writer?: string } = {}): Promise<WriteResult> {
+    return this.write(options.writer, async (current, context) => {
+      if (current.state === 'missing') return undefined;
+      checkLifecycle('delete', context);
+      return { kind: 'clear', candidate: null, base: current.state === 'ok' && isObject(current.doc) ? current.doc : undefined };
+    });
+  }
+
+  async history(options: { limit?: number } = {}): Promise<HistoryEntry[]> {
+    return this.store.history(this.key, options);
+  }
+
+  async show(rev: number): Promise<{ entry: HistoryEntry; doc: Json | null }> {
+    return this.store.revision(this.key, rev);
+  }
+
+  /** Writes revision `rev`'s content as a new revision (validated like any write). */
+  async revert(rev: number, options: { writer?: string } = {}): Promise<WriteResult> {
+    const { doc: target } = await this.store.revision(this.key, rev);
+    return this.write(options.writer, async (current, context) => {
+      const base = current.state === 'ok' && isObject(current.doc) ? current.doc : undefined;
+      if (target === null) {
+        checkLifecycle('delete', context);
+        return { kind: 'revert', rev, candidate: null, base };
+      }
+      return { kind: 'revert', rev, candidate: asObject(structuredClone(target), `revision ${rev}`), base };
+    });
+  }
+
+  /** Calls `listener` with the document after each commit, from this process or any other. */
+  watch(listener: (doc: Json | undefined) => void): () => void {
+    return this.store.watch(this.key, () => {
+      this.read().then(listener, () => undefined);
+    });
+  }
+
+  private existing(current: Current): JsonObject {
+    if (current.state === 'corrupt') throw corrupt(this.key, current.error);
+    if (current.state === 'missing') {
+      throw new BatonError('not_found', `${this.key} does not exist; create it with 'baton init ${this.key}'`);
+    }
+    return asObject(current.doc, this.key);
+  }
+
+  private async write(
+    writer: string | undefined,
+    plan: (current: Current, context: WriteContext) => Promise<Planned | undefined>,
+    schemaRef?: string,
+  ): Promise<WriteResult> {
+    return this.store.transact(this.key, async (current): Promise<Decision<WriteResult>> => {
+      const ref = schemaRef ?? current.meta.schema;
+      const schema = await loadSchema(ref, this.root);
+      const context = this.context(schema, writer);
+      const planned = await plan(current, context);
+      if (!planned) return { result: { doc: current.state === 'ok' && isObject(current.doc) ? current.doc : null, rev: current.rev, notes: [] } };
+      const op: Operation = { kind: planned.kind, ...(planned.expr ? { expr: planned.expr } : {}), ...(planned.path ? { path: planned.path } : {}), ...(planned.rev ? { rev: planned.rev } : {}) };
+      const commit = planned.candidate === null
+        ? { doc: null, patch: diff(planned.base, undefined), notes: [] }
+        : prepareWrite(planned.kind === 'init' ? undefined : planned.base, planned.candidate, context);
+      const change: Change = {
+        doc: commit.doc,
+        entry: { ...(context.writer ? { writer: context.writer } : {}), op, patch: planned.kind === 'init' ? diff(planned.base, commit.doc ?? undefined) : commit.patch },
+        mirrors: mirrorFiles(schema, commit.doc),
+      };
+      if (schemaRef !== undefined || planned.kind === 'init') change.meta = { ...current.meta, schema: ref ?? schema.name };
+      return { result: { doc: commit.doc, rev: current.rev + 1, notes: commit.notes }, commit: change };
+    });
+  }
+
+  private context(schema: CompiledSchema, writer: string | undefined): WriteContext {
+    const context: WriteContext = { schema, now: (this.options.now ?? (() => new Date()))() };
+    const who = writer ?? this.options.writer;
+    if (who !== undefined) context.writer = who;
+    if (this.options.maxValueBytes !== undefined) context.maxValueBytes = this.options.maxValueBytes;
+    return context;
+  }
+}
+
+interface Planned {
+  kind: Operation['kind'];
+  expr?: string | undefined;
+  path?: string;
+  rev?: number;
+  candidate: JsonObject | null;
+  base: JsonObject | undefined;
+}
+
+function asObject(value: Json | undefined, label: string): JsonObject {
+  if (isObject(value)) return value;
+  throw new BatonError('invalid', `${label} must be a JSON object at the top level, not ${Array.isArray(value) ? 'an array' : typeof value}; fix the value`);
+}
+
+function corrupt(key: string, error: string): BatonError {
+  return new BatonError('corrupt', `${key} is not valid JSON (${error}); nothing was written; run 'baton doctor --repair' to restore the last good revision`);
+}

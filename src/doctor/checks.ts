@@ -1,0 +1,99 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { hashText, isObject, type Json } from '../core/json.js';
+import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
+import { tailEntries } from '../stores/file/history.js';
+import { replay } from '../stores/replay.js';
+import { segmentEntries } from '../stores/file/history.js';
+import { inspectLock, isAlive, isStale, DEFAULT_LOCK_TIMEOUT_MS } from '../stores/file/lock.js';
+import { docPaths } from '../stores/file/paths.js';
+import { readDocument, readMeta } from '../stores/file/index.js';
+import { mirrorText } from '../doc/mirrors.js';
+import { loadSchema } from '../doc/schemas.js';
+
+/** One row of the report. `repair` names what `--repair` would do, when it can do anything. */
+export interface Finding {
+  ok: boolean;
+  check: string;
+  fix: string;
+  repair?: Repair;
+  file: string;
+}
+
+export type Repair =
+  | { kind: 'restore' }
+  | { kind: 'unlock' }
+  | { kind: 'remove-temp'; path: string }
+  | { kind: 'mirror'; path: string; content: string };
+
+/** Every check for one document; each pushes a row, pass or fail, so the report shows what held. */
+export async function checkDocument(root: string, file: string): Promise<Finding[]> {
+  const paths = docPaths(file);
+  const name = relative(root, file) || file;
+  const rows: Finding[] = [];
+  const add = (ok: boolean, check: string, fix: string, repair?: Repair) => rows.push({ ok, check, fix: ok ? '—' : fix, file, ...(repair && !ok ? { repair } : {}) });
+  const read = readDocument(file);
+  const last = tailEntries(paths.history, 1)[0];
+
+  if (read.state === 'corrupt') {
+    add(false, `${name} parses`, last ? `baton doctor --repair (moves it aside, restores revision ${lastGood(paths.history, last.rev)})` : `no history to restore from; fix ${name} by hand`, last ? { kind: 'restore' } : undefined);
+  } else {
+    add(true, `${name} ${read.state === 'missing' ? 'is absent (cleared)' : 'parses'}`, '');
+  }
+  if (read.state === 'ok') {
+    const meta = readMeta(paths.meta);
+    try {
+      const schema = await loadSchema(meta.schema, root);
+      const issues = schema.validate(read.doc);
+      add(issues.length === 0, `${name} matches schema ${schema.name}`, issues.map((i) => `${i.path}: ${i.message}`).join('; ') + `; fix with baton set/update or baton revert`);
+      for (const mirror of schema.rules.mirrors) {
+        const mirrorPath = join(paths.file, '..', mirror.file);
+        const want = `${mirrorText(isObject(read.doc) ? read.doc[mirror.field] : undefined, mirror.empty)}\n`;
+        const have = existsSync(mirrorPath) ? readFileSync(mirrorPath, 'utf8') : undefined;
+        add(have === want, `${name} mirror ${mirror.file} = ${mirror.field}`, `baton doctor --repair rewrites ${mirror.file} from the JSON (${JSON.stringify(have?.trim() ?? null)} vs ${JSON.stringify(want.trim())})`, { kind: 'mirror', path: mirrorPath, content: want });
+      }
+    } catch (error) {
+      add(false, `${name} schema loads`, (error as Error).message);
+    }
+  }
+  if (last) {
+    const matches = last.deleted ? read.state === 'missing' : read.state !== 'missing' && last.hash === hashText(read.text);
+    const replays = matches && read.state === 'ok' ? sameJson(replay(segmentEntries(paths.history, last.rev), last.rev, name).doc, read.doc) : matches;
+    add(replays || read.state === 'corrupt', `${name} history replays to the document (r${last.rev})`, matches ? 'history patches do not rebuild the document; report this as a bug' : `the file was edited outside baton; any baton write records it as a new revision`);
+  }
+  const lock = inspectLock(paths.lock);
+  if (lock) {
+    const stale = isStale(lock, Math.max(2 * DEFAULT_LOCK_TIMEOUT_MS, 60_000)) || (lock.owner !== undefined && !isAlive(lock.owner));
+    const who = lock.owner ? `pid ${lock.owner.pid} on ${lock.owner.host}` : 'an unreadable owner';
+    add(!stale, `${name} lock ${stale ? 'is stale' : 'is held'} (${who})`, 'baton doctor --repair removes the stale lock (writers also take it over on their own)', { kind: 'unlock' });
+  }
+  for (const temp of leftoverTemps(paths.file)) add(false, `leftover temp file ${relative(root, temp)}`, 'baton doctor --repair removes it (an unfinished write; the document was never replaced by it)', { kind: 'remove-temp', path: temp });
+  return rows;
+}
+
+function lastGood(historyDir: string, rev: number): number {
+  const entries = segmentEntries(historyDir, rev);
+  return [...entries].reverse().find((entry) => !entry.deleted)?.rev ?? rev;
+}
+
+function leftoverTemps(file: string): string[] {
+  const dir = join(file, '..');
+  const base = file.slice(dir.length + 1);
+  return readdirSync(dir)
+    .map((name) => ({ name, match: TEMP_FILE_PATTERN.exec(name) }))
+    .filter(({ match }) => match?.[1] === base && !pidAlive(Number(match[2])))
+    .map(({ name }) => join(dir, name));
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+function sameJson(a: Json | null, b: Json): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,56 @@
+import { renameSync } from 'node:fs';
+import { basename, dirname, relative } from 'node:path';
+import { isObject } from '../core/json.js';
+import { diff } from '../core/patch.js';
+import { unlinkQuietly, writeFileAtomic } from '../stores/file/atomic.js';
+import { FileStore } from '../stores/file/index.js';
+import { segmentEntries, tailEntries } from '../stores/file/history.js';
+import { docPaths } from '../stores/file/paths.js';
+import { inspectLock } from '../stores/file/lock.js';
+import { replay } from '../stores/replay.js';
+import type { Finding } from './checks.js';
+
+/**
+ * Carries out what a finding proposes. Nothing is deleted that holds data: a corrupt document is
+ * moved aside as FILE.corrupt-<timestamp> before the last good revision is restored.
+ */
+export async function repair(root: string, finding: Finding, now: Date): Promise<string | undefined> {
+  const action = finding.repair;
+  if (!action) return undefined;
+  switch (action.kind) {
+    case 'restore':
+      return restore(root, finding.file, now);
+    case 'unlock': {
+      const lock = docPaths(finding.file).lock;
+      const seen = inspectLock(lock);
+      if (seen) unlinkQuietly(lock);
+      return `removed stale lock ${relative(root, lock)}`;
+    }
+    case 'remove-temp':
+      unlinkQuietly(action.path);
+      return `removed ${relative(root, action.path)}`;
+    case 'mirror':
+      writeFileAtomic(action.path, action.content, { durable: false });
+      return `rewrote ${relative(root, action.path)}`;
+  }
+}
+
+async function restore(root: string, file: string, now: Date): Promise<string> {
+  const store = new FileStore(root);
+  const key = relative(root, file);
+  const history = docPaths(file).history;
+  const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
+  return store.transact(key, (current) => {
+    if (current.state !== 'corrupt') return { result: `${key} was already readable; nothing restored` };
+    const entries = segmentEntries(history, current.rev);
+    const good = [...entries].reverse().find((entry) => !entry.deleted) ?? tailEntries(history, 1)[0];
+    const restored = good ? replay(entries, good.rev, key).doc : null;
+    renameSync(file, aside);
+    if (!isObject(restored)) return { result: `moved ${key} aside as ${basename(aside)}; no earlier revision to restore` };
+    const latest = replay(entries, current.rev, key).doc;
+    return {
+      result: `moved ${key} aside as ${basename(aside)} and restored revision ${good?.rev} (${dirname(key) === '.' ? '' : `${dirname(key)}/`}${basename(key)})`,
+      commit: { doc: restored, entry: { writer: 'baton-doctor', op: { kind: 'repair', rev: good?.rev ?? 0 }, patch: diff(latest ?? undefined, restored) } },
+    };
+  });
+}

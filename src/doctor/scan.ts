@@ -1,0 +1,36 @@
+import { readdirSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { SIDECAR } from '../stores/file/paths.js';
+
+const SKIP = new Set(['node_modules', '.git']);
+const SIDECAR_FILE = /^(.+?)\.(lock|meta\.json|history)$/;
+
+/** Every document folder with a `.baton/` sidecar under `dir`, and the document names it knows. */
+export function findDocuments(dir: string, depth = 12): { folder: string; names: string[] }[] {
+  const found: { folder: string; names: string[] }[] = [];
+  const walk = (folder: string, level: number): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const sidecar = entries.find((entry) => entry.name === SIDECAR && entry.isDirectory());
+    if (sidecar) found.push({ folder, names: documentNames(join(folder, SIDECAR)) });
+    if (level >= depth) return;
+    for (const entry of entries) {
+      if (entry.isDirectory() && !entry.isSymbolicLink() && !SKIP.has(entry.name) && entry.name !== SIDECAR) walk(join(folder, entry.name), level + 1);
+    }
+  };
+  walk(dir, 0);
+  return found;
+}
+
+function documentNames(sidecar: string): string[] {
+  const names = new Set<string>();
+  for (const name of readdirSync(sidecar)) {
+    const match = SIDECAR_FILE.exec(name);
+    if (match?.[1]) names.add(match[1]);
+  }
+  return [...names].sort();
+}

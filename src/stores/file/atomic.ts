@@ -1,0 +1,80 @@
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { BatonError } from '../../core/errors.js';
+
+/**
+ * Atomic replace: unique temp file in the target's own folder, fsync, rename, fsync the folder.
+ * Hand-written rather than `write-file-atomic` because that library does not fsync the folder
+ * (a rename is only durable once its directory entry is) and costs ~4 ms of module loading in
+ * every hook process. There is deliberately no non-atomic fallback.
+ */
+export interface AtomicWriteOptions {
+  /** fsync file and folder (default true). Mirrors and caches pass false: they are derived data. */
+  durable?: boolean;
+  /** Mode for a new file; an existing target keeps its own mode. */
+  mode?: number;
+}
+
+/** Temp names look like `.NAME.PID.HEX.tmp`, so the doctor can tell ours from anything else. */
+export const TEMP_FILE_PATTERN = /^\.(.+)\.(\d+)\.([0-9a-f]{12})\.tmp$/;
+
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+export function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const durable = options.durable ?? true;
+  const mode = existingMode(target) ?? options.mode;
+  const temp = tempPathFor(target);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'wx', mode ?? 0o666);
+    if (mode !== undefined) fchmodSync(fd, mode);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    if (durable) fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, target);
+  } catch (error) {
+    if (fd !== undefined) closeQuietly(fd);
+    unlinkQuietly(temp);
+    throw new BatonError('io', `cannot write ${target}: ${(error as Error).message}; check the folder exists and is writable`, { cause: error });
+  }
+  if (durable) fsyncDir(dirname(target));
+}
+
+export function fsyncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function existingMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already failing; the original error is the one worth reporting
+  }
+}
+
+export function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // nothing to clean up
+  }
+}

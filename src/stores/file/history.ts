@@ -1,0 +1,158 @@
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { BatonError } from '../../core/errors.js';
+import type { HistoryEntry } from '../store.js';
+import { fsyncDir } from './atomic.js';
+
+/**
+ * History as append-only JSON Lines, cut into segments of SEGMENT_SIZE revisions named by their
+ * first revision. A commit appends one line and reads only the tail of the newest segment, so
+ * the cost of a write does not grow with the number of revisions; segments older than the
+ * retention window are dropped whole (each segment starts with a snapshot, so replay still works).
+ */
+export const SEGMENT_SIZE = 1000;
+export const DEFAULT_HISTORY_KEEP = 10_000;
+
+const SEGMENT_NAME = /^(\d{12})\.jsonl$/;
+
+export function segmentFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => SEGMENT_NAME.test(name)).sort().map((name) => join(dir, name));
+}
+
+export function segmentStart(rev: number): number {
+  return Math.floor((rev - 1) / SEGMENT_SIZE) * SEGMENT_SIZE + 1;
+}
+
+function segmentPath(dir: string, rev: number): string {
+  return join(dir, `${String(segmentStart(rev)).padStart(12, '0')}.jsonl`);
+}
+
+/** The last `count` entries, oldest first, reading only file tails. */
+export function tailEntries(dir: string, count: number): HistoryEntry[] {
+  const segments = segmentFiles(dir);
+  const out: HistoryEntry[] = [];
+  for (let i = segments.length - 1; i >= 0 && out.length < count; i--) {
+    const lines = tailLines(segments[i] as string, count - out.length);
+    out.unshift(...lines.map((line) => parseEntry(line, segments[i] as string)));
+  }
+  return out;
+}
+
+/** Newest-first entries, up to `limit`, for listing. */
+export function recentEntries(dir: string, limit: number): HistoryEntry[] {
+  return tailEntries(dir, limit).reverse();
+}
+
+export function appendEntry(dir: string, entry: HistoryEntry, keep: number): void {
+  mkdirSync(dir, { recursive: true });
+  const file = segmentPath(dir, entry.rev);
+  const fd = openSync(file, 'a');
+  let created = false;
+  try {
+    created = fstatSync(fd).size === 0;
+    writeSync(fd, `${JSON.stringify(entry)}\n`);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  if (created) {
+    fsyncDir(dir);
+    dropOldSegments(dir, entry.rev, keep);
+  }
+}
+
+/** Removes the newest line: a revision whose document never reached disk (a crashed writer). */
+export function dropLastEntry(dir: string): void {
+  const segments = segmentFiles(dir);
+  const file = segments[segments.length - 1];
+  if (!file) return;
+  const text = readFileSync(file, 'utf8');
+  const end = text.endsWith('\n') ? text.length - 1 : text.length;
+  const cut = text.lastIndexOf('\n', end - 1) + 1;
+  if (cut === 0) {
+    unlinkSync(file);
+    fsyncDir(dir);
+    return;
+  }
+  const fd = openSync(file, 'r+');
+  try {
+    ftruncateSync(fd, Buffer.byteLength(text.slice(0, cut)));
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** All entries of the segment holding `rev`, oldest first. */
+export function segmentEntries(dir: string, rev: number): HistoryEntry[] {
+  const file = segmentPath(dir, rev);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').filter((line) => line !== '').map((line) => parseEntry(line, file));
+}
+
+function dropOldSegments(dir: string, newestRev: number, keep: number): void {
+  if (keep <= 0) return;
+  const oldestKept = segmentStart(Math.max(1, newestRev - keep));
+  for (const file of segmentFiles(dir)) {
+    const start = Number(SEGMENT_NAME.exec(file.slice(file.lastIndexOf('/') + 1))?.[1]);
+    if (start < oldestKept) unlinkSync(file);
+  }
+}
+
+function tailLines(file: string, count: number): string[] {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    let chunk = 64 * 1024;
+    for (;;) {
+      const start = Math.max(0, size - chunk);
+      const buffer = Buffer.alloc(size - start);
+      readSync(fd, buffer, 0, buffer.length, start);
+      const lines = buffer.toString('utf8').split('\n').filter((line) => line !== '');
+      // The first line of a partial read may be cut; keep it only when we read from the start.
+      if (lines.length > count || start === 0) return lines.slice(-count);
+      chunk *= 4;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseEntry(line: string, file: string): HistoryEntry {
+  try {
+    return JSON.parse(line) as HistoryEntry;
+  } catch {
+    throw new BatonError('corrupt', `history file ${file} has a line that is not JSON; run 'baton doctor' to check the history`);
+  }
+}
+
+/** A line without its newline is a write torn by a crash mid-append; it never committed. */
+export function repairTornTail(dir: string): void {
+  const segments = segmentFiles(dir);
+  const file = segments[segments.length - 1];
+  if (!file) return;
+  const fd = openSync(file, 'r+');
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return;
+    const text = readFileSync(file, 'utf8');
+    ftruncateSync(fd, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

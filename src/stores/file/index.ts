@@ -1,0 +1,167 @@
+import { existsSync, mkdirSync, readFileSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { BatonError } from '../../core/errors.js';
+import { formatDocument, hashText, type Json } from '../../core/json.js';
+import { SNAPSHOT_EVERY, type Change, type Current, type Decision, type DocMeta, type HistoryEntry, type ReadResult, type Store } from '../store.js';
+import { fsyncDir, writeFileAtomic } from './atomic.js';
+import { appendEntry, DEFAULT_HISTORY_KEEP, dropLastEntry, recentEntries, repairTornTail, segmentEntries, tailEntries } from './history.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from './lock.js';
+import { docPaths, resolveKey, type DocPaths } from './paths.js';
+import { replay } from '../replay.js';
+
+export interface FileStoreOptions {
+  /** Lock wait budget (default 30 s). */
+  lockTimeoutMs?: number;
+  /** Revisions of history to keep per document (default 10,000; 0 keeps everything). */
+  historyKeep?: number;
+  /** Clock, injectable for tests. */
+  now?: () => Date;
+}
+
+/**
+ * The embedded store: one JSON file per document, with a `.baton/` folder beside it for the lock,
+ * the metadata and the history. Commit order is history line (fsynced), then the document (atomic
+ * replace), then mirrors; the next writer reconciles a crash between any two of these steps.
+ */
+export class FileStore implements Store {
+  readonly kind = 'file';
+  readonly root: string;
+  private readonly options: Required<Omit<FileStoreOptions, 'now'>> & { now: () => Date };
+
+  constructor(root: string, options: FileStoreOptions = {}) {
+    this.root = resolve(root);
+    this.options = {
+      lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      historyKeep: options.historyKeep ?? DEFAULT_HISTORY_KEEP,
+      now: options.now ?? (() => new Date()),
+    };
+  }
+
+  paths(key: string): DocPaths {
+    return docPaths(resolveKey(this.root, key));
+  }
+
+  async read(key: string): Promise<ReadResult> {
+    return readDocument(this.paths(key).file);
+  }
+
+  async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
+    const paths = this.paths(key);
+    return withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, label: key }, async () => {
+      const read = readDocument(paths.file);
+      const rev = this.reconcile(paths, read);
+      const decision = await fn({ ...read, rev, meta: readMeta(paths.meta) });
+      if (decision.commit) this.commit(paths, decision.commit, rev + 1);
+      return decision.result;
+    });
+  }
+
+  async history(key: string, options: { limit?: number } = {}): Promise<HistoryEntry[]> {
+    return recentEntries(this.paths(key).history, options.limit ?? 20);
+  }
+
+  async revision(key: string, rev: number): Promise<{ entry: HistoryEntry; doc: Json | null }> {
+    return replay(segmentEntries(this.paths(key).history, rev), rev, key);
+  }
+
+  watch(key: string, listener: () => void): () => void {
+    const { file } = this.paths(key);
+    const name = basename(file);
+    let timer: NodeJS.Timeout | undefined;
+    let watcher: FSWatcher | undefined;
+    try {
+      watcher = watch(dirname(file), (_event, changed) => {
+        if (changed !== name) return;
+        clearTimeout(timer);
+        timer = setTimeout(listener, 15);
+      });
+    } catch {
+      throw new BatonError('not_found', `cannot watch ${key}: its folder does not exist yet; create the document first`);
+    }
+    return () => {
+      clearTimeout(timer);
+      watcher?.close();
+    };
+  }
+
+  async close(): Promise<void> {}
+
+  /**
+   * Brings history in line with the file before anything new is committed: drops a torn or
+   * uncommitted tail line, and records an outside edit as an `external` snapshot revision.
+   */
+  private reconcile(paths: DocPaths, read: ReadResult): number {
+    repairTornTail(paths.history);
+    const [previous, last] = padTail(tailEntries(paths.history, 2));
+    if (matches(last, read)) return last?.rev ?? 0;
+    if (last && matches(previous, read)) {
+      dropLastEntry(paths.history);
+      return previous?.rev ?? 0;
+    }
+    if (read.state === 'corrupt') return last?.rev ?? 0;
+    const rev = (last?.rev ?? 0) + 1;
+    const doc = read.state === 'ok' ? read.doc : null;
+    this.appendHistory(paths, { rev, op: { kind: 'external' }, patch: [], hash: read.state === 'ok' ? hashText(read.text) : '', ...(doc === null ? { deleted: true } : {}), snapshot: doc });
+    return rev;
+  }
+
+  private commit(paths: DocPaths, change: Change, rev: number): void {
+    const text = change.doc === null ? '' : formatDocument(change.doc);
+    const entry: Omit<HistoryEntry, 'time'> = { rev, ...change.entry, hash: change.doc === null ? '' : hashText(text) };
+    if (change.doc === null) entry.deleted = true;
+    if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair'].includes(change.entry.op.kind)) entry.snapshot = change.doc;
+    mkdirSync(paths.sidecar, { recursive: true });
+    this.appendHistory(paths, entry);
+    if (change.doc === null) {
+      if (existsSync(paths.file)) {
+        unlinkSync(paths.file);
+        fsyncDir(dirname(paths.file));
+      }
+    } else {
+      writeFileAtomic(paths.file, text, { mode: 0o644 });
+    }
+    if (change.meta) writeFileAtomic(paths.meta, `${JSON.stringify(change.meta)}\n`);
+    for (const mirror of change.mirrors ?? []) {
+      writeFileAtomic(resolveKey(dirname(paths.file), mirror.file), mirror.content, { durable: false });
+    }
+  }
+
+  private appendHistory(paths: DocPaths, entry: Omit<HistoryEntry, 'time'>): void {
+    appendEntry(paths.history, { ...entry, time: this.options.now().toISOString() } as HistoryEntry, this.options.historyKeep);
+  }
+}
+
+export function readDocument(file: string): ReadResult {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
+    throw new BatonError('io', `cannot read ${file}: ${(error as Error).message}; check its permissions`);
+  }
+  try {
+    return { state: 'ok', doc: JSON.parse(text) as Json, text };
+  } catch (error) {
+    return { state: 'corrupt', text, error: (error as Error).message };
+  }
+}
+
+export function readMeta(file: string): DocMeta {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as DocMeta;
+  } catch {
+    return {};
+  }
+}
+
+function padTail(entries: HistoryEntry[]): [HistoryEntry | undefined, HistoryEntry | undefined] {
+  return entries.length >= 2 ? [entries[entries.length - 2], entries[entries.length - 1]] : [undefined, entries[0]];
+}
+
+function matches(entry: HistoryEntry | undefined, read: ReadResult): boolean {
+  if (!entry) return read.state === 'missing';
+  if (entry.deleted) return read.state === 'missing';
+  return read.state !== 'missing' && entry.hash === hashText(read.text);
+}
+

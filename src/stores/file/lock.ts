@@ -1,0 +1,247 @@
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BatonError } from '../../core/errors.js';
+import { unlinkQuietly } from './atomic.js';
+
+/**
+ * Cross-process lock as an exclusively created lock file holding an owner record.
+ *
+ * Why not flock: Node has no flock binding, and a native addon would need a compiler at install
+ * time and ~1 ms per hook to load. A lock file behaves safely if stealing is strict, so:
+ * - the owner record is `pid`, host, acquisition time (ms), a random token, and the kernel start
+ *   time of the pid (so a recycled pid does not look alive);
+ * - a lock is stolen only from a dead holder on this host, or past a hard ceiling that is longer
+ *   than any waiter's budget; an unreadable or half-written record is never evidence of death;
+ * - stealers serialise on a `.steal` guard, re-check, rename the lock aside and confirm it is the
+ *   very file they judged (same inode and token) before deleting it;
+ * - waiting sleeps with growing, jittered delays and every pass counts against the deadline.
+ */
+export interface LockOptions {
+  /** How long to wait for the lock before failing with `lock_timeout` (default 30 s). */
+  timeoutMs?: number;
+  /** Age past which any lock is stolen even from a live or foreign holder (default max(2 x timeout, 60 s)). */
+  ceilingMs?: number;
+  /** Create the lock's folder when missing (default true). */
+  createDir?: boolean;
+  /** Label used in error messages (the document path). */
+  label?: string;
+}
+
+export interface LockOwner {
+  pid: number;
+  host: string;
+  acquiredAt: number;
+  token: string;
+  procStart: string;
+}
+
+export interface LockHandle {
+  readonly path: string;
+  readonly token: string;
+  release(): void;
+}
+
+export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
+const GUARD_CEILING_MS = 10_000;
+const HOST = hostname();
+
+export async function acquireLock(path: string, options: LockOptions = {}): Promise<LockHandle> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const ceilingMs = options.ceilingMs ?? Math.max(2 * timeoutMs, 60_000);
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    const handle = tryCreate(path, options.createDir ?? true);
+    if (handle) return handle;
+    const seen = inspectLock(path);
+    if (seen && isStale(seen, ceilingMs) && steal(path, seen)) continue;
+    const now = Date.now();
+    if (now >= deadline) throw timeoutError(path, seen, timeoutMs, options.label);
+    await sleep(Math.min(backoff(attempt), deadline - now));
+  }
+}
+
+/** Starts at ~1 ms and grows to ~40 ms, jittered so waiters do not wake in lockstep. */
+function backoff(attempt: number): number {
+  const base = Math.min(1 * 1.6 ** attempt, 40);
+  return base * (0.5 + Math.random());
+}
+
+function tryCreate(path: string, createDir: boolean): LockHandle | undefined {
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: HOST,
+    acquiredAt: Date.now(),
+    token: randomBytes(8).toString('hex'),
+    procStart: processStart(process.pid) ?? '',
+  };
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o644);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return undefined;
+    if (code === 'ENOENT' && createDir) {
+      mkdirSync(dirname(path), { recursive: true });
+      return tryCreate(path, false);
+    }
+    throw new BatonError('io', `cannot create lock ${path}: ${(error as Error).message}; check the folder is writable`);
+  }
+  try {
+    writeSync(fd, formatOwner(owner));
+  } finally {
+    closeSync(fd);
+  }
+  return {
+    path,
+    token: owner.token,
+    release: () => releaseLock(path, owner.token),
+  };
+}
+
+/** Removes the lock only while it is still ours; never touches the folder or anything else. */
+function releaseLock(path: string, token: string): void {
+  const current = readOwner(path);
+  if (current?.token === token) unlinkQuietly(path);
+}
+
+interface SeenLock {
+  owner: LockOwner | undefined;
+  ino: number;
+  mtimeMs: number;
+}
+
+export function inspectLock(path: string): SeenLock | undefined {
+  try {
+    const stat = lstatSync(path);
+    return { owner: readOwner(path), ino: stat.ino, mtimeMs: stat.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+export function isStale(seen: SeenLock, ceilingMs: number, now = Date.now()): boolean {
+  const age = now - (seen.owner?.acquiredAt ?? seen.mtimeMs);
+  if (age > ceilingMs) return true;
+  const owner = seen.owner;
+  if (!owner || owner.host !== HOST) return false;
+  return !isAlive(owner);
+}
+
+export function isAlive(owner: LockOwner): boolean {
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  const start = processStart(owner.pid);
+  return owner.procStart === '' || start === undefined || start === owner.procStart;
+}
+
+function steal(path: string, judged: SeenLock): boolean {
+  const guard = `${path}.steal`;
+  let guardFd: number;
+  try {
+    guardFd = openSync(guard, 'wx');
+    closeSync(guardFd);
+  } catch {
+    clearAbandonedGuard(guard);
+    return false;
+  }
+  try {
+    const now = inspectLock(path);
+    if (!now || now.ino !== judged.ino || now.owner?.token !== judged.owner?.token) return false;
+    const aside = `${path}.stale.${randomBytes(6).toString('hex')}`;
+    renameSync(path, aside);
+    const moved = inspectLock(aside);
+    if (moved?.ino !== judged.ino) {
+      // Not the file we judged: put it back unless a new holder already took the name.
+      try {
+        linkSync(aside, path);
+      } catch {
+        // a fresh lock exists; the moved one was never ours to keep
+      }
+      unlinkQuietly(aside);
+      return false;
+    }
+    unlinkQuietly(aside);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    unlinkQuietly(guard);
+  }
+}
+
+/** A stealer that died inside its microsecond-long critical section leaves the guard behind. */
+function clearAbandonedGuard(guard: string): void {
+  try {
+    if (Date.now() - lstatSync(guard).mtimeMs > GUARD_CEILING_MS) unlinkSync(guard);
+  } catch {
+    // gone already
+  }
+}
+
+export function readOwner(path: string): LockOwner | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [pid, host, acquiredAt, token, procStart] = text.split('\n');
+  if (!pid || !host || !acquiredAt || !token || procStart === undefined) return undefined;
+  const owner = { pid: Number(pid), host, acquiredAt: Number(acquiredAt), token, procStart };
+  return Number.isInteger(owner.pid) && Number.isFinite(owner.acquiredAt) ? owner : undefined;
+}
+
+function formatOwner(owner: LockOwner): string {
+  return `${owner.pid}\n${owner.host}\n${owner.acquiredAt}\n${owner.token}\n${owner.procStart}\n`;
+}
+
+/** Field 22 of /proc/PID/stat: start time in clock ticks since boot; absent off Linux. */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function timeoutError(path: string, seen: SeenLock | undefined, timeoutMs: number, label?: string): BatonError {
+  const owner = seen?.owner;
+  const holder = owner
+    ? `pid ${owner.pid} on ${owner.host} for ${Math.round((Date.now() - owner.acquiredAt) / 1000)}s`
+    : 'a process whose record is not readable yet';
+  return new BatonError(
+    'lock_timeout',
+    `timed out after ${timeoutMs / 1000}s waiting for the lock on ${label ?? path}, held by ${holder}; retry, or stop that process if it is hung (lock file ${path})`,
+  );
+}
+
+const inProcess = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` holding the lock. Callers in the same process queue in memory first, so they do not
+ * poll the lock file against each other; the file lock then excludes other processes.
+ */
+export async function withLock<T>(path: string, options: LockOptions, fn: () => T | Promise<T>): Promise<T> {
+  const previous = inProcess.get(path) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(async () => {
+    const handle = await acquireLock(path, options);
+    try {
+      return await fn();
+    } finally {
+      handle.release();
+    }
+  });
+  inProcess.set(path, run);
+  try {
+    return await run;
+  } finally {
+    if (inProcess.get(path) === run) inProcess.delete(path);
+  }
+}

@@ -1,0 +1,17 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { baton } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+describe('baton demo', () => {
+  it('runs three waves of agent processes and loses no update', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const result = baton(['demo'], { cwd: dir });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /wave 3\/3: 4 agent processes/);
+    assert.match(result.stdout, /ok: 60\/60 concurrent updates landed, 12 phase outputs recorded, 0 lost/);
+    assert.match(result.stdout, /status line: demo-run · p1\/1 · w3\/3 \[▓▓▓\] · REFACTOR · → \/eneo-verify/);
+    assert.match(result.stdout, /history: \d+ revisions/);
+  });
+});

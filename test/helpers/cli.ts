@@ -1,0 +1,47 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const BIN = join(ROOT, 'bin', 'baton.js');
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment for CLI processes: no host variables leaking writers or roots into tests. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['BATON_ROOT', 'CLAUDE_PROJECT_DIR', 'CLAUDE_CODE_SESSION_ID', 'agent_id', 'BATON_WRITER', 'NODE_EXTRA_CA_CERTS']) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** Runs the built CLI as a real process. */
+export function baton(args: string[], options: { cwd: string; env?: Record<string, string>; input?: string }): RunResult {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    input: options.input ?? '',
+    encoding: 'utf8',
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts the CLI without waiting; resolves with its result. */
+export function batonAsync(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+export function jq(args: string[], input: string): RunResult {
+  const result = spawnSync('jq', args, { input, encoding: 'utf8' });
+  if (result.error) throw new Error('the jq binary is required for these tests: apt-get install jq');
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
