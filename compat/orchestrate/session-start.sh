@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Drop-in for plugins/orchestrate/scripts/session-start.sh: runs baton (hook SessionStart --profile orchestrate).
-# The plugin folder this script stands in is passed on, so messages name its entry points.
+# Drop-in for plugins/orchestrate/scripts/session-start.sh: runs `baton hook SessionStart --profile orchestrate`.
+# The common case, no active goal, is decided here without starting Node (spec 5.1: drain stdin,
+# touch nothing). A hook never fails its host and never writes to stderr: without baton it is off.
+if [ -z "${HOME:-}" ] || [ ! -e "$HOME/.claude/orchestrate/active" ] || ! command -v baton >/dev/null 2>&1; then
+  cat >/dev/null 2>&1
+  exit 0
+fi
+# The plugin folder this script stands in, so messages name its entry points.
 BATON_ORCHESTRATE_PLUGIN_ROOT=$(CDPATH= cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." 2>/dev/null && pwd) || BATON_ORCHESTRATE_PLUGIN_ROOT=
 export BATON_ORCHESTRATE_PLUGIN_ROOT NODE_NO_WARNINGS=1
-# A hook never fails its host and never writes to stderr: without baton it is silently off.
-command -v baton >/dev/null 2>&1 || { cat >/dev/null; exit 0; }
 baton hook SessionStart --profile orchestrate 2>/dev/null
 exit 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Drop-in for plugins/orchestrate/scripts/state-lint.sh: runs baton (lint).
+# Drop-in for plugins/orchestrate/scripts/state-lint.sh: execs `baton lint`.
 # The plugin folder this script stands in is passed on, so messages name its entry points.
 BATON_ORCHESTRATE_PLUGIN_ROOT=$(CDPATH= cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." 2>/dev/null && pwd) || BATON_ORCHESTRATE_PLUGIN_ROOT=
 export BATON_ORCHESTRATE_PLUGIN_ROOT NODE_NO_WARNINGS=1
