@@ -54,3 +54,20 @@ test('head extraction: caps, notices, and a newline before the end line', () => 
   const wide = extractHead(`${'é'.repeat(3000)}\n<!-- end head -->\n`);
   assert.ok(Buffer.byteLength(wide) <= 4000 && !wide.includes('\ufffd'));
 });
+
+test('rotation never overwrites: a second rotation in the same second is skipped (defect 6.4)', async () => {
+  const { mkdtempSync, writeFileSync, readFileSync, readdirSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { rotateLog } = await import('../../src/goal/log-file.js');
+  const dir = mkdtempSync(join(tmpdir(), 'baton-rotate-'));
+  const now = new Date('2026-03-04T09:05:07Z');
+  writeFileSync(join(dir, 'log.md'), 'a'.repeat(100));
+  assert.equal(rotateLog(dir, 10, now), true);
+  writeFileSync(join(dir, 'log.md'), 'b'.repeat(100));
+  assert.equal(rotateLog(dir, 10, now), false);
+  assert.equal(readFileSync(join(dir, 'archive', 'log.20260304T090507Z.md'), 'utf8'), 'a'.repeat(100));
+  assert.equal(readFileSync(join(dir, 'log.md'), 'utf8'), 'b'.repeat(100));
+  assert.deepEqual(readdirSync(join(dir, 'archive')), ['log.20260304T090507Z.md']);
+  assert.equal(rotateLog(dir, 100, now), false, 'strictly larger than the threshold');
+});

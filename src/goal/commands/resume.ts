@@ -41,7 +41,11 @@ export default async function resume(ctx: GoalContext, args: string[]): Promise<
   await pauseOther(ctx, slug);
   // Resuming the active goal leaves state.md untouched: its mtime feeds the crash check.
   if (!wasActive) await editState(paths.state, (lines) => setMarkerField(lines, 'status', 'active'), { touchUpdated: true });
-  writePointer(ctx.root, { slug, dir: ctx.cwd, session: '' });
+  try {
+    writePointer(ctx.root, { slug, dir: ctx.cwd, session: '' });
+  } catch {
+    throw refuse(`cannot write ${ctx.root}/active`);
+  }
   excludeStatusFile(ctx.cwd, ctx.cli.env);
   appendLog(paths.log, `goal:${slug} resumed in ${ctx.cwd}`);
   ctx.cli.out(pathsBlock(ctx, slug, ctx.cwd));
