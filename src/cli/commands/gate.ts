@@ -1,0 +1,34 @@
+import { EXIT } from '../../core/errors.js';
+import { Run } from '../../run/document.js';
+import { reportRunError } from '../../run/exit.js';
+import { evaluateGate, formatGate } from '../../run/gate.js';
+import { checkPhaseKey } from '../../run/phases.js';
+import { parseArgs, writerFrom } from '../args.js';
+import type { Cli } from '../context.js';
+
+const USAGE = 'baton gate RUN PHASE [--name N] [--json]';
+
+/**
+ * `baton gate RUN PHASE`: exit 0 when the phase's evidence holds, 1 when it does not. The verdict
+ * is also recorded on the phase (`phases.<p>.gate`) so `baton run show` and the next agent see it;
+ * the check reads files first and the record is a separate locked write.
+ */
+export default async function gate(argv: string[], cli: Cli): Promise<number> {
+  try {
+    const { positionals, flags } = parseArgs(argv, { positionals: [2, 2], booleans: { json: [] }, strings: ['name', 'as'], usage: USAGE });
+    const [ref, key] = positionals as [string, string];
+    checkPhaseKey(key);
+    const run = new Run(ref, { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env) }, typeof flags.name === 'string' ? flags.name : undefined);
+    const result = evaluateGate(await run.read(), key, run.location.root);
+    const missing = result.rows.filter((row) => !row.holds).map((row) => `${row.kind} ${row.subject}`);
+    const at = `${new Date().toISOString().slice(0, 19)}Z`;
+    await run.update((doc) => {
+      const entry = doc.phases?.[key];
+      if (entry) entry.gate = { result: result.pass ? 'pass' : 'fail', at, ...(missing.length > 0 ? { missing } : {}) };
+    });
+    cli.out(flags.json ? `${JSON.stringify(result)}\n` : formatGate(result));
+    return result.pass ? EXIT.ok : EXIT.refused;
+  } catch (error) {
+    return reportRunError(error, cli.err, 'baton gate: ');
+  }
+}

@@ -1,0 +1,87 @@
+import { BatonError, EXIT } from '../../core/errors.js';
+import { parseJsonArg, type Json } from '../../core/json.js';
+import { Run } from '../../run/document.js';
+import { reportRunError } from '../../run/exit.js';
+import { limitsFrom } from '../../run/limits.js';
+import type { Outcome } from '../../run/fields.js';
+import { parseArgs, writerFrom, type Parsed } from '../args.js';
+import type { Cli } from '../context.js';
+
+/**
+ * `baton run <init|set|append|get|clear|show> SESSION [FIELD] [VALUE]`: the pipeline-state verbs
+ * with the original's arguments, output lines and exit codes (spec 4). `--compat` as the first
+ * argument is what compat/pipeline-state/pipeline-state.sh passes: every argument is then
+ * positional (a value such as `--json` is stored as text) and extra arguments are ignored, as the
+ * original script did.
+ */
+const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show'];
+const FLAGS = {
+  booleans: { json: [], number: [], 'allow-large': [] },
+  strings: ['name', 'default', 'contract', 'as'],
+};
+
+export default async function run(argv: string[], cli: Cli): Promise<number> {
+  const compat = argv[0] === '--compat';
+  const prog = compat ? 'pipeline-state.sh' : 'baton run';
+  const usage = `Usage: ${prog} <init|set|append|get|clear> <session_id> [field] [value]\n`;
+  try {
+    const parsed: Parsed = compat
+      ? { positionals: argv.slice(1), flags: {}, vars: {} }
+      : parseArgs(argv, { ...FLAGS, positionals: [0, 4], usage: `${prog} <init|set|append|get|clear|show> SESSION [FIELD] [VALUE] [--name N] [--json|--number] [--allow-large] [--default TEXT] [--contract FILE]` });
+    const [verb = '', session = '', field, value] = parsed.positionals;
+    if (verb === '' || session === '') {
+      cli.err(usage);
+      return EXIT.refused;
+    }
+    if (!VERBS.includes(verb) || (compat && verb === 'show')) {
+      cli.err(`Unknown command: ${verb}\n${usage}`);
+      return EXIT.refused;
+    }
+    const { flags } = parsed;
+    const target = new Run(session, {
+      cwd: cli.cwd,
+      env: cli.env,
+      writer: writerFrom(flags.as, cli.env),
+      limits: limitsFrom(cli.env, flags['allow-large'] === true),
+    }, typeof flags.name === 'string' ? flags.name : undefined);
+    const outcome = await dispatch(verb, target, field, value, parsed, cli);
+    for (const warning of outcome.warnings) cli.err(`${warning}\n`);
+    if (outcome.out) cli.out(outcome.out);
+    return EXIT.ok;
+  } catch (error) {
+    return reportRunError(error, cli.err, 'Error: ');
+  }
+}
+
+async function dispatch(verb: string, target: Run, field: string | undefined, value: string | undefined, parsed: Parsed, cli: Cli): Promise<Outcome> {
+  const fields = await import('../../run/fields.js');
+  const { flags } = parsed;
+  switch (verb) {
+    case 'init': {
+      if (typeof flags.contract !== 'string') return fields.initRun(target);
+      const { loadContract } = await import('../../run/contract.js');
+      return fields.initRun(target, await loadContract(flags.contract, cli.cwd, target.location.root));
+    }
+    case 'get':
+      return fields.getField(target, field, typeof flags.default === 'string' ? flags.default : undefined);
+    case 'clear':
+      return fields.clearRun(target);
+    case 'show': {
+      const { showRun } = await import('../../run/show.js');
+      return { out: await showRun(target), warnings: [] };
+    }
+  }
+  // set and append
+  if (field === undefined || field === '') throw new BatonError('not_found', 'field required');
+  const typed = typedValue(value ?? '', flags);
+  return verb === 'set' ? fields.setField(target, field, typed) : fields.appendField(target, field, typed);
+}
+
+function typedValue(text: string, flags: Parsed['flags']): Json {
+  if (flags.number) {
+    const value = parseJsonArg(text, 'VALUE (--number)');
+    if (typeof value !== 'number') throw new BatonError('usage', `--number needs a JSON number, got ${JSON.stringify(text)}; drop --number to store text`);
+    return value;
+  }
+  return flags.json ? parseJsonArg(text, 'VALUE (--json)') : text;
+}

@@ -1,0 +1,83 @@
+import { BatonError } from '../core/errors.js';
+import type { Json } from '../core/json.js';
+import type { PhaseEntry, PhaseStatus, RunDoc } from './document.js';
+
+/**
+ * Phase entries and their state machine: todo -> in_progress -> done. Each function here edits the
+ * run inside the engine's lock (it is the body of one `update`), so two agents finishing different
+ * phases at once both land, and the status they check is the committed one, never a stale copy.
+ */
+export const PHASE_KEY = /^[0-9]+-[a-z0-9][a-z0-9-]*$/;
+
+export function checkPhaseKey(key: string): string {
+  if (!PHASE_KEY.test(key)) {
+    throw new BatonError('usage', `invalid phase ${JSON.stringify(key)}: use <number>-<name> in lower case, e.g. 0-requirements or 3-backend`);
+  }
+  return key;
+}
+
+export function emptyPhase(agent?: string): PhaseEntry {
+  return { ...(agent ? { agent } : {}), status: 'todo', outputs: {}, evidence: [], work_items: [] };
+}
+
+/** The entry for `key`, created as `todo` the first time any part of it is written (spec 3.1). */
+export function phaseEntry(run: RunDoc, key: string): PhaseEntry {
+  run.phases ??= {};
+  run.phases[key] ??= emptyPhase();
+  return run.phases[key];
+}
+
+export interface StartOptions {
+  agent: string;
+  now: string;
+  /** Allow done -> in_progress: the gate failed and the phase runs again. */
+  rerun?: boolean;
+}
+
+export function startPhase(run: RunDoc, key: string, options: StartOptions): PhaseEntry {
+  const entry = phaseEntry(run, key);
+  const allowed: PhaseStatus[] = options.rerun ? ['todo', 'done'] : ['todo'];
+  if (!allowed.includes(entry.status)) throw refused(key, entry.status, 'in_progress', options.rerun ? undefined : rerunHint(key, entry.status));
+  entry.agent = options.agent;
+  entry.status = 'in_progress';
+  entry.started_at = options.now;
+  delete entry.finished_at;
+  delete entry.gate;
+  return entry;
+}
+
+export interface DoneOptions {
+  now: string;
+  agent?: string | undefined;
+  outputs: [string, Json][];
+  evidence: string[];
+  workItems: string[];
+  /** Also set each output at the top level, the run-wide latest value (spec 3.2). */
+  promote?: boolean;
+}
+
+export function finishPhase(run: RunDoc, key: string, options: DoneOptions): PhaseEntry {
+  const entry = phaseEntry(run, key);
+  if (entry.status !== 'in_progress') throw refused(key, entry.status, 'done', entry.status === 'todo' ? `start it first: baton phase start RUN ${key} --agent NAME` : undefined);
+  if (options.agent !== undefined) entry.agent = options.agent;
+  for (const [name, value] of options.outputs) {
+    entry.outputs[name] = value;
+    if (options.promote) (run as Record<string, unknown>)[name] = value;
+  }
+  entry.evidence.push(...options.evidence.filter((path) => !entry.evidence.includes(path)));
+  entry.work_items.push(...options.workItems.filter((path) => !entry.work_items.includes(path)));
+  entry.status = 'done';
+  entry.finished_at = options.now;
+  delete entry.gate;
+  return entry;
+}
+
+function refused(key: string, from: PhaseStatus, to: PhaseStatus, hint?: string): BatonError {
+  return new BatonError('exists', `phase ${key} is ${from} and cannot move to ${to} (phases go todo -> in_progress -> done)${hint ? `; ${hint}` : ''}`);
+}
+
+function rerunHint(key: string, status: PhaseStatus): string | undefined {
+  if (status === 'done') return `to run it again pass --rerun: baton phase start RUN ${key} --agent NAME --rerun`;
+  if (status === 'in_progress') return 'it is already running; finish it with baton phase done';
+  return undefined;
+}
