@@ -177,3 +177,19 @@ test('H8 rotation keeps the old bytes; the scratch report names the total', () =
   assert.match(context ?? '', new RegExp(`\\n\\nScratch in ${box.root}/\\*/scratch totals 3 MB \\(report threshold 1 MB\\)\\. Offer the user a cleanup: list each scratch dir with its size and whether its goal is stopped; delete only what they name\\.\\n`));
   assert.doesNotMatch(hook(box, 'session-start.sh', { session_id: 's1', source: 'startup', cwd: box.work }).context ?? '', /Scratch in/);
 });
+
+test('native face: baton hook ... --profile orchestrate speaks baton, and is silent without a goal', async () => {
+  const { baton } = await import('./helpers.js');
+  const empty = sandbox();
+  const quiet = baton(empty, ['hook', 'SessionStart', '--profile', 'orchestrate'], { input: '{"session_id":"s1"}' });
+  assert.deepEqual([quiet.status, quiet.stdout, quiet.stderr], [0, '', '']);
+  assert.ok(!existsSync(join(empty.home, '.claude')));
+  const box = started({ session: 's1' });
+  const edit = transcript(box, 'e.jsonl', [prompt('go'), tool('Edit', `${box.work}/src.py`)]);
+  const run = baton(box, ['hook', 'Stop', '--profile', 'orchestrate'], { input: JSON.stringify({ session_id: 's1', transcript_path: edit, cwd: box.work }) });
+  assert.equal(run.stderr, '');
+  const context = JSON.parse(run.stdout).hookSpecificOutput.additionalContext as string;
+  assert.match(context, /then run baton goal touch\.\n/);
+  const garbage = baton(box, ['hook', 'Stop', '--profile', 'orchestrate'], { input: '\u0000{{{' });
+  assert.deepEqual([garbage.status, garbage.stdout, garbage.stderr], [0, '', '']);
+});
