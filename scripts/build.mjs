@@ -21,3 +21,6 @@ await build({
   // ESM bundles of CJS libraries (ajv) need a require; this gives them one.
   banner: { js: "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);" },
 });
+
+// The Claude Code plugin ships a copy of the CLI bundle (plugin/dist); see scripts/build-plugin.mjs.
+await import('./build-plugin.mjs');

@@ -22,6 +22,8 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   hook: () => import('./commands/hook.js'),
   goal: () => import('./commands/goal.js'),
   lint: () => import('./commands/lint.js'),
+  statusline: () => import('./commands/statusline.js'),
+  install: () => import('./commands/install.js'),
 };
 
 const USAGE = `usage: baton <command> [args]

@@ -14,6 +14,11 @@ export function painter(color: boolean): Paint {
   return color ? (code, text) => `${ANSI[code]}${text}${ANSI.reset}` : (_code, text) => text;
 }
 
+/** A document or payload string must not smuggle escapes or a newline (an extra row) into a line. */
+export function clean(value: Json | undefined): string {
+  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+}
+
 export function present(value: Json | undefined): boolean {
   return value !== undefined && value !== null && value !== '' && value !== false;
 }
@@ -21,14 +26,14 @@ export function present(value: Json | undefined): boolean {
 export function renderTaskLine(doc: Json | undefined, color = true): string | undefined {
   if (!isObject(doc) || !present(doc.slug)) return undefined;
   const paint = painter(color);
-  const parts = [paint('bold', String(doc.slug))];
-  if (present(doc.phase) && present(doc.phase_total)) parts.push(`${paint('dim', 'p')}${doc.phase}/${doc.phase_total}`);
-  if (present(doc.wave) && present(doc.wave_total)) parts.push(`${paint('dim', 'w')}${doc.wave}/${doc.wave_total} [${waveBar(doc.wave_total, doc.wave_status)}]`);
-  const tdd = present(doc.tdd_phase) ? String(doc.tdd_phase) : 'FREE';
+  const parts = [paint('bold', clean(doc.slug))];
+  if (present(doc.phase) && present(doc.phase_total)) parts.push(`${paint('dim', 'p')}${clean(doc.phase)}/${clean(doc.phase_total)}`);
+  if (present(doc.wave) && present(doc.wave_total)) parts.push(`${paint('dim', 'w')}${clean(doc.wave)}/${clean(doc.wave_total)} [${waveBar(doc.wave_total, doc.wave_status)}]`);
+  const tdd = present(doc.tdd_phase) ? clean(doc.tdd_phase) : 'FREE';
   if (tdd !== 'FREE') parts.push(tdd === 'RED' ? paint('red', tdd) : tdd === 'GREEN' ? paint('green', tdd) : tdd === 'REFACTOR' ? paint('yellow', tdd) : tdd);
-  const agents = Array.isArray(doc.active_agents) ? doc.active_agents.map(String) : [];
+  const agents = Array.isArray(doc.active_agents) ? doc.active_agents.map(clean) : [];
   if (agents.length > 0) parts.push(`${paint('cyan', '↻')} ${agents.join(', ')}`);
-  else if (present(doc.next_hint)) parts.push(`${paint('dim', '→')} ${doc.next_hint}`);
+  else if (present(doc.next_hint)) parts.push(`${paint('dim', '→')} ${clean(doc.next_hint)}`);
   else if (doc.status === 'in_progress') parts.push(paint('dim', '…'));
   return parts.join(SEP);
 }

@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, relative, isAbsolute } from 'node:path';
+import { BatonError } from '../../core/errors.js';
+import { projectRoot } from '../../doc/root.js';
+import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { hookEntries } from './hooks.js';
+import { checkSettings, mergeSettings, type MergeRequest } from './settings.js';
+
+/**
+ * `baton install claude`: writes baton's hooks and status line into a Claude Code settings file,
+ * for users who do not want the plugin. The file is read, checked and merged in memory and then
+ * replaced atomically, so a malformed file or a failure halfway leaves it exactly as it was.
+ */
+export interface InstallOptions {
+  scope: 'project' | 'user';
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Command prefix that runs baton; default: this CLI, by absolute (or project-relative) path. */
+  command?: string;
+  statusLine: boolean;
+  replaceStatusLine: boolean;
+  remove: boolean;
+  dryRun: boolean;
+  /** Path of the running CLI script (process.argv[1]). */
+  script: string;
+}
+
+export interface InstallResult {
+  file: string;
+  changed: boolean;
+  text: string;
+  notes: string[];
+}
+
+export function settingsFile(scope: InstallOptions['scope'], cwd: string, env: NodeJS.ProcessEnv): string {
+  if (scope === 'project') return join(projectRoot(cwd, env), '.claude', 'settings.json');
+  const configDir = env.CLAUDE_CONFIG_DIR || (env.HOME ? join(env.HOME, '.claude') : undefined);
+  if (!configDir) throw new BatonError('usage', 'cannot find the user settings: HOME is not set; set HOME or use --project');
+  return join(configDir, 'settings.json');
+}
+
+/** Double-quoted for sh: only these four characters are special inside double quotes. */
+function shellQuote(path: string): string {
+  return `"${path.replace(/["\\$`]/g, '\\$&')}"`;
+}
+
+/**
+ * `node "<.../bin/baton.js>"`: the bin script rather than dist/cli.js, so the command names baton
+ * and a later install or `--remove` recognises it. Inside the project it is written relative to
+ * `$CLAUDE_PROJECT_DIR`, so committed project settings work in every clone.
+ */
+export function defaultCommand(script: string, scope: InstallOptions['scope'], root: string): string {
+  let path = realpathSync(script);
+  const bin = join(dirname(path), '..', 'bin', 'baton.js');
+  if (basename(path) === 'cli.js' && existsSync(bin)) path = realpathSync(bin);
+  const rel = relative(realpathSync(root), path);
+  if (scope === 'project' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) {
+    return `node "$CLAUDE_PROJECT_DIR"/${shellQuote(rel)}`;
+  }
+  return `node ${shellQuote(path)}`;
+}
+
+function readSettings(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new BatonError('io', `cannot read ${file} (${(error as Error).message}); check its permissions`);
+  }
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new BatonError('corrupt', `${file} is not valid JSON (${(error as Error).message}); fix the file by hand, nothing was changed`);
+  }
+  checkSettings(parsed, file);
+  return parsed;
+}
+
+export function installClaude(options: InstallOptions): InstallResult {
+  const file = settingsFile(options.scope, options.cwd, options.env);
+  const current = readSettings(file);
+  const root = options.scope === 'project' ? dirname(dirname(file)) : options.cwd;
+  const cli = options.command ?? defaultCommand(options.script, options.scope, root);
+  const request: MergeRequest = { hooks: hookEntries(cli), replaceStatusLine: options.replaceStatusLine, remove: options.remove };
+  if (options.statusLine) request.statusLine = { type: 'command', command: `${cli} statusline`, padding: 0 };
+  const { settings, notes } = mergeSettings(current, request);
+  const text = `${JSON.stringify(settings, null, 2)}\n`;
+  const exists = existsSync(file);
+  const differs = JSON.stringify(settings) !== JSON.stringify(current);
+  const changed = options.remove ? exists && differs : differs || !exists;
+  if (changed && !options.dryRun) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomic(file, text);
+  }
+  return { file, changed, text, notes };
+}

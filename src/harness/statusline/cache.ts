@@ -1,0 +1,61 @@
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../stores/file/atomic.js';
+
+/**
+ * Small files under `${TMPDIR:-/tmp}/baton-statusline-<uid>/`: git counts per session and folder,
+ * and the last good output per session. The uid in the folder name keeps users of a shared /tmp
+ * from reading or pre-creating each other's cache. Writes are atomic (temp file and rename) because
+ * the host cancels a running status line when the next update fires: a half-written cache would
+ * otherwise be read back as the "last good" line. Every function here swallows I/O errors: a cache
+ * that cannot be used is only slower, never a failure.
+ */
+export const CACHE_TTL_MS = 5000;
+
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  return join(env.TMPDIR || '/tmp', `baton-statusline-${uid}`);
+}
+
+/** FNV-1a: a stable, dependency-free folder fingerprint (node:crypto would cost load time). */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+function safe(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
+}
+
+/** Git cache key: session and folder, so two folders in one session never share counts. */
+export function gitKey(sessionId: string | undefined, dir: string): string | undefined {
+  return sessionId === undefined ? undefined : `${safe(sessionId)}-${fingerprint(dir)}`;
+}
+
+export function lastGoodName(sessionId: string | undefined): string {
+  return `${sessionId === undefined ? 'no-session' : safe(sessionId)}.last`;
+}
+
+export function readCache(env: NodeJS.ProcessEnv, name: string, now = Date.now()): { text: string; fresh: boolean } | undefined {
+  try {
+    const path = join(cacheDir(env), name);
+    const age = now - statSync(path).mtimeMs;
+    return { text: readFileSync(path, 'utf8'), fresh: age >= 0 && age < CACHE_TTL_MS };
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCache(env: NodeJS.ProcessEnv, name: string, text: string): void {
+  const dir = cacheDir(env);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileAtomic(join(dir, name), text, { durable: false, mode: 0o600 });
+  } catch {
+    // a read-only or full TMPDIR only costs speed
+  }
+}

@@ -1,0 +1,48 @@
+import { renderTaskLine } from '../status/task-line.js';
+import { gitKey, lastGoodName, readCache, writeCache } from './cache.js';
+import { gitInfo } from './git.js';
+import { parseStatusInput, type StatusInput } from './input.js';
+import { renderLine1 } from './line.js';
+import { readStatuslineConfig, readTask, statusRoot } from './task.js';
+
+/**
+ * `baton statusline`: the host's status JSON in, one or two rows out (task-state spec section 9).
+ * The host blanks the line when a run fails, so this never throws and never returns an empty
+ * string: after any failure it replays the session's last good output, or at least `[model]`.
+ */
+export interface StatuslineContext {
+  stdin: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export function renderStatusline(input: StatusInput, context: StatuslineContext): string {
+  const { env, cwd } = context;
+  const color = !env.NO_COLOR;
+  const dir = input.currentDir ?? cwd;
+  const root = statusRoot(input.projectDir, env, cwd);
+  const config = readStatuslineConfig(root);
+  const git = gitInfo(dir, gitKey(input.sessionId, dir), env);
+  const line1 = renderLine1(input, git, { color, showCost: env[config.costEnv] === '1', cwd });
+  const line2 = renderTaskLine(readTask(root, config), color);
+  return line2 === undefined ? `${line1}\n` : `${line1}\n${line2}\n`;
+}
+
+export function runStatusline(context: StatuslineContext): string {
+  let input: StatusInput = { model: 'Claude' };
+  try {
+    input = parseStatusInput(context.stdin);
+    const output = renderStatusline(input, context);
+    remember(context.env, input.sessionId, output);
+    return output;
+  } catch {
+    const last = readCache(context.env, lastGoodName(input.sessionId));
+    return last && last.text.trim() !== '' ? last.text : `[${input.model}]\n`;
+  }
+}
+
+/** Writes the last good output only when it changed: a read is cheaper than a temp file and rename. */
+function remember(env: NodeJS.ProcessEnv, sessionId: string | undefined, output: string): void {
+  const name = lastGoodName(sessionId);
+  if (readCache(env, name)?.text !== output) writeCache(env, name, output);
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Json } from '../../core/json.js';
+
+/**
+ * Where line 2 reads its task document, and the status-line settings of `baton.config.json`.
+ * The few fields needed are read straight from the file (same shape as `src/harness/config.ts`):
+ * loading and merging the full config (profiles, rules) would cost every refresh for two fields.
+ *
+ *   { "documents": { "task": { "path": "..." } } }   the task document, relative to the root
+ *   { "stateDir": ".claude/state" }                  else current-task.json in this folder
+ *   { "statusline": { "costEnv": "NAME" } }          variable that turns the cost segment on
+ */
+export const DEFAULT_STATE_DIR = '.claude/state';
+export const TASK_FILE = 'current-task.json';
+export const DEFAULT_COST_ENV = 'ENEO_STATUSLINE_SHOW_COST';
+
+export interface StatuslineConfig {
+  task: string;
+  costEnv: string;
+}
+
+/** Project root: the payload's `workspace.project_dir`, else CLAUDE_PROJECT_DIR, else cwd (spec 1.1). */
+export function statusRoot(projectDir: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string {
+  return projectDir ?? (env.CLAUDE_PROJECT_DIR || cwd);
+}
+
+function readJson(path: string): Json | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+function field(value: Json | undefined, key: string): Json | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value[key] : undefined;
+}
+
+function nonEmpty(value: Json | undefined): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function readStatuslineConfig(root: string): StatuslineConfig {
+  const config = readJson(join(root, 'baton.config.json'));
+  const taskPath = nonEmpty(field(field(field(config, 'documents'), 'task'), 'path'));
+  const stateDir = nonEmpty(field(config, 'stateDir')) ?? DEFAULT_STATE_DIR;
+  return {
+    task: taskPath ?? join(stateDir, TASK_FILE),
+    costEnv: nonEmpty(field(field(config, 'statusline'), 'costEnv')) ?? DEFAULT_COST_ENV,
+  };
+}
+
+/** The parsed task document, or undefined when it is missing or not JSON (line 2 is then omitted). */
+export function readTask(root: string, config: StatuslineConfig): Json | undefined {
+  return readJson(isAbsolute(config.task) ? config.task : join(root, config.task));
+}
