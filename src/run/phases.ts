@@ -21,9 +21,9 @@ export function emptyPhase(agent?: string): PhaseEntry {
 }
 
 /** The entry for `key`, created as `todo` the first time any part of it is written (spec 3.1). */
-export function phaseEntry(run: RunDoc, key: string): PhaseEntry {
+export function phaseEntry(run: RunDoc, key: string, agent?: string): PhaseEntry {
   run.phases ??= {};
-  run.phases[key] ??= emptyPhase();
+  run.phases[key] ??= emptyPhase(agent);
   return run.phases[key];
 }
 
@@ -35,7 +35,7 @@ export interface StartOptions {
 }
 
 export function startPhase(run: RunDoc, key: string, options: StartOptions): PhaseEntry {
-  const entry = phaseEntry(run, key);
+  const entry = phaseEntry(run, key, options.agent);
   const allowed: PhaseStatus[] = options.rerun ? ['todo', 'done'] : ['todo'];
   if (!allowed.includes(entry.status)) throw refused(key, entry.status, 'in_progress', options.rerun ? undefined : rerunHint(key, entry.status));
   entry.agent = options.agent;
@@ -57,7 +57,7 @@ export interface DoneOptions {
 }
 
 export function finishPhase(run: RunDoc, key: string, options: DoneOptions): PhaseEntry {
-  const entry = phaseEntry(run, key);
+  const entry = phaseEntry(run, key, options.agent);
   if (entry.status !== 'in_progress') throw refused(key, entry.status, 'done', entry.status === 'todo' ? `start it first: baton phase start RUN ${key} --agent NAME` : undefined);
   if (options.agent !== undefined) entry.agent = options.agent;
   for (const [name, value] of options.outputs) {

@@ -1,0 +1,90 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { BIN, cleanEnv, ROOT, type RunResult } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+/**
+ * Real processes on real temp trees. The CLI is `bin/baton.js` after `node scripts/build.mjs`;
+ * BATON_BIN points at another build when needed (as in test/goal).
+ */
+export const CLI = process.env.BATON_BIN ?? BIN;
+export const SHIM = join(ROOT, 'compat', 'pipeline-state', 'pipeline-state.sh');
+
+export interface Project {
+  dir: string;
+  /** A folder holding a `baton` wrapper, for PATH. */
+  bin: string;
+  cleanup(): void;
+}
+
+/** A temp project: a `.git` folder marks its root, as `git init` would. */
+export function project(files: Record<string, string> = {}): Project {
+  const tree = tempTree({ '.git/HEAD': 'ref: refs/heads/main\n', ...files });
+  const dir = realpathSync(tree.dir);
+  const bin = join(dir, '.git', 'test-bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'baton'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(join(bin, 'baton'), 0o755);
+  return { dir, bin, cleanup: tree.cleanup };
+}
+
+export function baton(args: string[], cwd: string, env: Record<string, string> = {}): RunResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env: cleanEnv(env), encoding: 'utf8' });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function batonAsync(args: string[], cwd: string): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Runs the compat script with bash, `baton` found on PATH as a user would have it. */
+export function shim(args: string[], p: Project, env: Record<string, string> = {}): RunResult {
+  const result = spawnSync('bash', [SHIM, ...args], { cwd: p.dir, env: cleanEnv({ PATH: `${p.bin}:${process.env.PATH ?? ''}`, ...env }), encoding: 'utf8' });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function state(dir: string, label: string): Record<string, any> {
+  return JSON.parse(readFileSync(join(dir, '.ai_log', `session-${label}.json`), 'utf8'));
+}
+
+/** Every file under `dir` (but .git) with its content and mtime: "nothing on disk changed". */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      const rel = relative(dir, path);
+      if (rel === '.git') continue;
+      const stat = statSync(path);
+      if (stat.isDirectory()) walk(path);
+      else out[rel] = `${stat.mtimeMs}:${readFileSync(path, 'utf8')}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A three-phase contract, as a workflow file would declare it. */
+export const CONTRACT_YAML = `# workflow
+phases:
+  - phase: 0-requirements
+    agent: pm
+    input: [user_request]
+    output: [prd_document]
+  - phase: 1-design
+    agent: designer
+    inputs: [prd_document]
+    outputs: [design_spec]
+  - phase: 2-build
+    agent: backend
+    inputs: [prd_document, design_spec]
+    outputs: [backend_code]
+`;

@@ -1,0 +1,139 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { baton, CONTRACT_YAML, project, snapshot, state } from './helpers.js';
+
+describe('baton phase: entries, state machine, contracts, inputs', () => {
+  it('start then done records agent, status, outputs, evidence, work items and times', (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    baton(['run', 'init', 'r'], p.dir);
+    const started = baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
+    assert.deepEqual([started.code, started.stdout, started.stderr], [0, '', '']);
+    assert.equal(state(p.dir, 'r').phases['0-requirements'].status, 'in_progress');
+    const done = baton(['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--output=count=2', '--evidence', '.ai_log/a.md', '--evidence', '.ai_log/b.md', '--work-item', 'docs/prd/x.md'], p.dir);
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stderr, /warning: \.ai_log\/a\.md does not exist yet/);
+    const entry = state(p.dir, 'r').phases['0-requirements'];
+    assert.deepEqual(Object.keys(entry), ['agent', 'status', 'outputs', 'evidence', 'work_items', 'started_at', 'finished_at']);
+    assert.deepEqual([entry.agent, entry.status, entry.outputs, entry.evidence, entry.work_items], ['pm', 'done', { prd_document: 'docs/prd/x.md', count: '2' }, ['.ai_log/a.md', '.ai_log/b.md'], ['docs/prd/x.md']]);
+    assert.match(entry.started_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.ok(entry.finished_at >= entry.started_at);
+    assert.equal(state(p.dir, 'r').prd_document, undefined, 'outputs stay in the phase without --promote');
+  });
+
+  it('--json types outputs and --promote also sets them at the top level', (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    baton(['run', 'init', 'r'], p.dir);
+    baton(['phase', 'start', 'r', '5-verification', '--agent', 'architect'], p.dir);
+    const done = baton(['phase', 'done', 'r', '5-verification', '--output', 'gate="pass"', '--output', 'checks=12', '--json', '--promote'], p.dir);
+    assert.equal(done.code, 0, done.stderr);
+    const doc = state(p.dir, 'r');
+    assert.deepEqual(doc.phases['5-verification'].outputs, { gate: 'pass', checks: 12 });
+    assert.deepEqual([doc.gate, doc.checks], ['pass', 12]);
+    assert.equal(baton(['run', 'get', 'r', 'phases.5-verification.outputs.gate'], p.dir).stdout, 'pass\n');
+    assert.equal(baton(['phase', 'get', 'r', '5-verification', 'outputs.checks'], p.dir).stdout, '12\n');
+    assert.equal(JSON.parse(baton(['phase', 'get', 'r', '5-verification'], p.dir).stdout).agent, 'architect');
+  });
+
+  it('only todo -> in_progress -> done is allowed; --rerun reopens a done phase', (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    baton(['run', 'init', 'r'], p.dir);
+    const early = baton(['phase', 'done', 'r', '1-design'], p.dir);
+    assert.equal(early.code, 1);
+    assert.match(early.stderr, /^baton phase: phase 1-design is todo and cannot move to done .*start it first/);
+    baton(['phase', 'start', 'r', '1-design', '--agent', 'd'], p.dir);
+    const twice = baton(['phase', 'start', 'r', '1-design', '--agent', 'd'], p.dir);
+    assert.deepEqual([twice.code, /is in_progress and cannot move to in_progress/.test(twice.stderr)], [1, true]);
+    baton(['phase', 'done', 'r', '1-design', '--evidence', '.ai_log/x.md'], p.dir);
+    const before = snapshot(p.dir);
+    for (const args of [['done', 'r', '1-design'], ['start', 'r', '1-design', '--agent', 'd']]) {
+      assert.equal(baton(['phase', ...args], p.dir).code, 1, args.join(' '));
+    }
+    assert.deepEqual(snapshot(p.dir), before, 'refused transitions write nothing');
+    assert.equal(baton(['phase', 'start', 'r', '1-design', '--agent', 'd2', '--rerun'], p.dir).code, 0);
+    const entry = state(p.dir, 'r').phases['1-design'];
+    assert.deepEqual([entry.status, entry.agent, entry.finished_at, entry.evidence], ['in_progress', 'd2', undefined, ['.ai_log/x.md']]);
+  });
+
+  it('bad phase keys, statuses, outputs and paths are usage errors (exit 2) that write nothing', (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    baton(['run', 'init', 'r'], p.dir);
+    baton(['phase', 'start', 'r', '0-a', '--agent', 'x'], p.dir);
+    const before = snapshot(p.dir);
+    const cases = [
+      ['start', 'r', 'Design', '--agent', 'x'],
+      ['start', 'r', '0-../x', '--agent', 'x'],
+      ['start', 'r', '1-b'],
+      ['finish', 'r', '0-a'],
+      ['done', 'r', '0-a', '--output', 'novalue'],
+      ['done', 'r', '0-a', '--output', '=v'],
+      ['done', 'r', '0-a', '--output', 'k={bad', '--json'],
+      ['done', 'r', '0-a', '--output', 'session=x', '--promote'],
+      ['done', 'r', '0-a', '--evidence', '../outside.log'],
+      ['done', 'r', '0-a', '--evidence', '/etc/passwd'],
+      ['done', 'r', '0-a', '--work-item', 'docs/a\u0007b.md'],
+      ['done', 'r', '0-a', '--evidence'],
+      ['get', 'r'],
+    ];
+    for (const args of cases) {
+      const r = baton(['phase', ...args], p.dir);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+    assert.deepEqual(snapshot(p.dir), before);
+    assert.equal(baton(['phase', 'get', 'r', '9-none'], p.dir).code, 1);
+  });
+
+  it('a YAML contract creates todo phases in order and `phase inputs` resolves keys and evidence paths', (t) => {
+    const p = project({ 'workflow.yaml': CONTRACT_YAML });
+    t.after(p.cleanup);
+    assert.equal(baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir).code, 0);
+    const doc = state(p.dir, 'r');
+    assert.deepEqual(Object.keys(doc.phases), ['0-requirements', '1-design', '2-build']);
+    assert.deepEqual(doc.phases['1-design'], { agent: 'designer', status: 'todo', outputs: {}, evidence: [], work_items: [] });
+    assert.deepEqual(doc.contract.phases[2], { phase: '2-build', agent: 'backend', inputs: ['prd_document', 'design_spec'], outputs: ['backend_code'] });
+    baton(['run', 'set', 'r', 'user_request', 'Gate the member blog'], p.dir);
+    const first = baton(['phase', 'inputs', 'r', '0-requirements'], p.dir);
+    assert.deepEqual([first.code, first.stdout], [0, 'inputs of 0-requirements (agent pm):\n  user_request = Gate the member blog  (run variable)\n']);
+    baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
+    baton(['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--evidence', '.ai_log/phase-0-pm-prd.md'], p.dir);
+    const build = baton(['phase', 'inputs', '.ai_log/session-r.json', '2-build'], p.dir);
+    assert.equal(build.code, 1, 'an input is missing');
+    assert.equal(build.stdout, [
+      'inputs of 2-build (agent backend):',
+      '  prd_document = docs/prd/x.md  (from 0-requirements)',
+      '  design_spec  MISSING (1-design is todo)',
+      'evidence:',
+      '  0-requirements: .ai_log/phase-0-pm-prd.md',
+      '',
+    ].join('\n'));
+    const none = baton(['phase', 'inputs', 'r', '7-other'], p.dir);
+    assert.deepEqual([none.code, /not in the contract/.test(none.stderr)], [1, true]);
+  });
+
+  it('a JSON contract in map form works; bad contract files exit 2 and write nothing', (t) => {
+    const p = project({
+      'ok.json': JSON.stringify({ phases: { '0-plan': { agent: 'a', output: 'plan' }, '1-do': { input: ['plan'] } } }),
+      'broken.json': '{"phases": [',
+      'broken.yaml': 'phases:\n  - phase: 0-a\n   bad indent: [\n',
+      'nophases.yaml': 'steps: []\n',
+      'badkey.yaml': 'phases:\n  - phase: Plan\n    outputs: [ok]\n  - phase: 1-x\n    outputs: ["has space"]\n',
+      'dup.yaml': 'phases:\n  - phase: 0-a\n  - phase: 0-a\n',
+    });
+    t.after(p.cleanup);
+    assert.equal(baton(['run', 'init', 'j', '--contract', 'ok.json'], p.dir).code, 0);
+    assert.deepEqual(state(p.dir, 'j').contract.phases, [{ phase: '0-plan', agent: 'a', inputs: [], outputs: ['plan'] }, { phase: '1-do', inputs: ['plan'], outputs: [] }]);
+    baton(['run', 'init', 'keep'], p.dir);
+    const before = snapshot(p.dir);
+    for (const [file, why] of [['broken.json', /not valid JSON/], ['broken.yaml', /not valid YAML/], ['nophases.yaml', /has no phases/], ['badkey.yaml', /phases\[0\] phase "Plan".*phases\[1\]\.outputs/], ['dup.yaml', /listed twice/], ['missing.yaml', /cannot be read/]] as const) {
+      const r = baton(['run', 'init', 'keep', '--contract', file], p.dir);
+      assert.equal(r.code, 2, file);
+      assert.match(r.stderr, why);
+      assert.equal(r.stderr.trim().split('\n').length, 1);
+    }
+    assert.deepEqual(snapshot(p.dir), before);
+  });
+});
