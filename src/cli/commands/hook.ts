@@ -1,22 +1,69 @@
+import { resolve } from 'node:path';
+import { projectRoot } from '../../doc/root.js';
+import { readConfigFile } from '../../harness/config-file.js';
+import { BUILTIN_EVENTS, configEvents } from '../../harness/profiles/events.js';
+import { parsePayload, readPayload } from '../../harness/stdin.js';
+import type { HostAdapter } from '../../harness/types.js';
 import type { Cli } from '../context.js';
 
 /**
- * `baton hook <Event> [--profile NAME]`: reads one payload from stdin and hands it to the profile.
- * Profiles are lazy-imported so an event a profile ignores costs only this file. A hook never fails
- * its host on bad input: unknown profiles and garbage exit 0 silently.
+ * `baton hook <Event> [--profile NAME] [--host claude|codex|gemini|cursor]`: reads one payload,
+ * answers in the host's protocol. This file is the cheap front: it reads stdin, the config file
+ * and a table of which events the profile handles, and returns for any other event before the
+ * engine (schemas, documents, policy) is imported. A hook never fails its host: every odd input
+ * exits 0. The `orchestrate` profile keeps its own entry point.
  */
-type Profile = { default: (event: string, stdin: string, cli: Cli) => Promise<number> };
+type OrchestrateProfile = { default: (event: string, stdin: string, cli: Cli) => Promise<number> };
 
-const PROFILES: Record<string, () => Promise<Profile>> = {
-  orchestrate: () => import('../../harness/profiles/orchestrate.js'),
+const HOSTS: Record<string, () => Promise<HostAdapter>> = {
+  claude: async () => (await import('../../harness/hosts/claude.js')).claude,
+  codex: async () => (await import('../../harness/hosts/codex.js')).codex,
+  gemini: async () => (await import('../../harness/hosts/gemini.js')).gemini,
+  cursor: async () => (await import('../../harness/hosts/cursor.js')).cursor,
 };
 
 export default async function hook(args: string[], cli: Cli): Promise<number> {
+  const flag = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
   const event = args.find((arg, i) => !arg.startsWith('-') && args[i - 1] !== '--profile' && args[i - 1] !== '--host');
-  const profileAt = args.indexOf('--profile');
-  const profile = profileAt >= 0 ? args[profileAt + 1] : undefined;
-  const stdin = cli.readStdin();
-  const load = profile === undefined ? undefined : PROFILES[profile];
-  if (!event || !load) return 0;
-  return (await load()).default(event, stdin, cli);
+  const stdin = await readPayload();
+  const profileFlag = flag('--profile');
+  if (profileFlag === 'orchestrate') return orchestrate(event, stdin, cli);
+  const loadHost = HOSTS[flag('--host') ?? 'claude'];
+  if (!event || !loadHost) return 0;
+  const adapter = await loadHost();
+  const canonical = adapter.event(event);
+  if (!canonical) return 0;
+  const { data, garbage } = parsePayload(stdin);
+  const root = hookRoot(cli, data);
+  const file = readConfigFile(root);
+  const config = file.state === 'ok' ? file.value : {};
+  const profile = profileFlag ?? (typeof config.profile === 'string' ? config.profile : undefined);
+  if (file.state === 'missing' && profile === undefined) return 0;
+  if (profile === 'orchestrate') return orchestrate(event, stdin, cli);
+  const handled = new Set([...(BUILTIN_EVENTS[profile ?? ''] ?? []), ...configEvents(config)]);
+  if (file.state !== 'invalid' && !handled.has(canonical)) return 0;
+  const { runHook } = await import('../../harness/run-hook.js');
+  const rendered = await runHook({
+    adapter, hostEvent: event, raw: data, garbage, config, root, env: cli.env,
+    ...(profile !== undefined ? { profile } : {}),
+    ...(file.state === 'invalid' ? { configError: file.error } : {}),
+  });
+  if (rendered.stdout) cli.out(rendered.stdout);
+  if (rendered.stderr) cli.err(rendered.stderr);
+  return rendered.code;
+}
+
+async function orchestrate(event: string | undefined, stdin: string, cli: Cli): Promise<number> {
+  if (!event) return 0;
+  return ((await import('../../harness/profiles/orchestrate.js')) as OrchestrateProfile).default(event, stdin, cli);
+}
+
+/** BATON_ROOT / CLAUDE_PROJECT_DIR, else Cursor's first workspace root, else the git top level. */
+function hookRoot(cli: Cli, data: Record<string, unknown>): string {
+  const roots = data.workspace_roots;
+  if (!cli.env.BATON_ROOT && !cli.env.CLAUDE_PROJECT_DIR && Array.isArray(roots) && typeof roots[0] === 'string') return resolve(roots[0]);
+  return projectRoot(cli.cwd, cli.env);
 }

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Reads `baton.config.json` at the project root without validating it: the dispatcher needs only
+ * the profile name and which sections exist to decide whether an event is handled at all.
+ */
+export const CONFIG_FILE = 'baton.config.json';
+
+export type RawConfig =
+  | { state: 'missing' }
+  | { state: 'ok'; value: Record<string, unknown> }
+  | { state: 'invalid'; error: string };
+
+export function readConfigFile(root: string): RawConfig {
+  const file = join(root, CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
+    return { state: 'invalid', error: `${file} cannot be read (${(error as Error).message}); check its permissions` };
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return { state: 'ok', value: value as Record<string, unknown> };
+    return { state: 'invalid', error: `${file} must hold a JSON object like {"profile": "eneo"}` };
+  } catch (error) {
+    return { state: 'invalid', error: `${file} is not valid JSON (${(error as Error).message}); fix the file` };
+  }
+}

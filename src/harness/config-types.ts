@@ -1,0 +1,76 @@
+/**
+ * The shape of `baton.config.json` (and of a built-in profile, which is the same thing shipped
+ * inside baton). Every section is optional; a hook only runs for events some section needs.
+ */
+export interface MirrorConfig {
+  /** Path of the one-word mirror file, relative to the project root. */
+  file: string;
+  /** What a missing or empty mirror means. */
+  empty: string;
+  /** Accepted words; anything else reads as `empty` (so a garbled mirror never gates). */
+  values?: string[];
+}
+
+export interface DocumentConfig {
+  path: string;
+  schema?: string;
+  /** Fields whose value is also kept in a small text file, read instead of the JSON when gating. */
+  mirrors?: Record<string, MirrorConfig>;
+}
+
+export interface Condition {
+  /** Document name in `documents` (default `task`). */
+  doc?: string;
+  field: string;
+  in: string[];
+}
+
+export interface RuleConfig {
+  id: string;
+  /** edit: file-editing tools; bash: shell commands (their write targets); both. */
+  on: 'edit' | 'bash' | 'both';
+  /** Only for these canonical tool names (e.g. ["Write"]); default: every tool of the kind. */
+  tools?: string[];
+  when?: Condition;
+  /** Path classes (names in `pathClasses`) or globs; the path must match one. */
+  paths?: string[];
+  /** Globs or classes the path must also match. */
+  also?: string[];
+  /** Globs or classes that exempt a path from this rule. */
+  unless?: string[];
+  /** A regular expression tested against each line of a shell command. */
+  command?: string;
+  /** Text of the deny reason; `{slug}`, `{file}`, `{rule}`, `{tool}` are filled in. */
+  message?: string | string[];
+}
+
+export interface StopCommand {
+  name: string;
+  run: string;
+  timeoutSec?: number;
+  when?: Condition;
+}
+
+export interface HarnessConfig {
+  profile?: string;
+  /** The folder holding the task document, its mirror and wave.json. */
+  stateDir: string;
+  documents: Record<string, DocumentConfig>;
+  pathClasses: Record<string, string[]>;
+  /** Globs or classes never blocked by a path rule (checked first). */
+  allow: string[];
+  rules: RuleConfig[];
+  /** Rule ids of the profile to switch off. */
+  disable: string[];
+  sessionStart?: { prefix: string; contextFile?: string };
+  audit?: { file: string; maxLines: number; prefix: string };
+  wave?: { file: string; lockTimeoutMs: number };
+  snapshot?: { scratchpads: string[]; dest: string; documents: string[] };
+  stop?: { commands: StopCommand[] };
+  /** Doctor: lane -> paths of which one must exist for a task in that lane ({slug} filled in). */
+  lanes?: Record<string, string[]>;
+  /** Doctor: files the project expects (e.g. the context file). */
+  requiredFiles?: string[];
+}
+
+export type ConfigInput = Partial<HarnessConfig> & Record<string, unknown>;

@@ -1,0 +1,102 @@
+import type { Issue } from '../core/errors.js';
+import type { ConfigInput, HarnessConfig, RuleConfig } from './config-types.js';
+import { ENEO } from './profiles/eneo.js';
+
+/**
+ * Validation and merging of `baton.config.json` over a built-in profile. Problems are collected
+ * (`{path, message}`), never thrown one by one, so one run of `baton doctor` shows all of them.
+ *
+ * Merging: a project's rule with the id of a profile rule replaces it, other rules are checked
+ * after the profile's; `disable` removes profile rules by id; path classes and documents merge by
+ * name; `allow` lists are concatenated; any other section replaces the profile's.
+ */
+export const PROFILES: Record<string, HarnessConfig> = { eneo: ENEO };
+
+const EMPTY: HarnessConfig = { stateDir: '.claude/state', documents: {}, pathClasses: {}, allow: [], rules: [], disable: [] };
+const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', '$schema', 'description']);
+
+export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
+  const issues: Issue[] = [];
+  const add = (path: string, message: string) => issues.push({ path, message });
+  for (const key of Object.keys(raw)) if (!SECTIONS.has(key)) add(key, `unknown section; expected one of ${[...SECTIONS].filter((s) => s !== '$schema').join(', ')}`);
+  const name = profile ?? raw.profile;
+  if (name !== undefined && (typeof name !== 'string' || !(name in PROFILES) && name !== 'orchestrate')) add('profile', `unknown profile ${JSON.stringify(name)}; built-in profiles: ${Object.keys(PROFILES).join(', ')}, orchestrate`);
+  if (raw.stateDir !== undefined && typeof raw.stateDir !== 'string') add('stateDir', 'must be a folder path string');
+  checkStringLists(raw.pathClasses, 'pathClasses', add);
+  if (raw.allow !== undefined && !isStringList(raw.allow)) add('allow', 'must be a list of globs or class names');
+  if (raw.disable !== undefined && !isStringList(raw.disable)) add('disable', 'must be a list of rule ids');
+  if (raw.documents !== undefined) {
+    if (!isRecord(raw.documents)) add('documents', 'must be an object of name -> {"path": ...}');
+    else for (const [doc, value] of Object.entries(raw.documents)) if (!isRecord(value) || typeof value.path !== 'string') add(`documents.${doc}`, 'needs a "path" string');
+  }
+  if (raw.rules !== undefined) {
+    if (!Array.isArray(raw.rules)) add('rules', 'must be a list of rules');
+    else raw.rules.forEach((rule, i) => checkRule(rule as unknown, `rules[${i}]`, add));
+  }
+  if (raw.stop !== undefined) {
+    const commands = isRecord(raw.stop) ? raw.stop.commands : undefined;
+    if (!Array.isArray(commands) || commands.some((c) => !isRecord(c) || typeof c.run !== 'string')) add('stop.commands', 'must be a list of {"name": ..., "run": "shell command", "timeoutSec": n}');
+  }
+  checkStringLists(raw.lanes, 'lanes', add);
+  return issues;
+}
+
+function checkRule(rule: unknown, at: string, add: (path: string, message: string) => void): void {
+  if (!isRecord(rule)) return add(at, 'must be an object with "id", "on" and a "paths" or "command" matcher');
+  if (typeof rule.id !== 'string' || rule.id === '') add(`${at}.id`, 'needs a non-empty id (it names the rule in deny messages)');
+  if (!['edit', 'bash', 'both'].includes(rule.on as string)) add(`${at}.on`, 'must be "edit", "bash" or "both"');
+  if (rule.paths === undefined && rule.command === undefined) add(at, 'needs "paths" (classes or globs) or "command" (a regular expression)');
+  for (const key of ['paths', 'also', 'unless', 'tools'] as const) if (rule[key] !== undefined && !isStringList(rule[key])) add(`${at}.${key}`, 'must be a list of strings');
+  if (rule.command !== undefined) {
+    if (typeof rule.command !== 'string') add(`${at}.command`, 'must be a regular expression string');
+    else {
+      try {
+        new RegExp(rule.command);
+      } catch (error) {
+        add(`${at}.command`, `is not a valid regular expression (${(error as Error).message})`);
+      }
+    }
+  }
+  if (rule.when !== undefined) {
+    const when = rule.when;
+    if (!isRecord(when) || typeof when.field !== 'string' || !isStringList(when.in)) add(`${at}.when`, 'must be {"field": "tdd_phase", "in": ["GREEN"]} (optionally "doc": "task")');
+  }
+  if (rule.message !== undefined && typeof rule.message !== 'string' && !isStringList(rule.message)) add(`${at}.message`, 'must be a string or a list of lines');
+}
+
+/** The effective configuration: the profile (if any) with the project's config over it. */
+export function mergeConfig(raw: ConfigInput, profile?: string): HarnessConfig {
+  const name = profile ?? (typeof raw.profile === 'string' ? raw.profile : undefined);
+  const base = (name && PROFILES[name]) || EMPTY;
+  const disabled = new Set([...(base.disable ?? []), ...((raw.disable as string[] | undefined) ?? [])]);
+  const own = (raw.rules as RuleConfig[] | undefined) ?? [];
+  const ownIds = new Set(own.map((rule) => rule.id));
+  const replaced = base.rules.map((rule) => (ownIds.has(rule.id) ? own.find((r) => r.id === rule.id) as RuleConfig : rule));
+  const added = own.filter((rule) => !base.rules.some((r) => r.id === rule.id));
+  const merged: HarnessConfig = {
+    ...base,
+    ...(raw as Partial<HarnessConfig>),
+    stateDir: (raw.stateDir as string | undefined) ?? base.stateDir,
+    documents: { ...base.documents, ...(raw.documents as HarnessConfig['documents'] | undefined) },
+    pathClasses: { ...base.pathClasses, ...(raw.pathClasses as HarnessConfig['pathClasses'] | undefined) },
+    allow: [...base.allow, ...((raw.allow as string[] | undefined) ?? [])],
+    rules: [...replaced, ...added].filter((rule) => !disabled.has(rule.id)),
+    disable: [...disabled],
+  };
+  if (name !== undefined) merged.profile = name;
+  return merged;
+}
+
+function checkStringLists(value: unknown, at: string, add: (path: string, message: string) => void): void {
+  if (value === undefined) return;
+  if (!isRecord(value)) return add(at, 'must be an object of name -> list of strings');
+  for (const [key, list] of Object.entries(value)) if (!isStringList(list)) add(`${at}.${key}`, 'must be a list of strings');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}

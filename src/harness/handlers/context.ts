@@ -1,0 +1,23 @@
+import type { HarnessConfig } from '../config-types.js';
+import type { HookInput, HookOutcome } from '../types.js';
+
+/** What every handler gets: the normalised payload, the merged config and the project root. */
+export interface HandlerContext {
+  input: HookInput;
+  config: HarnessConfig;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  now: Date;
+}
+
+export type Handler = (context: HandlerContext) => Promise<HookOutcome>;
+
+/** null, missing, false and '' are empty; 0 is a value (spec 8.1). */
+export function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== false && value !== '';
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ`, the stamp format of the task document. */
+export function isoSeconds(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { StateReader } from '../policy/state.js';
+import type { HookOutcome } from '../types.js';
+import { isoSeconds, type HandlerContext } from './context.js';
+
+/**
+ * UserPromptSubmit audit (spec 8.2): one JSONL record with the prompt's hash and length, never
+ * the prompt. Nothing is created in a project without a task: the stats folder only when there is
+ * a slug, and the task stamp refresh only touches an existing task file (11.11).
+ */
+export async function promptAudit({ input, config, root, now }: HandlerContext): Promise<HookOutcome> {
+  const outcome: HookOutcome = { log: [] };
+  const audit = config.audit;
+  if (!audit) return outcome;
+  const state = new StateReader(config, root);
+  const slug = state.slug();
+  if (slug) outcome.log.push(`${audit.prefix} current slug: ${slug} (phase=${state.field({ field: 'tdd_phase', in: [] }) || 'FREE'})`);
+  const file = resolve(root, audit.file);
+  const prompt = input.prompt.replace(/\n+$/, '');
+  if (input.prompt !== '' && (slug || existsSync(dirname(file)))) {
+    if (slug) mkdirSync(dirname(file), { recursive: true });
+    const record = { ts: isoSeconds(now), slug, hash: createHash('sha256').update(prompt, 'utf8').digest('hex').slice(0, 16), len: [...prompt].length };
+    appendFileSync(file, `${JSON.stringify(record)}\n`);
+    trim(file, audit.maxLines);
+  }
+  const task = config.documents.task;
+  if (task && existsSync(resolve(root, task.path))) await refreshStamp(task.path, root, outcome);
+  return outcome;
+}
+
+/** Keeps the last `max` lines, by atomic replace, only once the file has grown past them. */
+function trim(file: string, max: number): void {
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  if (lines.length - 1 <= max) return;
+  writeFileAtomic(file, `${lines.slice(-max - 1).join('\n')}`, { durable: false });
+}
+
+async function refreshStamp(path: string, root: string, outcome: HookOutcome): Promise<void> {
+  const { openDoc } = await import('../../doc/open.js');
+  try {
+    await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 3000 }).update('.', {}, { ifExists: true, writer: 'prompt-audit' });
+  } catch (error) {
+    outcome.log.push(`[audit] task stamp not refreshed: ${(error as Error).message}`);
+  }
+}

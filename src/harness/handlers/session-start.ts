@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { StateReader } from '../policy/state.js';
+import type { HookOutcome } from '../types.js';
+import { present, type HandlerContext } from './context.js';
+
+/**
+ * SessionStart (spec 8.1): one resume line for the model, built from the parsed JSON field by
+ * field, so an empty field can never shift the others (the original's tab-split bug, 11.5). The
+ * same line is printed for every source, so after `compact` the state is injected again.
+ */
+export async function sessionStart({ config, root }: HandlerContext): Promise<HookOutcome> {
+  const outcome: HookOutcome = { log: [] };
+  const state = new StateReader(config, root);
+  const doc = state.doc('task');
+  if (doc && present(doc.slug) && typeof doc.slug === 'string') outcome.context = resumeLine(doc);
+  const prefix = config.sessionStart?.prefix ?? '[baton]';
+  const contextFile = config.sessionStart?.contextFile;
+  if (contextFile) {
+    const path = resolve(root, contextFile);
+    try {
+      const lines = (readFileSync(path, 'utf8').match(/\n/g) ?? []).length;
+      outcome.log.push(`${prefix} loaded ${contextFile.split('/').pop()} (${lines} lines) from ${path}`);
+    } catch {
+      // no context file configured on disk: nothing to say
+    }
+  }
+  const mirror = config.documents.task?.mirrors?.tdd_phase;
+  if (mirror) {
+    const phase = state.field({ field: 'tdd_phase', in: [] });
+    if (phase !== mirror.empty) outcome.log.push(`${prefix} current TDD phase: ${phase}`);
+  }
+  return outcome;
+}
+
+export function resumeLine(doc: Record<string, unknown>): string {
+  const parts = [`Resume: ${doc.slug}`];
+  if (present(doc.phase) && present(doc.phase_total)) parts.push(`Phase ${doc.phase}/${doc.phase_total}`);
+  if (present(doc.wave) && present(doc.wave_total)) parts.push(`Wave ${doc.wave}/${doc.wave_total}`);
+  const tdd = present(doc.tdd_phase) ? String(doc.tdd_phase) : 'FREE';
+  if (tdd !== 'FREE') parts.push(tdd);
+  if (present(doc.next_hint)) parts.push(`Next: ${doc.next_hint}`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,26 @@
+import type { HostAdapter } from '../types.js';
+import { CLAUDE_TOOLS, renderClaudeLike } from './claude.js';
+import { normalize, type ToolTable } from './normalize.js';
+
+/**
+ * OpenAI Codex CLI: events, payloads and decisions mirror Claude Code's. What differs is the
+ * tools: file edits arrive as `apply_patch` (paths read from the patch envelope) and shell
+ * commands as `shell`/`exec_command`/`local_shell`, possibly as an argv array.
+ */
+const TOOLS: ToolTable = {
+  tools: {
+    ...CLAUDE_TOOLS.tools,
+    apply_patch: { name: 'apply_patch', kind: 'edit' },
+    shell: { name: 'Bash', kind: 'bash' },
+    exec_command: { name: 'Bash', kind: 'bash' },
+    local_shell: { name: 'Bash', kind: 'bash' },
+    container_exec: { name: 'Bash', kind: 'bash' },
+  },
+};
+
+export const codex: HostAdapter = {
+  name: 'codex',
+  event: (hostEvent) => hostEvent,
+  input: (hostEvent, raw) => normalize(hostEvent, hostEvent, raw, TOOLS),
+  render: renderClaudeLike,
+};

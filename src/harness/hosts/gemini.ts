@@ -1,0 +1,45 @@
+import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
+import { normalize, type ToolTable } from './normalize.js';
+
+/**
+ * Gemini CLI: its own event names (BeforeTool, AfterAgent, PreCompress, ...), tools named
+ * `write_file`/`replace`/`run_shell_command`, and decisions as `{"decision": "allow"|"deny",
+ * "reason"}`. Context goes in `hookSpecificOutput.additionalContext`. Timeouts in its settings
+ * are milliseconds.
+ */
+const EVENTS: Record<string, string> = {
+  BeforeTool: 'PreToolUse',
+  AfterTool: 'PostToolUse',
+  BeforeAgent: 'UserPromptSubmit',
+  AfterAgent: 'Stop',
+  SessionStart: 'SessionStart',
+  SessionEnd: 'SessionEnd',
+  PreCompress: 'PreCompact',
+  Notification: 'Notification',
+};
+
+const TOOLS: ToolTable = {
+  tools: {
+    write_file: { name: 'Write', kind: 'edit' },
+    replace: { name: 'Edit', kind: 'edit' },
+    edit: { name: 'Edit', kind: 'edit' },
+    run_shell_command: { name: 'Bash', kind: 'bash' },
+  },
+};
+
+function render(input: HookInput, outcome: HookOutcome): Rendered {
+  const stderr = [...outcome.log, ...(outcome.deny ? [outcome.deny.message] : [])].map((line) => `${line}\n`).join('');
+  const json: Record<string, unknown> = {};
+  if (outcome.deny) Object.assign(json, { decision: 'deny', reason: `${outcome.deny.message}\n[baton rule ${outcome.deny.rule}]` });
+  if (outcome.block) Object.assign(json, { decision: 'deny', reason: outcome.block.reason });
+  if (outcome.context !== undefined) json.hookSpecificOutput = { hookEventName: input.hostEvent, additionalContext: outcome.context };
+  if (outcome.notice) json.systemMessage = outcome.notice;
+  return { stdout: Object.keys(json).length > 0 ? `${JSON.stringify(json)}\n` : '', stderr, code: 0 };
+}
+
+export const gemini: HostAdapter = {
+  name: 'gemini',
+  event: (hostEvent) => EVENTS[hostEvent],
+  input: (hostEvent, raw) => normalize(EVENTS[hostEvent] ?? hostEvent, hostEvent, raw, TOOLS),
+  render,
+};

@@ -1,0 +1,68 @@
+import type { HookInput, ToolKind } from '../types.js';
+
+/**
+ * Builds the host-neutral HookInput from a payload. Hosts differ in tool names and in where the
+ * file path or command sits; each adapter passes its table of tool names and this function reads
+ * every known location. Missing, null or mistyped fields read as empty, never as an error.
+ */
+export interface ToolTable {
+  /** Host tool name -> canonical name and kind. */
+  tools: Record<string, { name: string; kind: ToolKind }>;
+}
+
+export function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+export function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function normalize(event: string, hostEvent: string, raw: Record<string, unknown>, table: ToolTable): HookInput {
+  const toolInput = record(raw.tool_input ?? raw.toolInput ?? raw.tool_args);
+  const hostTool = text(raw.tool_name ?? raw.toolName);
+  const known = table.tools[hostTool];
+  const kind: ToolKind = known?.kind ?? 'other';
+  return {
+    event,
+    hostEvent,
+    raw,
+    toolName: known?.name ?? hostTool,
+    toolKind: kind,
+    filePaths: kind === 'edit' ? editedPaths(toolInput) : [],
+    command: kind === 'bash' ? commandText(toolInput.command ?? raw.command) : '',
+    prompt: text(raw.user_prompt) || text(raw.prompt),
+    agentId: text(raw.agent_id),
+    agentType: text(raw.agent_type),
+    lastMessage: text(raw.last_assistant_message),
+    stopHookActive: raw.stop_hook_active === true || raw.stop_hook_active === 'true',
+    source: text(raw.source),
+    sessionId: text(raw.session_id) || text(raw.conversation_id),
+    cwd: text(raw.cwd),
+  };
+}
+
+function editedPaths(input: Record<string, unknown>): string[] {
+  const single = text(input.file_path) || text(input.path) || text(input.notebook_path) || text(input.absolute_path) || text(input.target_file);
+  if (single) return [single];
+  const patch = text(input.patch) || text(input.input) || commandText(input.command);
+  return patch ? patchPaths(patch) : [];
+}
+
+/** Files named in an apply_patch envelope (`*** Add File: x`, `*** Update File: x`, `*** Move to: x`, ...). */
+export function patchPaths(patch: string): string[] {
+  const paths: string[] = [];
+  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) {
+    const path = (match[1] ?? match[2] ?? '').trim();
+    if (path) paths.push(path);
+  }
+  return paths;
+}
+
+/** A command given as a string, or as argv (`["bash", "-lc", "..."]`, Codex), as one text. */
+function commandText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(text).join(' ');
+  return text(value);
+}

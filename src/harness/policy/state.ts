@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Condition, HarnessConfig } from '../config-types.js';
+
+/**
+ * Reads the document fields rules are conditioned on, as cheaply as possible: a field with a
+ * mirror file is read from that one-word file (spec 6: the JSON stays authoritative, the mirror
+ * is what gates), any other field from the JSON text with a plain JSON.parse (no schema, no lock).
+ */
+export class StateReader {
+  private readonly docs = new Map<string, Record<string, unknown> | undefined>();
+
+  constructor(private readonly config: HarnessConfig, private readonly root: string) {}
+
+  field(condition: Condition): string {
+    const name = condition.doc ?? 'task';
+    const mirror = this.config.documents[name]?.mirrors?.[condition.field];
+    if (mirror) {
+      let word = mirror.empty;
+      try {
+        word = readFileSync(resolve(this.root, mirror.file), 'utf8').trim() || mirror.empty;
+      } catch {
+        // missing or unreadable mirror means the empty word
+      }
+      return mirror.values && !mirror.values.includes(word) ? mirror.empty : word;
+    }
+    const value = this.doc(name)?.[condition.field];
+    return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  }
+
+  matches(condition: Condition | undefined): boolean {
+    return condition === undefined || condition.in.includes(this.field(condition));
+  }
+
+  doc(name: string): Record<string, unknown> | undefined {
+    if (this.docs.has(name)) return this.docs.get(name);
+    const path = this.config.documents[name]?.path;
+    let value: Record<string, unknown> | undefined;
+    try {
+      const parsed = path ? (JSON.parse(readFileSync(resolve(this.root, path), 'utf8')) as unknown) : undefined;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) value = parsed as Record<string, unknown>;
+    } catch {
+      // a missing or broken document reads as absent (fail open)
+    }
+    this.docs.set(name, value);
+    return value;
+  }
+
+  slug(): string {
+    const slug = this.doc('task')?.slug;
+    return typeof slug === 'string' ? slug : '';
+  }
+}

@@ -1,0 +1,135 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isBatonError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+import { writeFileAtomic } from '../stores/file/atomic.js';
+import type { HandlerContext } from './handlers/context.js';
+import { withStateLock } from './state-lock.js';
+import type { HookOutcome } from './types.js';
+
+/**
+ * The SubagentStop wave barrier (spec 7.2). Each returning agent's `DONE|artifact` or
+ * `BLOCKED|reason` is counted once per agent_id into `wave.json` (the original's shape and
+ * spellings, 7.1), and the task document's wave_status / active_agents follow, both inside one
+ * hold of the state lock so that many SubagentStop processes at once count exactly. It never
+ * blocks the host and never writes the output of a failed step (11.19).
+ */
+export interface WaveFile {
+  wave: number;
+  expected: number;
+  done: number;
+  status: string;
+  seen_agents: string[];
+  completed_artifacts: string[];
+  blocked_agents: string[];
+  [extra: string]: unknown;
+}
+
+export type AgentResult = { kind: 'done'; artifact: string } | { kind: 'blocked' };
+
+const READY = new Set(['ready-for-next-wave', 'ready_for_next_wave']);
+
+export function classify(message: string): AgentResult | undefined {
+  const text = message.trim();
+  if (text.startsWith('DONE|')) return { kind: 'done', artifact: (text.slice(5).split('\n')[0] ?? '').trim() };
+  if (text.startsWith('BLOCKED|')) return { kind: 'blocked' };
+  return undefined;
+}
+
+/** Fills the defaults of 7.1 into whatever the file held; undefined when it is not an object. */
+export function normalizeWave(value: unknown): WaveFile | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const raw = value as Record<string, unknown>;
+  const int = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return {
+    ...raw,
+    wave: int(raw.wave, 1),
+    expected: int(raw.expected, 0),
+    done: int(raw.done, 0),
+    status: typeof raw.status === 'string' ? raw.status : 'in-progress',
+    seen_agents: list(raw.seen_agents),
+    completed_artifacts: list(raw.completed_artifacts),
+    blocked_agents: list(raw.blocked_agents),
+  };
+}
+
+export function isReady(status: string): boolean {
+  return READY.has(status);
+}
+
+/** The new wave file for one result (pure). */
+export function countResult(wave: WaveFile, result: AgentResult, agentId: string): WaveFile {
+  const next: WaveFile = { ...wave, seen_agents: [...wave.seen_agents], completed_artifacts: [...wave.completed_artifacts], blocked_agents: [...wave.blocked_agents] };
+  if (agentId) next.seen_agents.push(agentId);
+  if (result.kind === 'done') {
+    next.done = wave.done + 1;
+    next.status = next.expected > 0 && next.done >= next.expected ? 'ready-for-next-wave' : 'in-progress';
+    if (result.artifact) next.completed_artifacts.push(result.artifact);
+  } else {
+    if (agentId) next.blocked_agents.push(agentId);
+    // A BLOCKED after completion must not regress the wave (11.19).
+    next.status = isReady(wave.status) ? wave.status : 'in-progress';
+  }
+  return next;
+}
+
+/** The task document after one result (pure): wave_status and one active agent removed. */
+export function taskAfter(doc: JsonObject, wave: WaveFile, result: AgentResult, agentType: string): JsonObject {
+  const key = String(wave.wave);
+  const ready = isReady(wave.status);
+  const status = doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status) ? { ...doc.wave_status } : {};
+  if (result.kind === 'done' && ready) return { ...doc, wave_status: { ...status, [key]: 'done' }, active_agents: [] };
+  const agents = Array.isArray(doc.active_agents) ? [...doc.active_agents] : [];
+  const at = agents.indexOf(agentType);
+  if (at >= 0) agents.splice(at, 1);
+  return ready ? { ...doc, active_agents: agents } : { ...doc, wave_status: { ...status, [key]: 'in_progress' }, active_agents: agents };
+}
+
+export async function waveBarrier({ input, config, root }: HandlerContext): Promise<HookOutcome> {
+  const outcome: HookOutcome = { log: [] };
+  const settings = config.wave;
+  if (!settings) return outcome;
+  const file = resolve(root, settings.file);
+  if (!existsSync(file) || input.stopHookActive) return outcome;
+  const result = classify(input.lastMessage);
+  if (!result) return outcome;
+  const agentId = input.agentId;
+  try {
+    await withStateLock(config, root, settings.lockTimeoutMs, async () => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // Cleared while we waited: nothing to count. Corrupt: leave it for the doctor.
+        if (code !== 'ENOENT') outcome.log.push(`[wave-barrier] ${settings.file} is not valid JSON; left as it is (run baton doctor)`);
+        return;
+      }
+      const wave = normalizeWave(parsed);
+      if (!wave) return void outcome.log.push(`[wave-barrier] ${settings.file} is not a JSON object; left as it is (run baton doctor)`);
+      if (agentId && wave.seen_agents.includes(agentId)) return void outcome.log.push(`[wave-barrier] duplicate SubagentStop for ${agentId} ignored`);
+      const next = countResult(wave, result, agentId);
+      writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
+      outcome.log.push(result.kind === 'done'
+        ? `[wave-barrier] wave ${next.wave}: ${next.done}/${next.expected} (${next.status})`
+        : `[wave-barrier] wave ${next.wave}: blocked result from ${input.agentType || 'unknown'}; not advancing`);
+      await updateTask(config, root, settings.lockTimeoutMs, (doc) => taskAfter(doc, next, result, input.agentType), outcome);
+    });
+  } catch (error) {
+    if (!isBatonError(error, 'lock_timeout')) throw error;
+    outcome.log.push(`[wave-barrier] lock timeout; event for ${agentId || 'unknown'} not recorded`);
+  }
+  return outcome;
+}
+
+async function updateTask(config: HandlerContext['config'], root: string, timeoutMs: number, change: (doc: JsonObject) => JsonObject, outcome: HookOutcome): Promise<void> {
+  const task = config.documents.task;
+  if (!task || !existsSync(resolve(root, task.path))) return;
+  const { openDoc } = await import('../doc/open.js');
+  try {
+    await openDoc(task.path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: timeoutMs }).update(change, {}, { ifExists: true, writer: 'wave-barrier' });
+  } catch (error) {
+    outcome.log.push(`[wave-barrier] task document not updated: ${(error as Error).message}`);
+  }
+}
