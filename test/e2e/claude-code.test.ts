@@ -1,0 +1,162 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baton, ROOT } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+import { startMockModel, type MockModel, type Turn } from './mock-model.js';
+
+/**
+ * End-to-end with the real Claude Code (the pinned devDependency) against a scripted model
+ * stand-in: the plugin is loaded with --plugin-dir, hooks fire with real payloads, tools really
+ * run, and the requests Claude Code sends show what reached the model. Sessions are few and short.
+ */
+const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
+const PLUGIN = join(ROOT, 'plugin');
+const present = existsSync(CLAUDE);
+if (!present) {
+  console.error(`\n!!! ${CLAUDE} is missing: the Claude Code end-to-end tests are SKIPPED. Run npm ci (CI installs it). !!!\n`);
+}
+const skip = present ? false : 'Claude Code binary absent (node_modules/.bin/claude)';
+
+interface Session {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  result: any;
+}
+
+function claudeEnv(home: string, model?: MockModel): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  // Nothing of an enclosing Claude Code session or of the developer's account leaks in.
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(CLAUDE|ANTHROPIC_|BATON_|NODE_EXTRA_CA_CERTS$)/.test(key)) env[key] = value;
+  }
+  Object.assign(env, {
+    HOME: home,
+    ANTHROPIC_API_KEY: 'sk-test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+  });
+  if (model) env.ANTHROPIC_BASE_URL = model.url;
+  if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
+  return env;
+}
+
+/** A project the real CLI trusts, with an eneo task in GREEN (phase 1 of 2). */
+function eneoProject() {
+  const tree = tempTree({ 'project/baton.config.json': JSON.stringify({ profile: 'eneo' }) });
+  const project = join(tree.dir, 'project');
+  const home = join(tree.dir, 'home');
+  mkdirSync(home);
+  spawnSync('git', ['init', '-q'], { cwd: project });
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+  const task = '.claude/state/current-task.json';
+  const run = (...args: string[]) => {
+    const result = baton(args, { cwd: project });
+    assert.equal(result.code, 0, `baton ${args.join(' ')}: ${result.stderr}`);
+  };
+  run('init', task, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast');
+  run('set', task, 'tdd_phase', 'GREEN');
+  run('set', task, 'phase', '1', '--json');
+  run('set', task, 'phase_total', '2', '--json');
+  return { ...tree, project, home };
+}
+
+function runClaude(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs = 60_000): Promise<Session> {
+  return new Promise((resolve) => {
+    const child = spawn(CLAUDE, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      let result: any;
+      try {
+        result = JSON.parse(stdout);
+      } catch {
+        result = undefined;
+      }
+      resolve({ code, stdout, stderr, result });
+    });
+  });
+}
+
+function session(cwd: string, home: string, model: MockModel, prompt: string, extra: string[] = []): Promise<Session> {
+  return runClaude(cwd, claudeEnv(home, model), ['-p', prompt, '--output-format', 'json', '--permission-mode', 'bypassPermissions', ...extra]);
+}
+
+/** Every tool_result block the model was sent, by tool_use id. */
+function toolResults(model: MockModel): Map<string, { text: string; isError: boolean }> {
+  const results = new Map<string, { text: string; isError: boolean }>();
+  for (const request of model.turns()) {
+    for (const message of request.body.messages ?? []) {
+      if (!Array.isArray(message.content)) continue;
+      for (const block of message.content) {
+        if (block.type !== 'tool_result') continue;
+        const text = typeof block.content === 'string' ? block.content : JSON.stringify(block.content);
+        results.set(block.tool_use_id, { text, isError: block.is_error === true });
+      }
+    }
+  }
+  return results;
+}
+
+test('claude plugin validate plugin/ passes', { skip }, () => {
+  const home = tempTree();
+  try {
+    const result = spawnSync(CLAUDE, ['plugin', 'validate', PLUGIN], { env: claudeEnv(home.dir), encoding: 'utf8', timeout: 60_000 });
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stdout, /Validation passed/);
+    const market = spawnSync(CLAUDE, ['plugin', 'validate', ROOT], { env: claudeEnv(home.dir), encoding: 'utf8', timeout: 60_000 });
+    assert.equal(market.status, 0, `${market.stdout}\n${market.stderr}`);
+  } finally {
+    home.cleanup();
+  }
+});
+
+test('plugin session: resume context reaches the model, a GREEN test write is denied, a source write happens, the prompt is audited', { skip, timeout: 120_000 }, async (t) => {
+  const p = eneoProject();
+  t.after(p.cleanup);
+  const denied = join(p.project, 'tests', 'test_gate.py');
+  const allowed = join(p.project, 'src', 'app.py');
+  const script: Turn[] = [
+    { tool: 'Write', input: { file_path: denied, content: 'def test_x():\n    assert False\n' } },
+    { tool: 'Write', input: { file_path: allowed, content: 'VALUE = 1\n' } },
+    { text: 'All done.' },
+  ];
+  const model = await startMockModel(script);
+  t.after(() => model.close());
+  const prompt = 'make the failing test pass';
+  const run = await session(p.project, p.home, model, prompt, ['--plugin-dir', PLUGIN]);
+  assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+  assert.ok(run.result, `not JSON: ${run.stdout}`);
+
+  const first = JSON.stringify(model.turns()[0]?.body ?? {});
+  assert.ok(first.includes('Resume: demo · Phase 1/2 · GREEN'), 'SessionStart context is in the first model request');
+
+  assert.ok(!existsSync(denied), 'the test file was not written in GREEN');
+  const denial = toolResults(model).get('toolu_mock_1');
+  assert.ok(denial, 'the model got a result for the denied Write');
+  assert.match(denial.text, /Blocked: attempted to edit test file during GREEN phase/);
+  assert.match(denial.text, /gate-green/);
+  const denials = run.result.permission_denials ?? [];
+  assert.equal(denials.length, 1, JSON.stringify(denials));
+  assert.equal(denials[0].tool_name, 'Write');
+
+  assert.equal(readFileSync(allowed, 'utf8'), 'VALUE = 1\n', 'the allowed Write happened');
+  assert.equal(toolResults(model).get('toolu_mock_2')?.isError, false);
+
+  const audit = readFileSync(join(p.project, '.claude', 'stats', 'prompts.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  assert.equal(audit.length, 1);
+  assert.deepEqual(Object.keys(audit[0]), ['ts', 'slug', 'hash', 'len']);
+  assert.equal(audit[0].slug, 'demo');
+  assert.equal(audit[0].hash, createHash('sha256').update(prompt).digest('hex').slice(0, 16));
+  assert.equal(audit[0].len, prompt.length);
+  assert.ok(!readFileSync(join(p.project, '.claude', 'stats', 'prompts.jsonl'), 'utf8').includes(prompt), 'never the prompt itself');
+});

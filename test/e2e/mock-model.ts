@@ -1,0 +1,97 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+/**
+ * A scripted stand-in for the Anthropic Messages API, so the real Claude Code CLI runs whole
+ * sessions offline: hooks fire with real payloads, tools really run, and every request Claude Code
+ * sends (with whatever context the hooks injected) is kept for assertions.
+ *
+ * Only requests that offer tools advance the script: those are the main conversation. Side
+ * requests (titles, summaries, token counts) get a short text answer and never eat a scripted turn.
+ */
+export type Turn = { tool: string; input: Record<string, unknown> } | { text: string };
+
+export interface LoggedRequest {
+  url: string;
+  body: any;
+}
+
+export interface MockModel {
+  url: string;
+  requests: LoggedRequest[];
+  /** Main-conversation requests only (the ones that offered tools). */
+  turns(): LoggedRequest[];
+  close(): Promise<void>;
+}
+
+function sse(res: ServerResponse, type: string, data: Record<string, unknown>): void {
+  res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+}
+
+function answer(res: ServerResponse, body: any, step: Turn, id: number): void {
+  const block = 'tool' in step
+    ? { type: 'tool_use', id: `toolu_mock_${id}`, name: step.tool, input: step.input }
+    : { type: 'text', text: step.text };
+  const stop = 'tool' in step ? 'tool_use' : 'end_turn';
+  const message = {
+    id: `msg_mock_${id}`, type: 'message', role: 'assistant', model: body?.model ?? 'mock', content: [] as unknown[],
+    stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+  };
+  if (!body?.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...message, content: [block], stop_reason: stop }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  sse(res, 'message_start', { message });
+  if (block.type === 'text') {
+    sse(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    sse(res, 'content_block_delta', { index: 0, delta: { type: 'text_delta', text: (block as { text: string }).text } });
+  } else {
+    sse(res, 'content_block_start', { index: 0, content_block: { ...block, input: {} } });
+    sse(res, 'content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify((block as { input: unknown }).input) } });
+  }
+  sse(res, 'content_block_stop', { index: 0 });
+  sse(res, 'message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 1 } });
+  sse(res, 'message_stop', {});
+  res.end();
+}
+
+export async function startMockModel(script: Turn[]): Promise<MockModel> {
+  const requests: LoggedRequest[] = [];
+  let turn = 0;
+  let served = 0;
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      let body: any = {};
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        // not JSON: logged as-is and answered below
+      }
+      const url = req.url ?? '';
+      requests.push({ url, body });
+      if (!url.startsWith('/v1/messages') || url.includes('count_tokens')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ input_tokens: 1 }));
+        return;
+      }
+      const main = Array.isArray(body.tools) && body.tools.length > 0;
+      const step: Turn = main ? (script[Math.min(turn++, script.length - 1)] as Turn) : { text: 'ok' };
+      answer(res, body, step, ++served);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    turns: () => requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
