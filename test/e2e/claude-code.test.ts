@@ -160,3 +160,24 @@ test('plugin session: resume context reaches the model, a GREEN test write is de
   assert.equal(audit[0].len, prompt.length);
   assert.ok(!readFileSync(join(p.project, '.claude', 'stats', 'prompts.jsonl'), 'utf8').includes(prompt), 'never the prompt itself');
 });
+
+test('settings from `baton install claude --project` (no plugin): the bash firewall denies a write to the phase mirror', { skip, timeout: 120_000 }, async (t) => {
+  const p = eneoProject();
+  t.after(p.cleanup);
+  const installed = baton(['install', 'claude', '--project'], { cwd: p.project });
+  assert.equal(installed.code, 0, installed.stderr);
+  const mirror = join(p.project, '.claude', 'state', 'phase');
+  const script: Turn[] = [
+    { tool: 'Bash', input: { command: `echo RED > ${mirror}`, description: 'flip the phase' } },
+    { tool: 'Bash', input: { command: 'echo hello > notes.txt', description: 'write a note' } },
+    { text: 'Done.' },
+  ];
+  const model = await startMockModel(script);
+  t.after(() => model.close());
+  const run = await session(p.project, p.home, model, 'switch to RED');
+  assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+  assert.equal(readFileSync(mirror, 'utf8'), 'GREEN\n', 'the mirror is unchanged');
+  assert.match(toolResults(model).get('toolu_mock_1')?.text ?? '', /bash modification of \.claude\/state\/phase[\s\S]*bash-phase-mirror/);
+  assert.equal(readFileSync(join(p.project, 'notes.txt'), 'utf8'), 'hello\n', 'an ordinary command ran');
+  assert.ok(JSON.stringify(model.turns()[0]?.body ?? {}).includes('Resume: demo'), 'settings SessionStart hook ran too');
+});
