@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   hook: () => import('./commands/hook.js'),
   goal: () => import('./commands/goal.js'),
   lint: () => import('./commands/lint.js'),
+  task: () => import('./commands/task.js'),
   statusline: () => import('./commands/statusline.js'),
   install: () => import('./commands/install.js'),
 };

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# compat/eneo/lib/state.sh: drop-in replacement for the Eneo harness's hooks/lib/state.sh.
+# Same function names, usage lines and exit codes (task-state spec 3); the work is done by
+# `baton task`, which locks, validates, keeps history and maintains the phase mirror. Source it:
+#   source compat/eneo/lib/state.sh && eneo_phase_set GREEN
+# Requires `baton` on PATH (or BATON_BIN set to a command such as "node /path/bin/baton.js").
+# Functions return (never exit) so a sourcing script keeps control; nothing leaks out of them.
+
+_eneo_baton() {
+  if [[ -n ${BATON_BIN:-} ]]; then
+    # shellcheck disable=SC2086  # BATON_BIN may be "node /path/to/baton.js"
+    $BATON_BIN task "$@"
+  elif command -v baton >/dev/null 2>&1; then
+    baton task "$@"
+  else
+    echo "[state] baton not found on PATH; install it (npm install -g baton) or set BATON_BIN" >&2
+    return 1
+  fi
+}
+
+# eneo_task_init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>
+eneo_task_init() {
+  if (($# != 5)); then
+    echo "usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>" >&2
+    return 2
+  fi
+  _eneo_baton init -- "$@"
+}
+
+# eneo_task_update '<jq-expression>' [name value | json:name json]...
+eneo_task_update() {
+  if (($# < 1)) || ((($# - 1) % 2 != 0)); then
+    echo "usage: eneo-task-update '<jq-expression>' [arg-name arg-value]..." >&2
+    return 2
+  fi
+  _eneo_baton update -- "$@"
+}
+
+# eneo_task_update_if_exists: the same, silently doing nothing when there is no task.
+eneo_task_update_if_exists() {
+  if (($# < 1)) || ((($# - 1) % 2 != 0)); then
+    echo "usage: eneo-task-update '<jq-expression>' [arg-name arg-value]..." >&2
+    return 2
+  fi
+  _eneo_baton update --if-exists -- "$@"
+}
+
+# eneo_task_get <jq-expression> [default]: never fails because of the state (prints the default).
+eneo_task_get() {
+  if (($# < 1 || $# > 2)); then
+    echo "usage: eneo_task_get <jq-expression> [default]" >&2
+    return 2
+  fi
+  _eneo_baton get --default "${2:-}" -- "$1"
+}
+
+# eneo_phase_set RED|GREEN|REFACTOR|FREE: the JSON first, then the mirror, under one lock.
+eneo_phase_set() {
+  if (($# != 1)); then
+    echo "usage: eneo-phase-set RED|GREEN|REFACTOR|FREE" >&2
+    return 2
+  fi
+  _eneo_baton phase-set -- "$1"
+}
+
+# eneo_next_hint_consume: prints the hint (or an empty line) and sets it to null.
+eneo_next_hint_consume() {
+  _eneo_baton next-hint-consume
+}
+
+# eneo_task_clear: removes the task and wave.json, mirror back to FREE.
+eneo_task_clear() {
+  _eneo_baton clear
+}
+
+# eneo_wave_start <wave> <expected> [--total N] [--agents JSON]: seeds wave.json and the task.
+eneo_wave_start() {
+  _eneo_baton wave-start "$@"
+}

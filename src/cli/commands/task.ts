@@ -1,0 +1,116 @@
+import type { Json } from '../../core/json.js';
+import type { Cli } from '../context.js';
+
+/**
+ * `baton task <op>`: the Eneo task-state operations (spec 3 and 5) on the project's task document,
+ * with the compat exit codes and `[state]` messages, so `compat/eneo/lib/state.sh` is a thin
+ * wrapper. Values after `--` are taken literally (a value may start with `-`).
+ *
+ *   init SLUG LANE BRACKET TENANCY AUDIT     update [--if-exists] -- EXPR [NAME VALUE]...
+ *   get EXPR [--default TEXT]                phase-set RED|GREEN|REFACTOR|FREE
+ *   next-hint-consume    clear               wave-start WAVE EXPECTED [--total N] [--agents JSON]
+ */
+const USAGE: Record<string, string> = {
+  init: 'usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>',
+  update: "usage: eneo-task-update '<jq-expression>' [arg-name arg-value]...",
+  get: 'usage: eneo_task_get <jq-expression> [--default <text>]',
+  'phase-set': 'usage: eneo-phase-set RED|GREEN|REFACTOR|FREE',
+  'next-hint-consume': 'usage: eneo_next_hint_consume',
+  clear: 'usage: eneo_task_clear',
+  'wave-start': 'usage: baton task wave-start <wave> <expected> [--total <wave_total>] [--agents <json-array>]',
+};
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export default async function task(args: string[], cli: Cli): Promise<number> {
+  const [op, ...rest] = args;
+  const usage = op === undefined ? undefined : USAGE[op];
+  if (!op || !usage) {
+    cli.err(`usage: baton task ${Object.keys(USAGE).join('|')} ...\n`);
+    return 2;
+  }
+  const { flags, positionals } = split(rest, ['--default', '--total', '--agents'], ['--if-exists']);
+  const ops = await import('../../harness/task/ops.js');
+  const { taskSetup, StateExit } = await import('../../harness/task/setup.js');
+  const fail = (code: number, message: string) => {
+    cli.err(message.startsWith('usage:') ? `${message}\n` : `[state] ${message}\n`);
+    return code;
+  };
+  try {
+    const setup = taskSetup(cli);
+    switch (op) {
+      case 'init':
+        if (positionals.length !== 5) return fail(2, usage);
+        await ops.taskInit(setup, cli, positionals);
+        return 0;
+      case 'update': {
+        const [expr, ...pairs] = positionals;
+        if (expr === undefined || pairs.length % 2 !== 0) return fail(2, usage);
+        const vars: Record<string, Json> = {};
+        for (let i = 0; i < pairs.length; i += 2) {
+          const [name, value] = [pairs[i] as string, pairs[i + 1] as string];
+          const json = name.startsWith('json:');
+          const id = json ? name.slice(5) : name;
+          if (!IDENT.test(id)) return fail(2, `${usage}\n[state] argument name '${name}' is not a jq identifier`);
+          try {
+            vars[id] = json ? (JSON.parse(value) as Json) : value;
+          } catch {
+            return fail(1, `invalid JSON for argument ${id}`);
+          }
+        }
+        await ops.taskUpdate(setup, cli, expr, vars, flags['--if-exists'] === true);
+        return 0;
+      }
+      case 'get': {
+        if (positionals.length !== 1) return fail(2, usage);
+        const { taskGet } = await import('../../harness/task/get.js');
+        return await taskGet(setup, cli, positionals[0] as string, typeof flags['--default'] === 'string' ? flags['--default'] : '');
+      }
+      case 'phase-set':
+        if (positionals.length !== 1) return fail(2, usage);
+        await ops.phaseSet(setup, positionals[0] as string);
+        return 0;
+      case 'next-hint-consume':
+        cli.out(`${await ops.nextHintConsume(setup)}\n`);
+        return 0;
+      case 'clear':
+        await ops.taskClear(setup);
+        return 0;
+      default: {
+        const [wave, expected] = positionals;
+        const total = flags['--total'];
+        if (positionals.length !== 2 || !/^\d+$/.test(wave ?? '') || !/^\d+$/.test(expected ?? '') || (total !== undefined && !/^\d+$/.test(String(total)))) return fail(2, usage);
+        let agents: Json | undefined;
+        if (typeof flags['--agents'] === 'string') {
+          try {
+            agents = JSON.parse(flags['--agents']) as Json;
+          } catch {
+            return fail(1, 'invalid JSON for argument agents');
+          }
+          if (!Array.isArray(agents)) return fail(2, `${usage}\n[state] --agents must be a JSON array of agent types`);
+        }
+        await ops.waveStart(setup, { wave: Number(wave), expected: Number(expected), ...(total !== undefined ? { total: Number(total) } : {}), ...(agents !== undefined ? { agents } : {}) });
+        return 0;
+      }
+    }
+  } catch (error) {
+    if (error instanceof StateExit) return fail(error.code, error.message);
+    throw error;
+  }
+}
+
+/** Flags before `--` (or anywhere when there is no `--`); everything after `--` is positional. */
+function split(args: string[], valued: string[], booleans: string[]): { flags: Record<string, string | true>; positionals: string[] } {
+  const flags: Record<string, string | true> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (booleans.includes(arg)) flags[arg] = true;
+    else if (valued.includes(arg) && i + 1 < args.length) flags[arg] = args[++i] as string;
+    else positionals.push(arg);
+  }
+  return { flags, positionals };
+}

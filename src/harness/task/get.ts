@@ -1,0 +1,31 @@
+import type { Cli } from '../../cli/context.js';
+import { isBatonError } from '../../core/errors.js';
+import { compileJq } from '../../core/jq/index.js';
+import type { Json } from '../../core/json.js';
+import type { TaskSetup } from './setup.js';
+
+/**
+ * Safe read (spec 5.3): a missing or broken file, a runtime error, null or no result all print
+ * the default and exit 0; strings print raw, anything else as compact JSON, one line per result.
+ * Only an expression that does not compile is the caller's bug (exit 2). No lock is taken.
+ */
+export async function taskGet(setup: TaskSetup, cli: Cli, expr: string, fallback: string): Promise<number> {
+  let program: ReturnType<typeof compileJq>;
+  try {
+    program = compileJq(expr, []);
+  } catch (error) {
+    cli.err(`[state] jq expression failed: ${expr}\n[state] ${(error as Error).message}\n`);
+    return 2;
+  }
+  let results: Json[] = [];
+  try {
+    const { readDocument } = await import('../../stores/file/index.js');
+    const read = readDocument(setup.taskPath);
+    if (read.state === 'ok') results = program.run(read.doc, {});
+  } catch (error) {
+    if (!isBatonError(error)) throw error;
+  }
+  const lines = results.map((value) => (value === null ? fallback : typeof value === 'string' ? value : JSON.stringify(value)));
+  cli.out(lines.length === 0 ? `${fallback}\n` : `${lines.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Cli } from '../../cli/context.js';
+import type { Json } from '../../core/json.js';
+import { readDocument } from '../../stores/file/index.js';
+import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { withStateLock } from '../state-lock.js';
+import { StateExit, stateError, stateNote, type TaskSetup } from './setup.js';
+
+/**
+ * The task-state operations of spec 5 over baton documents. init, phase-set, clear and
+ * wave-start hold the state lock (spec 4) across the task document, its phase mirror and
+ * wave.json; the mirror itself is written by the eneo-task schema's mirror rule.
+ */
+export const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
+const WRITER = 'eneo-state';
+
+export async function taskInit(setup: TaskSetup, cli: Cli, [slug, lane, bracket, tenancy, audit]: string[]): Promise<void> {
+  if (!/^-?\d+$/.test(bracket ?? '')) throw new StateExit(2, `bracket must be an integer, got '${bracket}'`);
+  const values = { slug: slug as string, lane: lane as string, bracket: Number(bracket), tenancy_impact: tenancy as string, audit_impact: audit as string };
+  await locked(setup, async () => {
+    const old = readDocument(setup.taskPath);
+    const oldSlug = old.state === 'ok' && typeof (old.doc as Record<string, Json>)?.slug === 'string' ? (old.doc as Record<string, string>).slug : undefined;
+    mkdirSync(setup.stateDir, { recursive: true });
+    try {
+      await setup.doc().init(values, { schema: setup.config.documents.task?.schema ?? 'eneo-task', force: true, writer: WRITER });
+    } catch (error) {
+      const exit = stateError(error);
+      throw exit.code === 1 && (error as { code?: string }).code === 'invalid' ? new StateExit(2, exit.message) : exit;
+    }
+    if (oldSlug && oldSlug !== slug) cli.err(`[state] replacing current task ${oldSlug} with ${slug}\n`);
+    rmSync(setup.waveFile, { force: true });
+  });
+}
+
+export async function taskUpdate(setup: TaskSetup, cli: Cli, expr: string, args: Record<string, Json>, ifExists: boolean): Promise<void> {
+  if (!existsSync(setup.taskPath)) {
+    if (ifExists) return;
+    throw new StateExit(3, `no current task (${setup.taskPath})`);
+  }
+  try {
+    const result = await setup.doc().update(expr, args, { ifExists, writer: WRITER });
+    for (const note of result.notes) cli.err(`[state] ${stateNote(note)}\n`);
+  } catch (error) {
+    throw stateError(error, expr);
+  }
+}
+
+export async function phaseSet(setup: TaskSetup, value: string): Promise<void> {
+  const phase = value.toUpperCase();
+  if (!PHASES.includes(phase)) throw new StateExit(2, `invalid phase: ${value} (expected RED|GREEN|REFACTOR|FREE)`);
+  if (!existsSync(setup.taskPath) && phase !== 'FREE') throw new StateExit(3, 'no current task; run init first');
+  mkdirSync(setup.stateDir, { recursive: true });
+  await locked(setup, async () => {
+    if (existsSync(setup.taskPath)) {
+      await setup.doc().update((doc) => ({ ...doc, tdd_phase: phase }), {}, { writer: WRITER });
+    } else {
+      writeMirror(setup, phase);
+    }
+  });
+}
+
+export async function nextHintConsume(setup: TaskSetup): Promise<string> {
+  if (!existsSync(setup.taskPath)) return '';
+  try {
+    const hint = await setup.doc().consume('next_hint', { writer: WRITER });
+    return hint === null ? '' : typeof hint === 'string' ? hint : JSON.stringify(hint);
+  } catch (error) {
+    throw stateError(error);
+  }
+}
+
+/** Deletes the task and wave.json, mirror back to FREE; never creates the state folder. */
+export async function taskClear(setup: TaskSetup): Promise<void> {
+  if (!existsSync(setup.stateDir)) return;
+  await locked(setup, async () => {
+    if (existsSync(setup.taskPath)) await setup.doc().clear({ writer: WRITER });
+    rmSync(setup.waveFile, { force: true });
+    writeMirror(setup, 'FREE');
+  });
+}
+
+export interface WaveStart {
+  wave: number;
+  expected: number;
+  total?: number;
+  agents?: Json;
+}
+
+export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<void> {
+  if (!existsSync(setup.taskPath)) throw new StateExit(3, `no current task (${setup.taskPath})`);
+  await locked(setup, async () => {
+    writeFileAtomic(setup.waveFile, `${JSON.stringify({ wave: start.wave, expected: start.expected, done: 0, status: 'in-progress' }, null, 2)}\n`, { mode: 0o644 });
+    await setup.doc().update((doc) => {
+      const status = doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status) ? doc.wave_status : {};
+      return {
+        ...doc,
+        wave: start.wave,
+        ...(start.total !== undefined ? { wave_total: start.total } : {}),
+        active_agents: start.agents ?? [],
+        wave_status: { ...status, [String(start.wave)]: 'in_progress' },
+        next_hint: null,
+      };
+    }, {}, { writer: WRITER });
+  });
+}
+
+function writeMirror(setup: TaskSetup, phase: string): void {
+  const mirror = setup.config.documents.task?.mirrors?.tdd_phase;
+  const file = resolve(setup.root, mirror?.file ?? `${setup.stateDir}/phase`);
+  if (existsSync(dirname(file))) writeFileAtomic(file, `${phase}\n`, { durable: false, mode: 0o644 });
+}
+
+async function locked(setup: TaskSetup, fn: () => Promise<void>): Promise<void> {
+  try {
+    await withStateLock(setup.config, setup.root, setup.lockTimeoutMs, fn);
+  } catch (error) {
+    throw stateError(error);
+  }
+}

@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import type { Cli } from '../../cli/context.js';
+import { BatonError, isBatonError } from '../../core/errors.js';
+import { openDoc } from '../../doc/open.js';
+import type { Doc } from '../../doc/doc.js';
+import { projectRoot } from '../../doc/root.js';
+import { readConfigFile } from '../config-file.js';
+import { mergeConfig } from '../config.js';
+import type { HarnessConfig } from '../config-types.js';
+
+/**
+ * What the `baton task` operations share: the project's task document, state folder and wave
+ * file (from baton.config.json, the eneo profile's layout by default), and the translation of
+ * baton's errors into the compat exit codes and `[state] ` messages of the task-state spec (3).
+ */
+export interface TaskSetup {
+  root: string;
+  config: HarnessConfig;
+  taskPath: string;
+  stateDir: string;
+  waveFile: string;
+  lockTimeoutMs: number;
+  doc(): Doc;
+}
+
+export function taskSetup(cli: Cli): TaskSetup {
+  const root = projectRoot(cli.cwd, cli.env);
+  const file = readConfigFile(root);
+  if (file.state === 'invalid') throw new StateExit(1, file.error);
+  const raw = file.state === 'ok' ? file.value : {};
+  const config = mergeConfig(raw, typeof raw.profile === 'string' && raw.profile !== 'orchestrate' ? raw.profile : 'eneo');
+  const taskPath = config.documents.task?.path ?? `${config.stateDir}/current-task.json`;
+  const timeout = Number(cli.env.BATON_LOCK_TIMEOUT_MS);
+  const lockTimeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout : 5000;
+  return {
+    root,
+    config,
+    taskPath: resolve(root, taskPath),
+    stateDir: resolve(root, config.stateDir),
+    waveFile: resolve(root, config.wave?.file ?? `${config.stateDir}/wave.json`),
+    lockTimeoutMs,
+    doc: () => openDoc(resolve(root, taskPath), { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs }),
+  };
+}
+
+/** A compat exit: the code of spec 3 and the one `[state]` line that names the fix. */
+export class StateExit extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+/** Maps an engine error to the compat exit code: lock timeouts keep their original text. */
+export function stateError(error: unknown, expr?: string): StateExit {
+  if (error instanceof StateExit) return error;
+  if (!isBatonError(error)) return new StateExit(1, `internal error: ${(error as Error)?.message ?? String(error)}`);
+  if (error.code === 'lock_timeout') return new StateExit(1, 'timed out acquiring lock: state');
+  if (expr !== undefined && ['jq_syntax', 'jq_runtime', 'jq_unsupported'].includes(error.code)) {
+    return new StateExit(1, `jq expression failed: ${expr}\n[state] ${error.message}`);
+  }
+  return new StateExit(error.code === 'usage' ? 2 : 1, error.message);
+}
+
+/** The engine's coercion note, in the compat wording of spec 2.2. */
+export function stateNote(note: string): string {
+  const coerced = /^stored (\S+) as a number/.exec(note);
+  return coerced ? `stored ${coerced[1]} as a number; pass it with json:` : note;
+}
