@@ -58,7 +58,7 @@ export interface DoneOptions {
 
 export function finishPhase(run: RunDoc, key: string, options: DoneOptions): PhaseEntry {
   const entry = phaseEntry(run, key, options.agent);
-  if (entry.status !== 'in_progress') throw refused(key, entry.status, 'done', entry.status === 'todo' ? `start it first: baton phase start RUN ${key} --agent NAME` : undefined);
+  if (entry.status !== 'in_progress') throw refused(key, entry.status, 'done', `start it first: baton phase start RUN ${key} --agent NAME${entry.status === 'done' ? ' --rerun' : ''}`);
   if (options.agent !== undefined) entry.agent = options.agent;
   for (const [name, value] of options.outputs) {
     entry.outputs[name] = value;
