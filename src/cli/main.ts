@@ -23,6 +23,9 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   goal: () => import('./commands/goal.js'),
   lint: () => import('./commands/lint.js'),
   task: () => import('./commands/task.js'),
+  run: () => import('./commands/run.js'),
+  phase: () => import('./commands/phase.js'),
+  gate: () => import('./commands/gate.js'),
   statusline: () => import('./commands/statusline.js'),
   install: () => import('./commands/install.js'),
 };
