@@ -42,7 +42,7 @@ test('the bundled CLI runs from a copy outside the repo (as in the plugin cache)
   const tree = tempTree();
   t.after(tree.cleanup);
   cpSync(PLUGIN, join(tree.dir, 'plugin'), { recursive: true });
-  const env = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.NODE_EXTRA_CA_CERTS;
   const line = spawnSync(process.execPath, [join(tree.dir, 'plugin', 'dist', 'cli.js'), 'statusline'], { cwd: tree.dir, input: '{"model":{"display_name":"M"}}', encoding: 'utf8', env });
   assert.equal(line.status, 0, line.stderr);
