@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baton, CONTRACT_YAML, project, state } from './helpers.js';
+import { baton, CONTRACT_YAML, project, snapshot, state } from './helpers.js';
 
 describe('baton gate and baton run show', () => {
   it('passes only when the phase is done, contract outputs are present and every path is a real file', (t) => {
@@ -79,6 +79,11 @@ describe('baton gate and baton run show', () => {
     assert.equal(baton(['gate', 'a/b', '0-a'], p.dir).code, 2);
     assert.equal(baton(['gate', 'ok', 'A'], p.dir).code, 2);
     assert.equal(baton(['gate', 'ok'], p.dir).code, 2);
+    baton(['run', 'init', 'ok'], p.dir);
+    const before = snapshot(p.dir);
+    const none = baton(['gate', 'ok', '5-none'], p.dir);
+    assert.deepEqual([none.code, /MISSING status +5-none +no such phase/.test(none.stdout)], [1, true]);
+    assert.deepEqual(snapshot(p.dir), before, 'a gate on an unknown phase records nothing');
   });
 
   it('run show lists phases in contract order with status, agent, duration, outputs, evidence and gate', (t) => {

@@ -10,7 +10,7 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     const started = baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
     assert.deepEqual([started.code, started.stdout, started.stderr], [0, '', '']);
     assert.equal(state(p.dir, 'r').phases['0-requirements'].status, 'in_progress');
-    const done = baton(['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--output=count=2', '--evidence', '.ai_log/a.md', '--evidence', '.ai_log/b.md', '--work-item', 'docs/prd/x.md'], p.dir);
+    const done = baton(['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--output=count=2', '--evidence', '.ai_log/a.md', '--evidence', `${p.dir}/.ai_log/b.md`, '--work-item', 'docs/prd/x.md'], p.dir);
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stderr, /warning: \.ai_log\/a\.md does not exist yet/);
     const entry = state(p.dir, 'r').phases['0-requirements'];

@@ -19,13 +19,16 @@ export default async function gate(argv: string[], cli: Cli): Promise<number> {
     const [ref, key] = positionals as [string, string];
     checkPhaseKey(key);
     const run = new Run(ref, { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env) }, typeof flags.name === 'string' ? flags.name : undefined);
-    const result = evaluateGate(await run.read(), key, run.location.root);
+    const doc = await run.read();
+    const result = evaluateGate(doc, key, run.location.root);
     const missing = result.rows.filter((row) => !row.holds).map((row) => `${row.kind} ${row.subject}`);
     const at = `${new Date().toISOString().slice(0, 19)}Z`;
-    await run.update((doc) => {
-      const entry = doc.phases?.[key];
-      if (entry) entry.gate = { result: result.pass ? 'pass' : 'fail', at, ...(missing.length > 0 ? { missing } : {}) };
-    });
+    if (doc.phases?.[key]) {
+      await run.update((current) => {
+        const entry = current.phases?.[key];
+        if (entry) entry.gate = { result: result.pass ? 'pass' : 'fail', at, ...(missing.length > 0 ? { missing } : {}) };
+      });
+    }
     cli.out(flags.json ? `${JSON.stringify(result)}\n` : formatGate(result));
     return result.pass ? EXIT.ok : EXIT.refused;
   } catch (error) {
