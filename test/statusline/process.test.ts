@@ -107,18 +107,18 @@ test('outside git: no git segments, nothing spawned', (t) => {
   assert.equal(result.stdout, '[Claude] missing\n');
 });
 
-test('a failing run prints the last good output instead of a blank line', (t) => {
+test('a failing run prints the last good output instead of a blank line', async (t) => {
   const r = tempTree();
   t.after(r.cleanup);
   const env = { TMPDIR: r.dir, NO_COLOR: '1' };
   const stdin = JSON.stringify({ session_id: 'fail-1', model: { display_name: 'Opus' }, workspace: { current_dir: '/x/proj' } });
-  const good = runStatusline({ stdin, env, cwd: r.dir });
+  const good = await runStatusline({ stdin, env, cwd: r.dir });
   assert.equal(good, '[Opus] proj\n');
   // A fault injected through the environment: any read of it throws halfway through rendering.
   const broken = new Proxy(env, { get: (target, key) => (key === 'TMPDIR' ? target.TMPDIR : (() => { throw new Error('boom'); })()) });
-  assert.equal(runStatusline({ stdin, env: broken, cwd: r.dir }), good);
+  assert.equal(await runStatusline({ stdin, env: broken, cwd: r.dir }), good);
   const fresh = JSON.stringify({ session_id: 'never-rendered', model: { display_name: 'Opus' } });
-  assert.equal(runStatusline({ stdin: fresh, env: broken, cwd: r.dir }), '[Opus]\n', 'no last good yet: at least the model');
+  assert.equal(await runStatusline({ stdin: fresh, env: broken, cwd: r.dir }), '[Opus]\n', 'no last good yet: at least the model');
   assert.equal(readFileSync(join(cacheDir(env), 'fail-1.last'), 'utf8'), good);
 });
 

@@ -7,6 +7,6 @@ import { runStatusline } from '../../harness/statusline/index.js';
  * line). Arguments are ignored so a settings entry with extra words keeps working.
  */
 export default async function statusline(_args: string[], cli: Cli): Promise<number> {
-  cli.out(runStatusline({ stdin: cli.readStdin(), env: cli.env, cwd: cli.cwd }));
+  cli.out(await runStatusline({ stdin: cli.readStdin(), env: cli.env, cwd: cli.cwd }));
   return 0;
 }

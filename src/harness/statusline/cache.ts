@@ -1,13 +1,14 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../stores/file/atomic.js';
 
 /**
  * Small files under `${TMPDIR:-/tmp}/baton-statusline-<uid>/`: git counts per session and folder,
  * and the last good output per session. The uid in the folder name keeps users of a shared /tmp
  * from reading or pre-creating each other's cache. Writes are atomic (temp file and rename) because
  * the host cancels a running status line when the next update fires: a half-written cache would
- * otherwise be read back as the "last good" line. Every function here swallows I/O errors: a cache
+ * otherwise be read back as the "last good" line. Not stores/file/atomic.ts: that one fsyncs and
+ * loads node:crypto for its temp names (~10 ms per refresh), and a cache is derived data that may be
+ * lost. Every function here swallows I/O errors: a cache
  * that cannot be used is only slower, never a failure.
  */
 export const CACHE_TTL_MS = 5000;
@@ -52,10 +53,18 @@ export function readCache(env: NodeJS.ProcessEnv, name: string, now = Date.now()
 
 export function writeCache(env: NodeJS.ProcessEnv, name: string, text: string): void {
   const dir = cacheDir(env);
+  const target = join(dir, name);
+  const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileAtomic(join(dir, name), text, { durable: false, mode: 0o600 });
+    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
+    renameSync(temp, target);
   } catch {
     // a read-only or full TMPDIR only costs speed
+    try {
+      unlinkSync(temp);
+    } catch {
+      // no temp file was left
+    }
   }
 }

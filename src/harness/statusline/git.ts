@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readCache, writeCache } from './cache.js';
@@ -47,7 +46,9 @@ export function readBranch(gitDir: string): string {
 }
 
 /** Staged = entries with an index change (X), modified = worktree change (Y); untracked not counted. */
-export function countChanges(dir: string): { staged: number; modified: number } | undefined {
+export async function countChanges(dir: string): Promise<{ staged: number; modified: number } | undefined> {
+  // Imported here: loading node:child_process costs ~7 ms, paid only when the cache is stale.
+  const { spawnSync } = await import('node:child_process');
   const result = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain', '-uno', '-z'], {
     cwd: dir,
     encoding: 'utf8',
@@ -71,7 +72,7 @@ export function countChanges(dir: string): { staged: number; modified: number } 
   return { staged, modified };
 }
 
-export function gitInfo(dir: string, cacheKey: string | undefined, env: NodeJS.ProcessEnv, now = Date.now()): GitInfo | undefined {
+export async function gitInfo(dir: string, cacheKey: string | undefined, env: NodeJS.ProcessEnv, now = Date.now()): Promise<GitInfo | undefined> {
   const gitDir = findGitDir(dir);
   if (gitDir === undefined) return undefined;
   const branch = readBranch(gitDir);
@@ -82,7 +83,7 @@ export function gitInfo(dir: string, cacheKey: string | undefined, env: NodeJS.P
   }
   // When git fails or times out, stale counts beat zeros; re-stamping them also keeps a slow repo
   // from paying the timeout on every refresh.
-  const counts = countChanges(dir) ?? (cached ? parseCounts(cached.text) : undefined) ?? { staged: 0, modified: 0 };
+  const counts = (await countChanges(dir)) ?? (cached ? parseCounts(cached.text) : undefined) ?? { staged: 0, modified: 0 };
   if (cacheKey !== undefined) writeCache(env, `${cacheKey}.git`, `${counts.staged}|${counts.modified}`);
   return { branch, ...counts };
 }

@@ -16,23 +16,23 @@ export interface StatuslineContext {
   cwd: string;
 }
 
-export function renderStatusline(input: StatusInput, context: StatuslineContext): string {
+export async function renderStatusline(input: StatusInput, context: StatuslineContext): Promise<string> {
   const { env, cwd } = context;
   const color = !env.NO_COLOR;
   const dir = input.currentDir ?? cwd;
   const root = statusRoot(input.projectDir, env, cwd);
   const config = readStatuslineConfig(root);
-  const git = gitInfo(dir, gitKey(input.sessionId, dir), env);
+  const git = await gitInfo(dir, gitKey(input.sessionId, dir), env);
   const line1 = renderLine1(input, git, { color, showCost: env[config.costEnv] === '1', cwd });
   const line2 = renderTaskLine(readTask(root, config), color);
   return line2 === undefined ? `${line1}\n` : `${line1}\n${line2}\n`;
 }
 
-export function runStatusline(context: StatuslineContext): string {
+export async function runStatusline(context: StatuslineContext): Promise<string> {
   let input: StatusInput = { model: 'Claude' };
   try {
     input = parseStatusInput(context.stdin);
-    const output = renderStatusline(input, context);
+    const output = await renderStatusline(input, context);
     remember(context.env, input.sessionId, output);
     return output;
   } catch {
