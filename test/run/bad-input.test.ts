@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { baton, project, snapshot, state } from './helpers.js';
 
@@ -82,5 +84,19 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
     assert.equal(broken.code, 1);
     assert.match(broken.stderr, /phases/);
     assert.deepEqual(state(p.dir, 'good').phases, {});
+  });
+
+  it('a lock held by a live agent times out with exit 1 (not the engine\'s 6) and writes nothing', (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    baton(['run', 'init', 'held'], p.dir);
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+    t.after(() => holder.kill('SIGKILL'));
+    writeFileSync(join(p.dir, '.ai_log', '.baton', 'session-held.json.lock'), `${holder.pid}\n${hostname()}\n${Date.now()}\ntok\n\n`);
+    const before = state(p.dir, 'held');
+    const r = baton(['phase', 'start', 'held', '0-a', '--agent', 'x'], p.dir, { BATON_LOCK_TIMEOUT_MS: '400' });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    assert.deepEqual(state(p.dir, 'held'), before);
   });
 });
