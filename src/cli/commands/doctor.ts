@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { checkDocument, type Finding } from '../../doctor/checks.js';
+import { harnessChecks } from '../../doctor/harness.js';
 import { repair } from '../../doctor/repair.js';
 import { findDocuments } from '../../doctor/scan.js';
 import { projectRoot } from '../../doc/root.js';
@@ -40,5 +41,7 @@ async function checkAll(root: string): Promise<Finding[]> {
   for (const { folder, names } of findDocuments(root)) {
     for (const name of names) findings.push(...(await checkDocument(root, join(folder, name))));
   }
+  // Harness rows (task-state spec 10) when the project has a baton.config.json.
+  findings.push(...(await harnessChecks(root)));
   return findings;
 }

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { readConfigFile, CONFIG_FILE } from '../harness/config-file.js';
+import { mergeConfig, validateConfig } from '../harness/config.js';
+import { stateLockPath } from '../harness/state-lock.js';
+import { readDocument } from '../stores/file/index.js';
+import { inspectLock, isStale } from '../stores/file/lock.js';
+import type { Finding } from './checks.js';
+
+/**
+ * The harness rows of `baton doctor` (task-state spec 10, core state rows): the config itself,
+ * a task left stale by missing plan files (per the configured lane rules), mirror drift, a
+ * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
+ * config says must exist. Fix texts name the compat commands a harness user already knows.
+ */
+export async function harnessChecks(root: string): Promise<Finding[]> {
+  const rows: Finding[] = [];
+  const file = readConfigFile(root);
+  const configPath = resolve(root, CONFIG_FILE);
+  const add = (ok: boolean, check: string, fix: string, at = configPath) => rows.push({ ok, check, fix: ok ? '—' : fix, file: at });
+  if (file.state === 'missing') return rows;
+  if (file.state === 'invalid') {
+    add(false, `${CONFIG_FILE} loads`, file.error);
+    return rows;
+  }
+  const issues = validateConfig(file.value);
+  add(issues.length === 0, `${CONFIG_FILE} is valid`, issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+  if (issues.length > 0) return rows;
+  const config = mergeConfig(file.value);
+  const rel = (path: string) => relative(root, path) || path;
+  const task = config.documents.task;
+  const taskPath = task ? resolve(root, task.path) : undefined;
+  const mirror = task?.mirrors?.tdd_phase;
+  const mirrorPath = mirror ? resolve(root, mirror.file) : undefined;
+  const mirrorText = mirrorPath && existsSync(mirrorPath) ? readFileSync(mirrorPath, 'utf8').trim() : undefined;
+  const waveFile = config.wave ? resolve(root, config.wave.file) : undefined;
+
+  if (taskPath) {
+    const read = readDocument(taskPath);
+    const name = rel(taskPath).split('/').pop() as string;
+    if (read.state === 'missing') {
+      add(true, `No ${name} (no stale state)`, '', taskPath);
+      if (mirror && mirrorText !== undefined && mirrorText !== mirror.empty) add(false, `phase mirror is ${mirrorText} but there is no current task`, `eneo-phase-set ${mirror.empty}`, mirrorPath);
+      if (waveFile && existsSync(waveFile)) add(false, `${rel(waveFile).split('/').pop()} present without a current task`, `rm ${rel(waveFile)}`, waveFile);
+    } else if (read.state === 'corrupt' || !read.doc || typeof read.doc !== 'object' || Array.isArray(read.doc)) {
+      add(false, `${name} is not valid JSON`, `rm ${rel(taskPath)}`, taskPath);
+    } else {
+      const doc = read.doc as Record<string, unknown>;
+      laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `rm ${rel(taskPath)}`, taskPath));
+      const tdd = typeof doc.tdd_phase === 'string' ? doc.tdd_phase : '';
+      const have = mirrorText || mirror?.empty || '';
+      if (mirror && tdd !== '' && tdd !== have) add(false, `phase mirror drift (${have} vs ${tdd})`, `eneo-phase-set ${tdd}`, mirrorPath);
+    }
+  }
+  const lock = inspectLock(stateLockPath(config, root));
+  if (lock && isStale(lock, 30_000)) {
+    const age = Math.round((Date.now() - (lock.owner?.acquiredAt ?? lock.mtimeMs)) / 1000);
+    add(false, `state lock held for ${age}s by dead or stale owner`, `rm ${rel(stateLockPath(config, root))}`, stateLockPath(config, root));
+  }
+  for (const required of config.requiredFiles ?? []) {
+    const path = resolve(root, required);
+    add(existsSync(path), `configured file ${required} present`, `create ${required} or remove it from ${CONFIG_FILE}`, path);
+  }
+  return rows;
+}
+
+/** Spec 10 lane rows: a lane whose artifacts are all missing means the task is stale. */
+function laneRow(doc: Record<string, unknown>, lanes: Record<string, string[]> | undefined, name: string, root: string, add: (ok: boolean, check: string) => void): void {
+  const slug = typeof doc.slug === 'string' ? doc.slug : '';
+  const lane = typeof doc.lane === 'string' ? doc.lane : '';
+  const rule = lanes?.[lane];
+  if (!lanes) return add(true, `${name} present`);
+  if (rule === undefined) return slug ? add(false, `state has unknown lane for slug ${slug}`) : add(true, `${name} present`);
+  if (rule.length === 0 || rule.some((path) => existsSync(resolve(root, path.replaceAll('{slug}', slug))))) return add(true, `${name} present (${lane} lane)`);
+  add(false, `stale state for ${lane} lane slug ${slug}`);
+}

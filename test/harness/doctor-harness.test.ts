@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { baton } from '../helpers/cli.js';
+import { eneoProject, startTask } from './helpers.js';
+
+/** `baton doctor` harness rows (task-state spec 10). */
+describe('baton doctor harness rows', () => {
+  it('reports stale lanes, mirror drift, a mirror or wave.json without a task, and a bad config', () => {
+    const p = eneoProject();
+    try {
+      const doctor = () => baton(['doctor', p.dir], { cwd: p.dir, env: p.env }).stdout;
+      assert.match(doctor(), /ok\s+baton\.config\.json is valid/);
+      assert.match(doctor(), /ok\s+No current-task\.json \(no stale state\)/);
+      startTask(p);
+      assert.match(doctor(), /fail\s+stale state for deep lane slug demo\s+rm \.claude\/state\/current-task\.json/);
+      p.write('.claude/plans/demo.md', '# plan');
+      assert.match(doctor(), /ok\s+current-task\.json present \(deep lane\)/);
+      p.write('.claude/state/phase', 'GREEN\n');
+      assert.match(doctor(), /fail\s+phase mirror drift \(GREEN vs FREE\)\s+eneo-phase-set FREE/);
+      p.task(['update', '--', '.lane = "sideways"']);
+      assert.match(doctor(), /fail\s+state has unknown lane for slug demo/);
+      p.task(['wave-start', '1', '2']);
+      p.task(['clear']);
+      p.write('.claude/state/phase', 'RED\n');
+      p.write('.claude/state/wave.json', '{}');
+      assert.match(doctor(), /fail\s+phase mirror is RED but there is no current task\s+eneo-phase-set FREE/);
+      assert.match(doctor(), /fail\s+wave\.json present without a current task\s+rm \.claude\/state\/wave\.json/);
+      p.write('baton.config.json', '{"profile": "eneo", "lanes": {"deep": "x"}}');
+      assert.match(doctor(), /fail\s+baton\.config\.json is valid\s+lanes\.deep: must be a list of strings/);
+    } finally {
+      p.cleanup();
+    }
+  });
+});
