@@ -1,5 +1,4 @@
-import { closeSync, openSync, read, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { closeSync, fstatSync, openSync, read, writeSync } from 'node:fs';
 
 /**
  * Reads one hook payload. Hosts normally write the JSON and close stdin, but some never close it,
@@ -13,7 +12,7 @@ import { isatty } from 'node:tty';
  * completes that read; elsewhere the process lingers until the host closes the pipe.
  */
 export function readPayload(timeoutMs = 1000): Promise<string> {
-  if (isatty(0)) return Promise.resolve('');
+  if (isTerminalOrNull()) return Promise.resolve('');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let settled = false;
@@ -40,6 +39,15 @@ export function readPayload(timeoutMs = 1000): Promise<string> {
     };
     next();
   });
+}
+
+/** A terminal (a person typing) or /dev/null: no payload to wait for. fstat, not node:tty (1.6 ms). */
+function isTerminalOrNull(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return true;
+  }
 }
 
 function unblockPendingRead(): void {

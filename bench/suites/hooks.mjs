@@ -1,0 +1,58 @@
+// Hook rows: one PreToolUse process that allows (the common case), one that denies, and a hook
+// for an event the profile does not handle, each against a bash+jq script making the same
+// decision the way the original Eneo phase gate did (read stdin, jq the path, read the mirror).
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const GATE = `#!/usr/bin/env bash
+# Reference: the Eneo phase gate (spec 8.3) in bash+jq.
+input=$(cat)
+file=$(jq -r '.tool_input.file_path // .tool_input.path // empty' <<<"$input")
+[[ -z $file ]] && exit 0
+phase=$(tr -d '[:space:]' < "$BATON_ROOT/.claude/state/phase" 2>/dev/null || echo FREE)
+slug=$(jq -r '.slug // "<slug>"' "$BATON_ROOT/.claude/state/current-task.json" 2>/dev/null)
+if [[ $phase == GREEN ]]; then
+  case "$file" in
+    */tests/*|*_test.py|*/test_*.py|*.test.ts|*.test.tsx|*.spec.ts|*.spec.tsx|*/__tests__/*)
+      printf '%s\\n' "✗ Blocked: attempted to edit test file during GREEN phase." "  Fix: run '/eneo-start $slug --phase red'" >&2
+      exit 2 ;;
+  esac
+fi
+exit 0
+`;
+const IGNORE = `#!/usr/bin/env bash
+# Reference: a hook for an event it does not handle (reads stdin, exits).
+cat >/dev/null
+exit 0
+`;
+
+export default async function hooks(lib) {
+  const dir = lib.tempDir('baton-bench-hooks-');
+  const env = lib.benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log') });
+  const node = process.execPath;
+  writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo"}\n');
+  for (const args of [['task', 'init', '--', 'bench', 'deep', '4', 'none', 'none'], ['task', 'phase-set', 'GREEN']]) {
+    const r = spawnSync(node, [lib.BATON, ...args], { cwd: dir, env });
+    if (r.status !== 0) throw new Error(`baton ${args.join(' ')} failed: ${r.stderr}`);
+  }
+  const gate = join(dir, 'gate.sh');
+  const ignore = join(dir, 'ignore.sh');
+  writeFileSync(gate, GATE, { mode: 0o755 });
+  writeFileSync(ignore, IGNORE, { mode: 0o755 });
+  const payload = (path) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, path), content: 'x' } });
+  const allow = payload('backend/src/app.py');
+  const deny = payload('backend/tests/test_app.py');
+  const check = (input, want) => {
+    const r = spawnSync(node, [lib.BATON, 'hook', 'PreToolUse'], { cwd: dir, env, input });
+    if (/deny/.test(r.stdout) !== want) throw new Error(`baton hook did not ${want ? 'deny' : 'allow'}: ${r.stdout}`);
+  };
+  check(allow, false);
+  check(deny, true);
+  const time = (argv, input) => lib.timeProcess(argv, { cwd: dir, env, input });
+  return [
+    { name: 'hook PreToolUse Write, allowed (GREEN, src file)', baton: time([node, lib.BATON, 'hook', 'PreToolUse'], allow), reference: time(['bash', gate], allow), unit: 'ms', note: 'median of 20 processes; ref = bash+jq gate' },
+    { name: 'hook PreToolUse Write, denied (GREEN, test file)', baton: time([node, lib.BATON, 'hook', 'PreToolUse'], deny), reference: time(['bash', gate], deny), unit: 'ms', note: 'baton: JSON deny; ref: exit 2' },
+    { name: 'hook SessionEnd (event the profile does not handle)', baton: time([node, lib.BATON, 'hook', 'SessionEnd'], '{"reason":"other"}'), reference: time(['bash', ignore], '{"reason":"other"}'), unit: 'ms', note: 'exits before the engine loads' },
+  ];
+}
