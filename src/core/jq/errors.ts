@@ -1,0 +1,31 @@
+import type { Json } from './values.js';
+
+export type JqErrorCode = 'jq_syntax' | 'jq_runtime' | 'jq_unsupported';
+
+/** The one error type callers see; `code` is stable, the message is a single line. */
+export class JqError extends Error {
+  code: JqErrorCode;
+  position?: number;
+  constructor(code: JqErrorCode, message: string, position?: number) {
+    super(message.replace(/\s*\n\s*/g, ' '));
+    this.name = 'JqError';
+    this.code = code;
+    if (position !== undefined) this.position = position;
+  }
+}
+
+/**
+ * A jq-level error value in flight. Not an Error subclass: jq programs raise and catch
+ * these routinely (`?`, `try`, `label/break`), and stack capture would dominate cost.
+ */
+export class Raised {
+  constructor(public value: Json, public label?: number) {}
+}
+
+export function unsupported(what: string, position?: number): JqError {
+  return new JqError('jq_unsupported', `unsupported in baton's jq engine: ${what}`, position);
+}
+
+export function syntaxError(message: string, position?: number): JqError {
+  return new JqError('jq_syntax', message, position);
+}

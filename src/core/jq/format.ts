@@ -1,0 +1,150 @@
+import { Raised, unsupported } from './errors.js';
+import type { Json } from './values.js';
+import { describe, kindOf } from './values.js';
+
+const DBL_MAX = 1.7976931348623157e308;
+
+/**
+ * jq 1.6 prints numbers with jvp_dtoa_fmt: shortest round-trip digits (same digits as JS),
+ * laid out like David Gay's g_fmt with a 15-digit allowance before switching to exponent
+ * form, and a two-digit minimum exponent (1e-07, 1e+21). Infinities clamp to DBL_MAX.
+ */
+export function formatNumber(d: number): string {
+  if (d !== d) return 'null';
+  if (d > DBL_MAX) d = DBL_MAX;
+  else if (d < -DBL_MAX) d = -DBL_MAX;
+  if (d === 0) return Object.is(d, -0) ? '-0' : '0';
+  const sign = d < 0 ? '-' : '';
+  const exp = Math.abs(d).toExponential();
+  const eAt = exp.indexOf('e');
+  const digits = exp.slice(0, eAt).replace('.', '');
+  const decpt = Number(exp.slice(eAt + 1)) + 1;
+  if (decpt <= -4 || decpt > digits.length + 15) {
+    let out = sign + digits[0];
+    if (digits.length > 1) out += '.' + digits.slice(1);
+    let e = decpt - 1;
+    out += e < 0 ? 'e-' : 'e+';
+    e = Math.abs(e);
+    out += e < 10 ? '0' + e : String(e);
+    return out;
+  }
+  if (decpt <= 0) return sign + '0.' + '0'.repeat(-decpt) + digits;
+  if (decpt >= digits.length) return sign + digits + '0'.repeat(decpt - digits.length);
+  return sign + digits.slice(0, decpt) + '.' + digits.slice(decpt);
+}
+
+export function escapeString(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && c !== 0x7f) continue;
+    out += s.slice(start, i);
+    start = i + 1;
+    switch (c) {
+      case 0x22: out += '\\"'; break;
+      case 0x5c: out += '\\\\'; break;
+      case 0x08: out += '\\b'; break;
+      case 0x09: out += '\\t'; break;
+      case 0x0a: out += '\\n'; break;
+      case 0x0c: out += '\\f'; break;
+      case 0x0d: out += '\\r'; break;
+      default: out += '\\u' + c.toString(16).padStart(4, '0');
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+export function dumpCompact(v: Json): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'boolean': return v ? 'true' : 'false';
+    case 'number': return formatNumber(v);
+    case 'string': return escapeString(v);
+  }
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + dumpCompact(v[i] as Json);
+    return out + ']';
+  }
+  let out = '{';
+  let first = true;
+  for (const k of Object.keys(v)) {
+    out += (first ? '' : ',') + escapeString(k) + ':' + dumpCompact(v[k] as Json);
+    first = false;
+  }
+  return out + '}';
+}
+
+export function toText(v: Json): string {
+  return typeof v === 'string' ? v : dumpCompact(v);
+}
+
+function utf8(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+const URI_UNRESERVED = /[A-Za-z0-9\-_.!~*'()]/;
+
+function csvCell(x: Json, tsv: boolean): string {
+  if (x === null) return '';
+  if (typeof x === 'boolean') return x ? 'true' : 'false';
+  if (typeof x === 'number') return formatNumber(x);
+  if (typeof x === 'string') {
+    if (tsv) return x.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+    return '"' + x.replace(/"/g, '""') + '"';
+  }
+  throw new Raised(`${describe(x)} is not valid in a csv row`);
+}
+
+function shQuote(x: Json): string {
+  if (typeof x === 'string') return "'" + x.replace(/'/g, "'\\''") + "'";
+  if (Array.isArray(x) || (typeof x === 'object' && x !== null)) {
+    throw new Raised(`${describe(x)} can not be escaped for shell`);
+  }
+  return dumpCompact(x);
+}
+
+function base64Decode(s: string): string {
+  // Only the unambiguous, well-formed shape is decoded; jq 1.6's lenient decoder on odd input is not reproduced.
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.replace(/=+$/, '').length % 4 === 1) {
+    throw unsupported('@base64d on input that is not canonical base64');
+  }
+  const bytes = Buffer.from(s, 'base64');
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  if (text.includes('\ufffd')) throw unsupported('@base64d producing invalid UTF-8');
+  return text;
+}
+
+/** `@name` applied to one value, as jq's f_format does. */
+export function applyFormat(name: string, v: Json): string {
+  switch (name) {
+    case 'text': return toText(v);
+    case 'json': return dumpCompact(v);
+    case 'html':
+      return toText(v).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c] as string);
+    case 'uri': {
+      let out = '';
+      for (const ch of toText(v)) {
+        if (URI_UNRESERVED.test(ch)) out += ch;
+        else for (const b of utf8(ch)) out += '%' + b.toString(16).toUpperCase().padStart(2, '0');
+      }
+      return out;
+    }
+    case 'csv':
+    case 'tsv': {
+      if (!Array.isArray(v)) throw new Raised(`${describe(v)} cannot be ${name}-formatted, only array`);
+      return v.map((x) => csvCell(x, name === 'tsv')).join(name === 'tsv' ? '\t' : ',');
+    }
+    case 'sh':
+      if (Array.isArray(v)) return v.map(shQuote).join(' ');
+      return shQuote(v);
+    case 'base64': return Buffer.from(utf8(toText(v))).toString('base64');
+    case 'base64d': return base64Decode(toText(v));
+    default: throw new Raised(`${name} is not a valid format`);
+  }
+}
+
+export function typeName(v: Json): string {
+  return kindOf(v);
+}

@@ -1,0 +1,65 @@
+/**
+ * baton's jq engine: a hand-written interpreter for a subset of jq 1.6, exact where it answers.
+ * MEASUREMENTS_PLACEHOLDER
+ */
+import type { Node } from './ast.js';
+import { JqError, Raised, unsupported } from './errors.js';
+import type { Env } from './evaluate.js';
+import { ev } from './evaluate.js';
+import { dumpCompact } from './format.js';
+import { parse } from './parser.js';
+import { resolve } from './resolve.js';
+import type { Json } from './values.js';
+
+export type { Json } from './values.js';
+export { JqError } from './errors.js';
+
+export interface JqProgram {
+  run(input: Json, vars?: Record<string, Json>): Json[];
+}
+
+/** Compiles `expr`; `varNames` are the `$name`s the caller will pass to `run` (like --arg/--argjson). */
+export function compileJq(expr: string, varNames: string[] = []): JqProgram {
+  const names = new Set(varNames);
+  const ast = wrap(() => resolve(parse(expr), null, names));
+  return {
+    run(input: Json, vars: Record<string, Json> = {}): Json[] {
+      let env: Env = null;
+      for (const name of varNames) {
+        if (!Object.prototype.hasOwnProperty.call(vars, name)) throw new JqError('jq_runtime', `$${name} was declared but no value was passed`);
+        env = { k: 'var', name, value: vars[name] as Json, parent: env };
+      }
+      return wrap(() => execute(ast, input, env));
+    },
+  };
+}
+
+function execute(ast: Node, input: Json, env: Env): Json[] {
+  const out: Json[] = [];
+  ev(ast, input, null, env, (v) => { out.push(v); });
+  return out;
+}
+
+function wrap<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof JqError) throw e;
+    if (e instanceof Raised) {
+      const v = e.value;
+      throw new JqError('jq_runtime', typeof v === 'string' ? v : `${dumpCompact(v)} (not a string)`);
+    }
+    if (e instanceof RangeError) throw unsupported('expression too deeply recursive for this engine');
+    throw e;
+  }
+}
+
+/** Exactly what `jq -c` prints for `value` (without the trailing newline). */
+export function formatJqCompact(value: Json): string {
+  return dumpCompact(value);
+}
+
+/** What `jq -r` prints: strings raw, everything else compact. */
+export function formatJqRaw(value: Json): string {
+  return typeof value === 'string' ? value : dumpCompact(value);
+}
