@@ -132,7 +132,7 @@ function strindices(v: Json, i: Json): Json {
   // jq 1.6 reports byte offsets and loops on an empty needle; only the ASCII case agrees with us.
   if (needle === '' || /[^\x00-\x7f]/.test(s)) throw unsupported('indices on non-ASCII strings or with an empty needle');
   const out: number[] = [];
-  for (let p = s.indexOf(needle); p !== -1; p = s.indexOf(needle, p + 1)) out.push(p);
+  for (let p = s.indexOf(needle); p !== -1; p = s.indexOf(needle, p + needle.length)) out.push(p);
   return out;
 }
 

@@ -122,7 +122,7 @@ export function applyFormat(name: string, v: Json): string {
     case 'text': return toText(v);
     case 'json': return dumpCompact(v);
     case 'html':
-      return toText(v).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c] as string);
+      return toText(v).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] as string);
     case 'uri': {
       let out = '';
       for (const ch of toText(v)) {

@@ -168,7 +168,8 @@ class Parser {
   /** A jq `Term`: a primary followed by postfix indexing; with `as` bindings unless `noAs`. */
   private parseTerm(noAs: boolean): Node {
     let term = this.parsePrimary();
-    let lastIndexable = false;
+    // `.foo?` and `."foo"?` are jq's INDEX_OPT (only the lookup is optional), not a try.
+    let lastIndexable = term.t === 'index';
     for (;;) {
       const t = this.peek();
       if (t.kind === 'field') {
