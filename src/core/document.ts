@@ -44,8 +44,11 @@ export function prepareWrite(current: JsonObject | undefined, candidate: JsonObj
   const { rules } = context.schema;
   const notes: string[] = [];
   const doc = rules.coerceIntegers ? coerceIntegers(candidate, context.schema, notes) : candidate;
-  if (current) checkImmutable(current, doc, rules.immutable);
-  checkOwners(current, doc, context);
+  // Creation is governed by `create`; field owners govern changes to an existing document.
+  if (current) {
+    checkImmutable(current, doc, rules.immutable);
+    checkOwners(current, doc, context);
+  }
   if (rules.stamp) doc[rules.stamp] = stampText(context.now, rules.stampFormat);
   checkSizes(current, doc, rules.maxValueBytes ?? context.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES);
   const issues = context.schema.validate(doc);
@@ -83,9 +86,9 @@ function checkImmutable(current: JsonObject, doc: JsonObject, immutable: string[
   }
 }
 
-function checkOwners(current: JsonObject | undefined, doc: JsonObject, context: WriteContext): void {
+function checkOwners(current: JsonObject, doc: JsonObject, context: WriteContext): void {
   for (const [field, owners] of Object.entries(context.schema.rules.owners)) {
-    const changed = !deepEqual(current?.[field], doc[field]);
+    const changed = !deepEqual(current[field], doc[field]);
     if (changed && !writerMatches(context.writer, owners)) {
       throw new BatonError('forbidden', `writer ${context.writer ?? '(anonymous)'} may not change field ${field}; its owners are ${owners.join(', ')} (pass --as with one of them)`);
     }

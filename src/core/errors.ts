@@ -55,7 +55,7 @@ export interface Issue {
 }
 
 export class BatonError extends Error {
-  override readonly name = 'BatonError';
+  override name = 'BatonError';
   readonly code: ErrorCode;
   readonly exitCode: number;
   /** Validation issues, collected rather than stopping at the first. */

@@ -140,7 +140,8 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       assert.equal(await d.consume('next_hint'), '/go');
       assert.equal(await d.consume('next_hint'), null);
       assert.equal(((await d.read()) as Record<string, unknown>).next_hint, null);
-      await rejects(d.append('next_hint.x', 1), 'invalid');
+      await d.set('title', 'text');
+      await rejects(d.append('title.x', 1), 'invalid');
       await rejects(d.append('phases.3-impl.status', 'x'), 'invalid');
     });
 

@@ -1,15 +1,18 @@
+import { BatonError } from '../errors.js';
 import type { Json } from './values.js';
 
 export type JqErrorCode = 'jq_syntax' | 'jq_runtime' | 'jq_unsupported';
 
-/** The one error type callers see; `code` is stable, the message is a single line. */
-export class JqError extends Error {
-  code: JqErrorCode;
+/**
+ * The one error type callers see; `code` is stable, the message is a single line. A BatonError,
+ * so the CLI's error boundary maps it to exit 2 like any other expression error.
+ */
+export class JqError extends BatonError {
+  declare readonly code: JqErrorCode;
   position?: number;
   constructor(code: JqErrorCode, message: string, position?: number) {
-    super(message.replace(/\s*\n\s*/g, ' '));
+    super(code, message.replace(/\s*\n\s*/g, ' '));
     this.name = 'JqError';
-    this.code = code;
     if (position !== undefined) this.position = position;
   }
 }

@@ -32,7 +32,9 @@ export function builtinSchema(name: string): CompiledSchema | undefined {
 export async function compileSchema(name: string, schema: Json): Promise<CompiledSchema> {
   if (!isObject(schema)) throw new BatonError('usage', `schema ${name} is not a JSON object; give a JSON Schema (2020-12) file`);
   const [ajvModule, { ajvOptions }] = await Promise.all([import('ajv/dist/2020.js'), import('./ajv-options.mjs')]);
-  const ajv = new ajvModule.Ajv2020(ajvOptions);
+  // A CommonJS module imported lazily is reliably exposed only as `default` (its module.exports, the class).
+  const Ajv2020 = ajvModule.default as unknown as typeof ajvModule.Ajv2020;
+  const ajv = new Ajv2020(ajvOptions);
   ajv.addKeyword('x-baton');
   let validator: Validator;
   try {
