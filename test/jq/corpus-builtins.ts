@@ -87,7 +87,24 @@ const LITERAL = [
   '[1,2] | try .[] catch .', '[(1,2) | try . catch "c" | error("e")]', '"\\(1 + 2) and \\("x") and \\([1]) and \\(null)"',
 ];
 
+// Regular expressions: answered only where Oniguruma and JS provably agree.
+const REGEX = [
+  '"abc" | test("B"; "i")', '"abc" | test("b"; "x")', '"abc" | test("b"; "q")', '"aBc" | [match("b"; "ig").string]',
+  '"abc" | capture("(?<a>.)(?<b>.)")', '"abcabc" | [scan("b")]', '"abcabc" | [scan("(b)(c)")]', '"a1b2" | sub("\\\\d"; "X")',
+  '"a1b2" | gsub("\\\\d"; "X")', '"a1b2" | gsub("(?<d>\\\\d)"; "<\\(.d)>")', '"a1b2" | sub("(?<d>\\\\d)"; "<\\(.d)>"; "g")',
+  '"abc" | sub("b"; "X", "Y")', '"aaa" | gsub("a"; "b")', '"aaa" | gsub("^a"; "b")', '"a\\nb" | test("a.b")', '"a\\nb" | test("a$")',
+  '"a\\nb" | test("^b")', '"AB" | test("ab"; "i")', '"a+b" | test("a\\\\+b")', '"ab" | test("[a-c]+")', '"ab" | [match("[^a]") | .string]',
+  '"foo" | test("o{2}")', '"foo" | test("o{,2}")', '"foo" | test("o{1,}")', '"test" | [match(""; "g") | .offset]', '"" | [match(""; "g")]',
+  '"xab" | [match("a|"; "g")]', '"xab" | match("(a)(?<n>b)")', '"abc" | [match("(?<x>z)?b").captures]', '"abc" | [match("(?<x>)b").captures]',
+  '"test" | [match("(a)|(t)"; "g") | .captures]', '"aé😀b" | [match("."; "g") | .offset]', '"aé😀b" | [match("é😀")]',
+  '"a, b, c" | [splits(", *")]', '"a1b" | split("\\\\d"; null)', '"a,b, c" | split(", *"; null)', '"abc" | [splits("")]',
+  '"a.b" | split("."; null)', '"x" | test("(x)\\\\1")', '"ab" | test("(?=b)")', '"a b" | test("\\\\s")', '"état" | test("\\\\w")',
+  '{"a":1} | test("a")', '"abc" | test(["B", "i"])', '"abc" | test(1)', '"abc" | match(["b"]) | .offset', '"abc" | sub("(?<x>b)"; .x + .x)',
+  '"2024-01-02" | capture("(?<y>[0-9]{4})-(?<m>[0-9]{2})")', '"path/to/file.txt" | sub("\\\\.txt$"; ".md")', '"a-b_c" | gsub("[-_]"; " ")',
+];
+
 export const BUILTIN_CASES: Case[] = [
+  ...REGEX.map((expr) => ({ expr, input: 'null' })),
   ...ON_STATE.map((expr) => ({ expr, input: STATE })),
   ...LITERAL.map((expr) => ({ expr, input: 'null' })),
 ];

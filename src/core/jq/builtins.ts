@@ -1,6 +1,7 @@
 import { Raised, unsupported } from './errors.js';
 import { applyFormat, dumpCompact } from './format.js';
 import { delPaths, setPath } from './paths.js';
+import { matchImpl } from './regex.js';
 import type { Json, JsonObject } from './values.js';
 import { codepointLength, compare, describe, equals, hasOwn, isObject, kindOf, sortedKeys } from './values.js';
 
@@ -93,6 +94,8 @@ function tonumber(v: Json): Json {
   if (typeof v === 'number') return v;
   if (typeof v !== 'string') throw new Raised(`${describe(v)} cannot be parsed as a number`);
   if (/^[ \t\n\r]*-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?[ \t\n\r]*$/.test(v)) return Number(v);
+  // With no digit and no nan/infinity spelling, jq's JSON parser cannot produce a number either.
+  if (!/[0-9]/.test(v) && !/nan|inf/i.test(v)) throw new Raised(`${describe(v)} cannot be parsed as a number`);
   throw unsupported('tonumber on a string that is not a plain JSON number');
 }
 
@@ -111,7 +114,9 @@ function fromjson(v: Json): Json {
   let parsed: Json;
   try {
     parsed = JSON.parse(s) as Json;
-  } catch {
+  } catch (e) {
+    // Empty or truncated text is an error for jq's lenient parser too.
+    if (s.trim() === '' || /end of (JSON )?input/i.test(String(e))) throw new Raised(`${s} (while parsing '${s}')`);
     throw unsupported('fromjson on text that is not strict JSON (jq 1.6 accepts some extensions)');
   }
   if (/\\u[dD][89a-fA-F]/.test(s) && hasLoneSurrogate(parsed)) throw unsupported('fromjson with lone surrogate escapes');
@@ -255,6 +260,7 @@ export const NATIVES: Record<string, ValueNative> = {
   'endswith/1': affix('endswith', (s, x) => s.endsWith(x)),
   '_strindices/1': strindices,
   'format/1': (v, f) => applyFormat(str(f, `${describe(f)} is not a valid format`), v),
+  '_match_impl/3': matchImpl,
   'floor/0': math(Math.floor),
   'ceil/0': math(Math.ceil),
   'sqrt/0': math(Math.sqrt),
