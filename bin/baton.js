@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import "../dist/cli.js";
+// CommonJS on purpose: it starts faster than an ES module (see scripts/build.mjs).
+require('../dist/cli.js');

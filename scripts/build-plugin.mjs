@@ -8,11 +8,13 @@ import { join } from 'node:path';
 const from = 'dist';
 const to = join('plugin', 'dist');
 rmSync(to, { recursive: true, force: true });
-mkdirSync(join(to, 'chunks'), { recursive: true });
 cpSync(join(from, 'cli.js'), join(to, 'cli.js'));
-for (const file of readdirSync(join(from, 'chunks'))) {
-  if (file.endsWith('.js')) cpSync(join(from, 'chunks', file), join(to, 'chunks', file));
+for (const folder of ['commands', 'vendor']) {
+  mkdirSync(join(to, folder), { recursive: true });
+  for (const file of readdirSync(join(from, folder))) {
+    if (file.endsWith('.js')) cpSync(join(from, folder, file), join(to, folder, file));
+  }
 }
-// The plugin is copied into Claude Code's cache, away from this repo's package.json: without
-// this file Node would read the ESM bundle as CommonJS there.
-writeFileSync(join(to, 'package.json'), '{ "type": "module" }\n');
+// The plugin is copied into Claude Code's cache, away from this repo's package.json: this file
+// tells Node the bundles there are CommonJS.
+writeFileSync(join(to, 'package.json'), '{ "type": "commonjs" }\n');

@@ -1,33 +1,34 @@
-import { BatonError, EXIT } from '../core/errors.js';
+import { EXIT, isBatonError } from '../core/errors.js';
 import { processCli, type Command } from './context.js';
 
 /**
- * The command table lazy-imports each command, so a hook process loads only what it runs
- * (start-up cost stays flat as commands grow). This file is the one error boundary: commands throw
+ * The command table loads each command only when it runs, so a hook process pays for what it
+ * uses (start-up cost stays flat as commands grow). The CLI is built as CommonJS with one bundle
+ * per command (scripts/build.mjs), hence require: it loads faster than the ESM loader here. This file is the one error boundary: commands throw
  * BatonError, and only here do errors become messages and exit codes.
  */
-const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
-  init: () => import('./commands/init.js'),
-  get: () => import('./commands/get.js'),
-  update: () => import('./commands/update.js'),
-  set: () => import('./commands/set.js'),
-  append: () => import('./commands/append.js'),
-  consume: () => import('./commands/consume.js'),
-  clear: () => import('./commands/clear.js'),
-  history: () => import('./commands/history.js'),
-  show: () => import('./commands/show.js'),
-  revert: () => import('./commands/revert.js'),
-  doctor: () => import('./commands/doctor.js'),
-  demo: () => import('./commands/demo.js'),
-  hook: () => import('./commands/hook.js'),
-  goal: () => import('./commands/goal.js'),
-  lint: () => import('./commands/lint.js'),
-  task: () => import('./commands/task.js'),
-  run: () => import('./commands/run.js'),
-  phase: () => import('./commands/phase.js'),
-  gate: () => import('./commands/gate.js'),
-  statusline: () => import('./commands/statusline.js'),
-  install: () => import('./commands/install.js'),
+const COMMANDS: Record<string, () => { default: Command }> = {
+  init: () => require('./commands/init.js'),
+  get: () => require('./commands/get.js'),
+  update: () => require('./commands/update.js'),
+  set: () => require('./commands/set.js'),
+  append: () => require('./commands/append.js'),
+  consume: () => require('./commands/consume.js'),
+  clear: () => require('./commands/clear.js'),
+  history: () => require('./commands/history.js'),
+  show: () => require('./commands/show.js'),
+  revert: () => require('./commands/revert.js'),
+  doctor: () => require('./commands/doctor.js'),
+  demo: () => require('./commands/demo.js'),
+  hook: () => require('./commands/hook.js'),
+  goal: () => require('./commands/goal.js'),
+  lint: () => require('./commands/lint.js'),
+  task: () => require('./commands/task.js'),
+  run: () => require('./commands/run.js'),
+  phase: () => require('./commands/phase.js'),
+  gate: () => require('./commands/gate.js'),
+  statusline: () => require('./commands/statusline.js'),
+  install: () => require('./commands/install.js'),
 };
 
 const USAGE = `usage: baton <command> [args]
@@ -66,10 +67,10 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   try {
-    const command = (await load()).default;
+    const command = load().default;
     return await command(args, cli);
   } catch (error) {
-    if (error instanceof BatonError) {
+    if (isBatonError(error)) {
       cli.err(`baton ${name}: ${error.message}\n`);
       return error.exitCode;
     }
@@ -78,4 +79,6 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

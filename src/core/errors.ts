@@ -54,8 +54,15 @@ export interface Issue {
   message: string;
 }
 
+/**
+ * Each CLI command is its own bundle with its own copy of this class, so `instanceof` fails across
+ * bundles; a registered symbol brands every BatonError wherever it was built.
+ */
+const BRAND = Symbol.for('baton.BatonError');
+
 export class BatonError extends Error {
   override name = 'BatonError';
+  readonly [BRAND] = true;
   readonly code: ErrorCode;
   readonly exitCode: number;
   /** Validation issues, collected rather than stopping at the first. */
@@ -70,5 +77,5 @@ export class BatonError extends Error {
 }
 
 export function isBatonError(error: unknown, code?: ErrorCode): error is BatonError {
-  return error instanceof BatonError && (code === undefined || error.code === code);
+  return typeof error === 'object' && error !== null && BRAND in error && (code === undefined || (error as BatonError).code === code);
 }

@@ -1,4 +1,4 @@
-import { BatonError, EXIT } from '../core/errors.js';
+import { BatonError, EXIT, isBatonError } from '../core/errors.js';
 
 /**
  * The run bus keeps the original script's exit codes (spec 4.9): 0 success, 2 a usage error in
@@ -14,7 +14,7 @@ export function runExitCode(error: BatonError): number {
 
 /** Writes the one-line error and returns the exit code; anything but a BatonError is rethrown. */
 export function reportRunError(error: unknown, err: (text: string) => void, prefix: string): number {
-  if (!(error instanceof BatonError)) throw error;
+  if (!isBatonError(error)) throw error;
   err(`${prefix}${error.message}\n`);
   return runExitCode(error);
 }

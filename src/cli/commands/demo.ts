@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { formatDocument, isObject, type Json } from '../../core/json.js';
 import type { Doc } from '../../doc/doc.js';
 import { openDoc } from '../../doc/open.js';
@@ -102,7 +101,8 @@ async function agent(dir: string, name: string, wave: number, updates: number): 
 }
 
 function spawnAgent(dir: string, name: string, wave: number, updates: number): Promise<number> {
-  const cli = fileURLToPath(new URL(import.meta.url.includes('/chunks/') ? '../cli.js' : './cli.js', import.meta.url));
+  // The agent runs the same CLI this process was started with.
+  const cli = process.argv[1] as string;
   return new Promise((done) => {
     const child = spawn(process.execPath, [cli, 'demo', '--dir', dir, '--agent', name, '--wave', String(wave), '--updates', String(updates)], {
       cwd: dir,

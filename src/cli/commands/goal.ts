@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { BatonError } from '../../core/errors.js';
+import { BatonError, isBatonError } from '../../core/errors.js';
 import { goalRoot, toolNames } from '../../goal/paths.js';
 import { foldNewlines } from '../../goal/template.js';
 import { usageText } from '../../goal/commands/usage.js';
@@ -59,11 +59,11 @@ export default async function goal(argv: string[], cli: Cli): Promise<number> {
     const run = await (VERBS[verb as string] as () => Promise<Verb>)();
     return await run({ root, names, cli, cwd }, args);
   } catch (error) {
-    if (error instanceof BatonError && error.code === 'usage') {
+    if (isBatonError(error, 'usage')) {
       cli.err(usageText(names.goal));
       return 2;
     }
-    const message = error instanceof BatonError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)}`;
+    const message = isBatonError(error) ? error.message : `internal error: ${(error as Error)?.message ?? String(error)}`;
     cli.err(`${names.goal}: ${message}\n`);
     return 1;
   }

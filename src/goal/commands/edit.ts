@@ -1,4 +1,4 @@
-import { BatonError } from '../../core/errors.js';
+import { BatonError, isBatonError } from '../../core/errors.js';
 import { countNowEntries, hasNowHeading, nowBlock, rewriteNowDone, type NowDoneEdit } from '../now-done.js';
 import { editState } from '../state-file.js';
 import { doneStamp } from '../time.js';
@@ -33,7 +33,7 @@ async function rewrite(ctx: GoalContext, edit: NowDoneEdit): Promise<{ before: s
     );
     return { before, after };
   } catch (error) {
-    if (error instanceof BatonError && error.code !== 'io') throw error;
+    if (isBatonError(error) && error.code !== 'io') throw error;
     throw refuse(`cannot rewrite ${paths.state}`);
   }
 }
