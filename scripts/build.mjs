@@ -15,27 +15,29 @@ await compileBuiltinSchemas();
 const common = { bundle: true, platform: 'node', target: 'node20', minify: true, sourcemap: 'linked', logLevel: 'warning' };
 const commands = readdirSync('src/cli/commands').filter((file) => file.endsWith('.ts')).map((file) => `src/cli/commands/${file}`);
 
-// main.ts imports './commands/<name>.js' lazily; keep those as separate files, required on demand.
-const commandsExternal = {
-  name: 'commands-external',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({ path: args.path, external: true }));
-  },
-};
-
 // Large libraries that only some runs need (Ajv for user schemas, yaml for contracts) are bundled
 // once into dist/vendor/ and loaded on first use, instead of being parsed by every command.
 const VENDOR = { 'ajv/dist/2020.js': 'ajv', yaml: 'yaml' };
-const vendorExternal = {
-  name: 'vendor-external',
+
+// Commands run inside a vm.Script (for the code cache, src/cli/bundle-loader.ts), where `import()`
+// has no loader. Every dynamic import that leaves the bundle (a vendor library, a node: builtin)
+// becomes a lazily evaluated stub module that requires it.
+const lazyRequire = {
+  name: 'lazy-require',
   setup(b) {
-    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|yaml)$/ }, (args) => ({ path: `../vendor/${VENDOR[args.path]}.js`, external: true }));
+    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|yaml|node:.+)$/ }, (args) => {
+      if (args.kind === 'require-call' || args.namespace === 'lazy-require') {
+        return { path: VENDOR[args.path] ? `../vendor/${VENDOR[args.path]}.js` : args.path, external: true };
+      }
+      return args.kind === 'dynamic-import' || VENDOR[args.path] ? { path: args.path, namespace: 'lazy-require' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', format: 'cjs', plugins: [commandsExternal] }),
-  build({ ...common, entryPoints: commands, outdir: 'dist/commands', format: 'cjs', plugins: [vendorExternal] }),
+  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', format: 'cjs' }),
+  build({ ...common, entryPoints: commands, outdir: 'dist/commands', format: 'cjs', plugins: [lazyRequire] }),
   build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])), outdir: 'dist/vendor', format: 'cjs' }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', format: 'esm', outExtension: { '.js': '.mjs' }, packages: 'external' }),
 ]);

@@ -54,7 +54,7 @@ export default async function core(lib) {
     note: `lost: baton ${lost}${refPar ? `, reference ${refPar.lost}` : ''}`,
   });
 
-  const { openDoc } = await import(join(lib.ROOT, 'dist', 'index.js'));
+  const { openDoc } = await import(join(lib.ROOT, 'dist', 'index.mjs'));
   const lib1 = openDoc(join(dir, 'lib.json'), { cwd: dir, env: { BATON_ROOT: dir } });
   await lib1.init({ counter: 0 });
   const n = 1000;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 
 /** What a command may touch of its process; tests run the CLI as a real process instead. */
 export interface Cli {
@@ -13,8 +13,8 @@ export type Command = (args: string[], cli: Cli) => Promise<number>;
 
 export function processCli(): Cli {
   return {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    out: (text) => write(1, text),
+    err: (text) => write(2, text),
     readStdin: () => {
       try {
         return readFileSync(0, 'utf8');
@@ -25,4 +25,20 @@ export function processCli(): Cli {
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+/**
+ * Writes straight to the file descriptor: creating process.stdout's stream costs a short-lived
+ * process ~1 ms. A pipe the host left non-blocking can refuse a large write (EAGAIN); the
+ * stream then takes over, and it flushes before the process exits.
+ */
+function write(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text);
+  let offset = 0;
+  try {
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(offset));
+  }
 }

@@ -1,35 +1,38 @@
 import { EXIT, isBatonError } from '../core/errors.js';
+import { join } from 'node:path';
+import { loadBundle } from './bundle-loader.js';
 import { processCli, type Command } from './context.js';
 
 /**
  * The command table loads each command only when it runs, so a hook process pays for what it
  * uses (start-up cost stays flat as commands grow). The CLI is built as CommonJS with one bundle
- * per command (scripts/build.mjs), hence require: it loads faster than the ESM loader here. This file is the one error boundary: commands throw
- * BatonError, and only here do errors become messages and exit codes.
+ * per command (scripts/build.mjs), loaded through a V8 code cache (bundle-loader.ts). This file
+ * is the one error boundary: commands throw BatonError, and only here do errors become messages
+ * and exit codes.
  */
-const COMMANDS: Record<string, () => { default: Command }> = {
-  init: () => require('./commands/init.js'),
-  get: () => require('./commands/get.js'),
-  update: () => require('./commands/update.js'),
-  set: () => require('./commands/set.js'),
-  append: () => require('./commands/append.js'),
-  consume: () => require('./commands/consume.js'),
-  clear: () => require('./commands/clear.js'),
-  history: () => require('./commands/history.js'),
-  show: () => require('./commands/show.js'),
-  revert: () => require('./commands/revert.js'),
-  doctor: () => require('./commands/doctor.js'),
-  demo: () => require('./commands/demo.js'),
-  hook: () => require('./commands/hook.js'),
-  goal: () => require('./commands/goal.js'),
-  lint: () => require('./commands/lint.js'),
-  task: () => require('./commands/task.js'),
-  run: () => require('./commands/run.js'),
-  phase: () => require('./commands/phase.js'),
-  gate: () => require('./commands/gate.js'),
-  statusline: () => require('./commands/statusline.js'),
-  install: () => require('./commands/install.js'),
-};
+const COMMANDS = new Set([
+  'init',
+  'get',
+  'update',
+  'set',
+  'append',
+  'consume',
+  'clear',
+  'history',
+  'show',
+  'revert',
+  'doctor',
+  'demo',
+  'hook',
+  'goal',
+  'lint',
+  'task',
+  'run',
+  'phase',
+  'gate',
+  'statusline',
+  'install',
+]);
 
 const USAGE = `usage: baton <command> [args]
 
@@ -61,13 +64,12 @@ async function main(argv: string[]): Promise<number> {
     cli.out('baton 0.1.0\n');
     return EXIT.ok;
   }
-  const load = COMMANDS[name];
-  if (!load) {
+  if (!COMMANDS.has(name)) {
     cli.err(`baton: unknown command '${name}'; run 'baton --help' for the list\n`);
     return EXIT.usage;
   }
   try {
-    const command = load().default;
+    const command = loadBundle<{ default: Command }>(join(__dirname, 'commands', `${name}.js`)).default;
     return await command(args, cli);
   } catch (error) {
     if (isBatonError(error)) {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { BatonError } from './errors.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -26,10 +25,8 @@ export function parseJsonArg(text: string, what: string): Json {
   }
 }
 
-/** Short content hash used to tie a history entry to the exact bytes it committed. */
-export function hashText(text: string): string {
-  return createHash('sha1').update(text).digest('hex').slice(0, 16);
-}
+/** Short content hash used to tie a history entry to the exact text it committed. */
+export { fnv64 as hashText } from './hash.js';
 
 export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

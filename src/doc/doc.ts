@@ -7,7 +7,6 @@ import { getAt, parsePath, setAt } from '../core/paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
 import type { Change, Current, Decision, HistoryEntry, Operation, Store } from '../stores/store.js';
 import { mirrorFiles } from './mirrors.js';
-import { loadSchema } from './schemas.js';
 
 export type Args = Record<string, Json>;
 export type Updater = (doc: JsonObject) => JsonObject | Promise<JsonObject>;
@@ -163,6 +162,8 @@ export class Doc {
   ): Promise<WriteResult> {
     return this.store.transact(this.key, async (current): Promise<Decision<WriteResult>> => {
       const ref = schemaRef ?? current.meta.schema;
+      // Loaded on the first write only: reads never pay for the compiled validators.
+      const { loadSchema } = await import('./schemas.js');
       const schema = await loadSchema(ref, this.root);
       const context = this.context(schema, writer);
       const planned = await plan(current, context);

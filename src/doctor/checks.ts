@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { hashText, isObject, type Json } from '../core/json.js';
 import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
 import { tailEntries } from '../stores/file/history.js';
@@ -76,12 +76,26 @@ function lastGood(historyDir: string, rev: number): number {
   return [...entries].reverse().find((entry) => !entry.deleted)?.rev ?? rev;
 }
 
+/** Temp files of dead writers: the document's own, and the lock and metadata temps in `.baton/`. */
 function leftoverTemps(file: string): string[] {
-  const dir = join(file, '..');
-  const base = file.slice(dir.length + 1);
-  return readdirSync(dir)
+  const paths = docPaths(file);
+  const base = basename(file);
+  return [
+    ...tempsIn(dirname(file), [base]),
+    ...tempsIn(paths.sidecar, [basename(paths.lock), basename(paths.meta)]),
+  ];
+}
+
+function tempsIn(dir: string, targets: string[]): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
     .map((name) => ({ name, match: TEMP_FILE_PATTERN.exec(name) }))
-    .filter(({ match }) => match?.[1] === base && !pidAlive(Number(match[2])))
+    .filter(({ match }) => match?.[1] !== undefined && targets.includes(match[1]) && !pidAlive(Number(match[2])))
     .map(({ name }) => join(dir, name));
 }
 

@@ -1,10 +1,5 @@
-import type { Json, JsonObject } from '../../core/json.js';
+import { isObject, type Json } from '../../core/json.js';
 
-// Local rather than core/json.ts's isObject: that module loads node:crypto (~10 ms per process),
-// and the status line imports this file on every refresh.
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Line 2 of the status line (task-state spec section 9): slug, phase, wave with its bar, TDD

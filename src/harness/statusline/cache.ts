@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fnv32 as fingerprint } from '../../core/hash.js';
 
 /**
  * Small files under `${TMPDIR:-/tmp}/baton-statusline-<uid>/`: git counts per session and folder,
@@ -7,7 +8,7 @@ import { join } from 'node:path';
  * from reading or pre-creating each other's cache. Writes are atomic (temp file and rename) because
  * the host cancels a running status line when the next update fires: a half-written cache would
  * otherwise be read back as the "last good" line. Not stores/file/atomic.ts: that one fsyncs and
- * loads node:crypto for its temp names (~10 ms per refresh), and a cache is derived data that may be
+ * its fsyncs cost more than a status line refresh can pay, and a cache is derived data that may be
  * lost. Every function here swallows I/O errors: a cache
  * that cannot be used is only slower, never a failure.
  */
@@ -18,15 +19,6 @@ export function cacheDir(env: NodeJS.ProcessEnv): string {
   return join(env.TMPDIR || '/tmp', `baton-statusline-${uid}`);
 }
 
-/** FNV-1a: a stable, dependency-free folder fingerprint (node:crypto would cost load time). */
-function fingerprint(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
-}
 
 function safe(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);

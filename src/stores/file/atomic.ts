@@ -1,7 +1,7 @@
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
+import { uniqueHex } from '../../core/hash.js';
 
 /**
  * Atomic replace: unique temp file in the target's own folder, fsync, rename, fsync the folder.
@@ -20,7 +20,7 @@ export interface AtomicWriteOptions {
 export const TEMP_FILE_PATTERN = /^\.(.+)\.(\d+)\.([0-9a-f]{12})\.tmp$/;
 
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${uniqueHex(12)}.tmp`);
 }
 
 export function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {

@@ -1,10 +1,10 @@
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatonError } from '../../core/errors.js';
-import { unlinkQuietly } from './atomic.js';
+import { uniqueHex } from '../../core/hash.js';
+import { tempPathFor, unlinkQuietly } from './atomic.js';
 
 /**
  * Cross-process lock as an exclusively created lock file holding an owner record.
@@ -69,30 +69,37 @@ function backoff(attempt: number): number {
   return base * (0.5 + Math.random());
 }
 
+/**
+ * The owner record is written to a temp file first and hard-linked to the lock name: link is
+ * atomic and fails if the name exists, so a lock file never exists without its whole record. A
+ * holder killed between creating and filling the lock would otherwise leave a record-less lock
+ * that no one may judge stale until the ceiling (the crash test caught exactly this).
+ */
 function tryCreate(path: string, createDir: boolean): LockHandle | undefined {
   const owner: LockOwner = {
     pid: process.pid,
     host: HOST,
     acquiredAt: Date.now(),
-    token: randomBytes(8).toString('hex'),
+    token: uniqueHex(16),
     procStart: processStart(process.pid) ?? '',
   };
-  let fd: number;
+  const temp = tempPathFor(path);
   try {
-    fd = openSync(path, 'wx', 0o644);
+    writeFileSync(temp, formatOwner(owner), { flag: 'wx', mode: 0o644 });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return undefined;
-    if (code === 'ENOENT' && createDir) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && createDir) {
       mkdirSync(dirname(path), { recursive: true });
       return tryCreate(path, false);
     }
     throw new BatonError('io', `cannot create lock ${path}: ${(error as Error).message}; check the folder is writable`);
   }
   try {
-    writeSync(fd, formatOwner(owner));
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw new BatonError('io', `cannot create lock ${path}: ${(error as Error).message}; check the folder is writable`);
   } finally {
-    closeSync(fd);
+    unlinkQuietly(temp);
   }
   return {
     path,
@@ -153,7 +160,7 @@ function steal(path: string, judged: SeenLock): boolean {
   try {
     const now = inspectLock(path);
     if (!now || now.ino !== judged.ino || now.owner?.token !== judged.owner?.token) return false;
-    const aside = `${path}.stale.${randomBytes(6).toString('hex')}`;
+    const aside = `${path}.stale.${uniqueHex(12)}`;
     renameSync(path, aside);
     const moved = inspectLock(aside);
     if (moved?.ino !== judged.ino) {
