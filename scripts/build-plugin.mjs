@@ -9,7 +9,7 @@ const from = 'dist';
 const to = join('plugin', 'dist');
 rmSync(to, { recursive: true, force: true });
 cpSync(join(from, 'cli.js'), join(to, 'cli.js'));
-for (const folder of ['commands', 'vendor']) {
+for (const folder of ['commands', 'parts', 'vendor']) {
   mkdirSync(join(to, folder), { recursive: true });
   for (const file of readdirSync(join(from, folder))) {
     if (file.endsWith('.js')) cpSync(join(from, folder, file), join(to, folder, file));

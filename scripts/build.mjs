@@ -6,10 +6,15 @@
 // ten modules through the ESM loader (a bare ESM file alone costs ~6 ms more than CommonJS). A
 // command now loads exactly two files, main and its own bundle, through require.
 import { build } from 'esbuild';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
 
 rmSync('dist', { recursive: true, force: true });
+// The package is "type": "module"; the CLI bundles are CommonJS.
+mkdirSync('dist');
+writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 await compileBuiltinSchemas();
 
 const common = { bundle: true, platform: 'node', target: 'node20', minify: true, sourcemap: 'linked', logLevel: 'warning' };
@@ -35,14 +40,50 @@ const lazyRequire = {
   },
 };
 
+// Heavy handlers a command imports lazily are bundles of their own in dist/parts/, so a hook
+// that returns early (an event its profile ignores, the no-goal case) never loads the engine.
+const PARTS = {
+  'src/harness/run-hook.ts': 'run-hook',
+  'src/harness/profiles/orchestrate.ts': 'orchestrate-profile',
+  'src/goal/hooks/run.ts': 'goal-hooks',
+};
+const partFiles = Object.fromEntries(Object.entries(PARTS).map(([file, name]) => [resolve(file), name]));
+const partExports = {};
+// The stub re-exports the part's names as an ES module, so `(await import(...)).name` reads the
+// same as it does in the source.
+const lazyParts = {
+  name: 'lazy-parts',
+  setup(b) {
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const part = partFiles[resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))];
+      return part ? { path: part, namespace: 'lazy-part' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-part' }, (args) => ({
+      contents: [
+        `import { loadBundle } from ${JSON.stringify(resolve('src/cli/bundle-loader.ts'))};`,
+        `import { join } from 'node:path';`,
+        `const part = loadBundle(join(__dirname, '..', 'parts', ${JSON.stringify(`${args.path}.js`)}));`,
+        ...partExports[args.path].map((name) => (name === 'default' ? 'export default part.default;' : `export const ${name} = part.${name};`)),
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: resolve('.'),
+    }));
+  },
+};
+
+await build({ ...common, entryPoints: Object.fromEntries(Object.entries(PARTS).map(([file, name]) => [name, file])), outdir: 'dist/parts', format: 'cjs', plugins: [lazyRequire] });
+// A part's export names, read from the built bundle (its top level only defines functions).
+for (const name of Object.values(PARTS)) {
+  partExports[name] = Object.keys(createRequire(import.meta.url)(resolve(`dist/parts/${name}.js`))).filter((key) => key !== '__esModule');
+}
+
 await Promise.all([
   build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', format: 'cjs' }),
-  build({ ...common, entryPoints: commands, outdir: 'dist/commands', format: 'cjs', plugins: [lazyRequire] }),
+  build({ ...common, entryPoints: commands, outdir: 'dist/commands', format: 'cjs', plugins: [lazyParts, lazyRequire] }),
   build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])), outdir: 'dist/vendor', format: 'cjs' }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', format: 'esm', outExtension: { '.js': '.mjs' }, packages: 'external' }),
 ]);
-// The package is "type": "module"; the CLI bundles are CommonJS.
-writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 
 // The Claude Code plugin ships a copy of the CLI bundle (plugin/dist); see scripts/build-plugin.mjs.
 await import('./build-plugin.mjs');
