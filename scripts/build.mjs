@@ -7,6 +7,7 @@
 // command now loads exactly two files, main and its own bundle, through require.
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
@@ -84,6 +85,9 @@ await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])), outdir: 'dist/vendor', format: 'cjs' }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', format: 'esm', outExtension: { '.js': '.mjs' }, packages: 'external' }),
 ]);
+
+// Type declarations for library users (dist/types), from the same sources.
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 
 // The Claude Code plugin ships a copy of the CLI bundle (plugin/dist); see scripts/build-plugin.mjs.
 await import('./build-plugin.mjs');

@@ -8,7 +8,7 @@ export interface OpenOptions extends DocOptions, FileStoreOptions {
   store?: Store;
   /** Working directory for relative paths and root detection (default process.cwd()). */
   cwd?: string;
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
 }
 
 /**

@@ -6,7 +6,7 @@ import { isInside } from '../stores/file/paths.js';
  * The project root a document path is judged against: BATON_ROOT, else CLAUDE_PROJECT_DIR, else
  * the git top level of the working directory, else the working directory.
  */
-export function projectRoot(cwd: string, env: NodeJS.ProcessEnv): string {
+export function projectRoot(cwd: string, env: Record<string, string | undefined>): string {
   const explicit = env.BATON_ROOT || env.CLAUDE_PROJECT_DIR;
   if (explicit) return resolve(cwd, explicit);
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
@@ -21,7 +21,7 @@ export function projectRoot(cwd: string, env: NodeJS.ProcessEnv): string {
  * project is taken as the user's explicit choice: its own folder becomes the root, so symlink
  * checks still apply to the file itself.
  */
-export function locate(path: string, cwd: string, env: NodeJS.ProcessEnv): { root: string; key: string } {
+export function locate(path: string, cwd: string, env: Record<string, string | undefined>): { root: string; key: string } {
   const root = projectRoot(cwd, env);
   if (!isAbsolute(path)) return { root, key: relative(root, resolve(cwd, path)) || path };
   const real = realRoot(root);
