@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { BatonError, isBatonError } from '../../core/errors.js';
+import { isBatonError } from '../../core/errors.js';
 import { goalRoot, toolNames } from '../../goal/paths.js';
 import { foldNewlines } from '../../goal/template.js';
 import { usageText } from '../../goal/commands/usage.js';

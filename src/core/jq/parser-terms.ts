@@ -1,5 +1,5 @@
-import type { FuncDef, Node, Pattern } from './ast.js';
-import { syntaxError, unsupported } from './errors.js';
+import type { Node, Pattern } from './ast.js';
+import { unsupported } from './errors.js';
 import type { Token } from './lexer.js';
 import { TokenStream } from './parser-base.js';
 

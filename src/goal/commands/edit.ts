@@ -1,4 +1,4 @@
-import { BatonError, isBatonError } from '../../core/errors.js';
+import { isBatonError } from '../../core/errors.js';
 import { countNowEntries, hasNowHeading, nowBlock, rewriteNowDone, type NowDoneEdit } from '../now-done.js';
 import { editState } from '../state-file.js';
 import { doneStamp } from '../time.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
-import { BatonError, isBatonError } from '../../core/errors.js';
+import { isBatonError } from '../../core/errors.js';
 import { openDoc } from '../../doc/open.js';
 import type { Doc } from '../../doc/doc.js';
 import { projectRoot } from '../../doc/root.js';
