@@ -49,6 +49,16 @@ const USAGE = `usage: baton <command> [args]
   doctor [DIR] [--json] [--repair]
   demo [--dir DIR] [--keep]
 
+  goal start|resume|pause|close|list|touch|now|land ...   the goal workflow (state.md)
+  lint STATE [LOG] [SIDECAR] [--json] [--fix]
+  run init|set|append|get|clear|show SESSION [FIELD] [VALUE]   pipeline runs
+  phase start|done|get|inputs RUN PHASE ...
+  gate RUN PHASE [--json]
+  task init|update|get|phase-set|next-hint-consume|clear|wave-start ...   Eneo task state
+  hook EVENT [--profile NAME] [--host claude|codex|gemini|cursor]   (stdin: the host's payload)
+  statusline                                             (stdin: the host's status JSON)
+  install claude [--project|--user] [--dry-run] [--remove]
+
 Exit codes: 0 ok, 1 refused, 2 usage or jq error, 3 schema violation, 4 unsafe input,
 5 writer not allowed, 6 lock timeout, 7 corrupt document. See the README.
 `;
