@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { baton, jq } from '../helpers/cli.js';
+import { baton, batonAsync, jq } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 const read = (dir: string, path: string) => JSON.parse(readFileSync(join(dir, path), 'utf8'));
@@ -149,5 +149,43 @@ describe('baton CLI', () => {
     const history = baton(['history', 'e.json', '--json'], { cwd: dir }).stdout.trim().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(history.map((e) => e.op.kind), ['set', 'external', 'init']);
     assert.deepEqual(JSON.parse(baton(['show', 'e.json', '--rev', '2'], { cwd: dir }).stdout), { edited: true });
+  });
+});
+
+describe('baton CLI: more bad input', () => {
+  it('names an unknown field when the schema forbids extra fields, and a bad --arg name or path', (t) => {
+    const { dir, cleanup } = tempTree({
+      'strict.schema.json': JSON.stringify({ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }),
+    });
+    t.after(cleanup);
+    assert.equal(baton(['init', 's.json', '--schema', 'strict.schema.json', '--argjson', 'a', '1'], { cwd: dir }).code, 0);
+    const before = readFileSync(join(dir, 's.json'), 'utf8');
+    const extra = baton(['update', 's.json', '.b = 2'], { cwd: dir });
+    assert.equal(extra.code, 3);
+    assert.match(extra.stderr, /unknown field 'b' is not allowed/);
+    const badName = baton(['update', 's.json', '.a = $x', '--arg', 'x-y', '1'], { cwd: dir });
+    assert.equal(badName.code, 2);
+    assert.match(badName.stderr, /not a jq identifier/);
+    const control = baton(['update', 'evil\n.json', '.a = 1'], { cwd: dir });
+    assert.equal(control.code, 4);
+    const unsupported = baton(['update', 's.json', '.a = now'], { cwd: dir });
+    assert.equal(unsupported.code, 2);
+    assert.match(unsupported.stderr, /unsupported in baton's jq engine: builtin now.*--arg\/--argjson/);
+    assert.equal(readFileSync(join(dir, 's.json'), 'utf8'), before);
+  });
+
+  it('a library watcher sees commits made by another process', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    baton(['init', 'w.json', '--argjson', 'v', '0'], { cwd: dir });
+    const { openDoc } = await import('../../src/index.js');
+    const doc = openDoc(join(dir, 'w.json'), { cwd: dir, env: { BATON_ROOT: dir } });
+    const seen: unknown[] = [];
+    const stop = doc.watch((body) => seen.push(body));
+    t.after(stop);
+    await batonAsync(['set', 'w.json', 'v', '7', '--json'], { cwd: dir });
+    const deadline = Date.now() + 3000;
+    while (!seen.some((body) => (body as { v?: number })?.v === 7) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(seen.some((body) => (body as { v?: number })?.v === 7), `watch saw ${JSON.stringify(seen)}`);
   });
 });

@@ -4,6 +4,16 @@ import type { Json } from './values.js';
 export type JqErrorCode = 'jq_syntax' | 'jq_runtime' | 'jq_unsupported';
 
 /**
+ * What to do about an error, appended to its message. Runtime errors keep jq's own words: they
+ * already name the values involved, and `error("...")` messages belong to the expression's author.
+ */
+const HINTS: Record<JqErrorCode, string | undefined> = {
+  jq_syntax: 'fix the jq expression (in a shell, wrap it in single quotes)',
+  jq_runtime: undefined,
+  jq_unsupported: "baton refuses what it cannot evaluate exactly as jq 1.6 does: rewrite the expression, or compute the value outside and pass it with --arg/--argjson",
+};
+
+/**
  * The one error type callers see; `code` is stable, the message is a single line. A BatonError,
  * so the CLI's error boundary maps it to exit 2 like any other expression error.
  */
@@ -11,7 +21,8 @@ export class JqError extends BatonError {
   declare readonly code: JqErrorCode;
   position?: number;
   constructor(code: JqErrorCode, message: string, position?: number) {
-    super(code, message.replace(/\s*\n\s*/g, ' '));
+    const line = message.replace(/\s*\n\s*/g, ' ');
+    super(code, HINTS[code] ? `${line}; ${HINTS[code]}` : line);
     this.name = 'JqError';
     if (position !== undefined) this.position = position;
   }

@@ -1,0 +1,79 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { acquireLock } from '../../src/stores/file/lock.js';
+import { isBatonError } from '../../src/core/errors.js';
+import { ROOT } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+const record = (pid: number, host: string, at: number) => `${pid}\n${host}\n${at}\ntoken-${pid}\n\n`;
+
+describe('the file lock', () => {
+  it('takes over from a dead holder on this host at once', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const path = join(dir, 'x.lock');
+    writeFileSync(path, record(Number(dead.stdout), hostname(), Date.now()));
+    const started = Date.now();
+    const handle = await acquireLock(path, { timeoutMs: 2000 });
+    assert.ok(Date.now() - started < 500);
+    assert.match(readFileSync(path, 'utf8'), new RegExp(`^${process.pid}\\n`));
+    handle.release();
+    assert.equal(existsSync(path), false);
+  });
+
+  it('never takes a lock from another host before the ceiling, and does after it', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const path = join(dir, 'x.lock');
+    writeFileSync(path, record(1, 'another-host', Date.now()));
+    await assert.rejects(acquireLock(path, { timeoutMs: 300, ceilingMs: 60_000 }), (error: unknown) => isBatonError(error, 'lock_timeout') && /pid 1 on another-host/.test(error.message));
+    assert.match(readFileSync(path, 'utf8'), /another-host/);
+    writeFileSync(path, record(1, 'another-host', Date.now() - 120_000));
+    const handle = await acquireLock(path, { timeoutMs: 300, ceilingMs: 60_000 });
+    handle.release();
+  });
+
+  it('treats a record-less lock as being created, not as stale, until the ceiling', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const path = join(dir, 'x.lock');
+    writeFileSync(path, '');
+    await assert.rejects(acquireLock(path, { timeoutMs: 250 }), (error: unknown) => isBatonError(error, 'lock_timeout'));
+    assert.equal(readFileSync(path, 'utf8'), '');
+  });
+
+  it('release removes only its own lock', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const path = join(dir, 'x.lock');
+    const handle = await acquireLock(path);
+    writeFileSync(path, record(process.pid, hostname(), Date.now()).replace(`token-${process.pid}`, 'someone-else'));
+    handle.release();
+    assert.equal(existsSync(path), true);
+  });
+
+  it('waits by sleeping, not spinning: a 1.5 s wait costs little CPU', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    mkdirSync(join(dir, 'locks'));
+    const path = join(dir, 'locks', 'x.lock');
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+    t.after(() => holder.kill('SIGKILL'));
+    writeFileSync(path, record(holder.pid!, hostname(), Date.now()));
+    const script = `
+      const { acquireLock } = await import(${JSON.stringify(join(ROOT, 'src/stores/file/lock.ts'))});
+      const before = process.cpuUsage();
+      await acquireLock(${JSON.stringify(path)}, { timeoutMs: 1500 }).catch(() => undefined);
+      const used = process.cpuUsage(before);
+      console.log((used.user + used.system) / 1000);`;
+    const waiter = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: ROOT });
+    const cpuMs = Number(waiter.stdout.trim());
+    assert.ok(Number.isFinite(cpuMs), waiter.stderr);
+    assert.ok(cpuMs < 250, `waiting 1.5 s used ${cpuMs} ms of CPU`);
+  });
+});
