@@ -140,6 +140,24 @@ export class Doc {
     });
   }
 
+  /**
+   * Records the document as it is now as a revision of its own (op `snapshot`, full copy), e.g.
+   * before a host compacts its context, so `show` can return to that moment by name. Nothing in
+   * the document changes; a missing document records nothing.
+   */
+  async snapshot(note: string, options: { writer?: string } = {}): Promise<{ rev: number } | undefined> {
+    const writer = options.writer ?? this.options.writer;
+    return this.store.transact(this.key, (current): Decision<{ rev: number } | undefined> => {
+      if (current.state === 'missing') return { result: undefined };
+      if (current.state === 'corrupt') throw corrupt(this.key, current.error);
+      const doc = asObject(current.doc, this.key);
+      return {
+        result: { rev: current.rev + 1 },
+        commit: { doc, entry: { ...(writer ? { writer } : {}), op: { kind: 'snapshot', note }, patch: [] } },
+      };
+    });
+  }
+
   /** Calls `listener` with the document after each commit, from this process or any other. */
   watch(listener: (doc: Json | undefined) => void): () => void {
     return this.store.watch(this.key, () => {
@@ -172,6 +190,11 @@ export class Doc {
       const commit = planned.candidate === null
         ? { doc: null, patch: diff(planned.base, undefined), notes: [] }
         : prepareWrite(planned.kind === 'init' ? undefined : planned.base, planned.candidate, context);
+      // A change that changes nothing (a set to the same value, `.` without a stamp field) commits
+      // nothing: no revision, no fsync. Validation still ran, so a bad document still refuses.
+      if (commit.patch.length === 0 && ['update', 'set', 'append', 'consume'].includes(planned.kind)) {
+        return { result: { doc: commit.doc, rev: current.rev, notes: commit.notes } };
+      }
       const change: Change = {
         doc: commit.doc,
         entry: { ...(context.writer ? { writer: context.writer } : {}), op, patch: planned.kind === 'init' ? diff(planned.base, commit.doc ?? undefined) : commit.patch },

@@ -32,7 +32,7 @@ export class MemoryStore implements Store {
         const text = change.doc === null ? '' : formatDocument(change.doc);
         const entry: HistoryEntry = { rev: rev + 1, time: this.now().toISOString(), ...structuredClone(change.entry), hash: text === '' ? '' : hashText(text) };
         if (change.doc === null) entry.deleted = true;
-        if (entry.rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair'].includes(change.entry.op.kind)) entry.snapshot = structuredClone(change.doc);
+        if (entry.rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)) entry.snapshot = structuredClone(change.doc);
         this.docs.set(key, { text, meta: change.meta ?? slot.meta, entries: [...slot.entries, entry] });
         for (const listener of this.listeners.get(key) ?? []) queueMicrotask(listener);
       }

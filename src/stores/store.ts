@@ -54,7 +54,9 @@ export interface Change {
 }
 
 export interface Operation {
-  kind: 'init' | 'update' | 'set' | 'append' | 'consume' | 'clear' | 'revert' | 'external' | 'repair';
+  kind: 'init' | 'update' | 'set' | 'append' | 'consume' | 'clear' | 'revert' | 'external' | 'repair' | 'snapshot';
+  /** Why a snapshot was taken (e.g. `pre-compact`). */
+  note?: string;
   expr?: string;
   path?: string;
   rev?: number;

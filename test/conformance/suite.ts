@@ -82,6 +82,30 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       assert.equal(await d.read(), undefined);
     });
 
+    it('an update that changes nothing records no revision', async () => {
+      const d = doc();
+      await d.init({ a: 1 });
+      const result = await d.update('.a = 1');
+      await d.set('a', 1);
+      assert.equal(result.rev, 1);
+      assert.equal((await d.history()).length, 1);
+      await d.update('.a = 2');
+      assert.equal((await d.history()).length, 2);
+    });
+
+    it('snapshot records the document unchanged as a revision of its own', async () => {
+      const d = doc('host');
+      assert.equal(await d.snapshot('pre-compact'), undefined);
+      await d.init({ a: 1 });
+      const taken = await d.snapshot('pre-compact');
+      assert.equal(taken?.rev, 2);
+      const [last] = await d.history({ limit: 1 });
+      assert.deepEqual([last?.op.kind, last?.op.note, last?.writer, last?.patch], ['snapshot', 'pre-compact', 'host', []]);
+      assert.deepEqual((await d.show(2)).doc, { a: 1 });
+      await d.update('.a = 2');
+      assert.deepEqual((await d.show(2)).doc, { a: 1 });
+    });
+
     it('a TypeScript function can be the update', async () => {
       const d = doc();
       await d.init({ list: [] });

@@ -40,8 +40,8 @@ async function markRevision(name: string, { config, root }: Pick<HandlerContext,
   if (!path || !existsSync(resolve(root, path))) return;
   const { openDoc } = await import('../../doc/open.js');
   try {
-    const result = await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 5000 }).update('.', {}, { ifExists: true, writer: 'pre-compact' });
-    outcome.log.push(`[pre-compact] ${name} document saved as revision ${result.rev}`);
+    const result = await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 5000 }).snapshot('pre-compact', { writer: 'pre-compact' });
+    if (result) outcome.log.push(`[pre-compact] ${name} document saved as revision ${result.rev}`);
   } catch (error) {
     outcome.log.push(`[pre-compact] ${name} document not saved: ${(error as Error).message}`);
   }

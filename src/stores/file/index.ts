@@ -109,7 +109,7 @@ export class FileStore implements Store {
     const text = change.doc === null ? '' : formatDocument(change.doc);
     const entry: Omit<HistoryEntry, 'time'> = { rev, ...change.entry, hash: change.doc === null ? '' : hashText(text) };
     if (change.doc === null) entry.deleted = true;
-    if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair'].includes(change.entry.op.kind)) entry.snapshot = change.doc;
+    if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)) entry.snapshot = change.doc;
     mkdirSync(paths.sidecar, { recursive: true });
     this.appendHistory(paths, entry);
     if (change.doc === null) {
