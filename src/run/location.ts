@@ -10,6 +10,8 @@ import { isInside } from '../stores/file/paths.js';
  */
 export const RUN_DIR = '.ai_log';
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** File names stop at 255 bytes; `session-<label>.json` plus the engine's sidecar suffixes must fit. */
+const MAX_LABEL = 200;
 
 export interface RunLocation {
   label: string;
@@ -24,6 +26,7 @@ export function checkLabel(label: string, what = 'session id'): string {
   if (!LABEL.test(label) || label.includes('..')) {
     throw new BatonError('usage', `invalid ${what} ${JSON.stringify(label)}: use letters, digits, '.', '_' and '-' (starting with a letter or digit, no '..', no '/', no control characters)`);
   }
+  if (label.length > MAX_LABEL) throw new BatonError('usage', `invalid ${what}: ${label.length} characters, at most ${MAX_LABEL} characters fit in a file name; use a shorter slug`);
   return label;
 }
 
@@ -44,9 +47,14 @@ export function locateRun(ref: string, options: { cwd: string; env: NodeJS.Proce
 function fromPath(ref: string, root: string, dir: string, options: { cwd: string; name?: string | undefined }): RunLocation {
   if (options.name !== undefined) throw new BatonError('usage', `--name cannot be combined with a state file path (${ref}); pass the label instead`);
   if (/[\u0000-\u001f\u007f]/.test(ref)) throw new BatonError('usage', `state file path ${JSON.stringify(ref)} has control characters; pass the path you were handed`);
-  const file = isAbsolute(ref) ? resolve(ref) : resolve(options.cwd, ref);
+  // The orchestrator hands `state_file = .ai_log/session-<label>.json`, relative to the root; an
+  // agent working in a subfolder passes it as received, so a relative path that does not land in
+  // .ai_log/ from the working directory is tried from the root too.
+  const inRunDir = (path: string) => dirname(path) === dir && basename(path).startsWith('session-');
+  const fromCwd = isAbsolute(ref) ? resolve(ref) : resolve(options.cwd, ref);
+  const file = inRunDir(fromCwd) || isAbsolute(ref) ? fromCwd : resolve(root, ref);
   const name = basename(file);
-  if (!isInside(dir, file) || dirname(file) !== dir || !name.startsWith('session-')) {
+  if (!isInside(dir, file) || !inRunDir(file)) {
     throw new BatonError('usage', `state file ${ref} is not a session-<label>.json file directly in ${dir}; pass the label or the path init printed`);
   }
   const label = checkLabel(name.slice('session-'.length, -'.json'.length));

@@ -21,6 +21,11 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
         assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       }
     }
+    // A label too long for a file name gets the same clear refusal, not the file system's error.
+    const long = baton(['run', 'init', 'a'.repeat(201)], p.dir);
+    assert.deepEqual([long.code, long.stderr.trim().split('\n').length], [2, 1]);
+    assert.match(long.stderr, /at most 200 characters/);
+    assert.equal(baton(['run', 'init', 'ok', '--name', 'n'.repeat(200)], p.dir).code, 2);
     for (const name of ['x/y', '..', 'a\u001b[0m']) {
       const r = baton(['run', 'init', 'ok', '--name', name], p.dir);
       assert.equal(r.code, 2, name);

@@ -114,6 +114,10 @@ describe('baton run: the pipeline-state verbs', () => {
     assert.equal(baton(['run', 'set', '.ai_log/session-p.json', 'k', 'v'], p.dir).code, 0);
     assert.equal(baton(['run', 'get', join(p.dir, '.ai_log/session-p.json'), 'k'], join(p.dir, 'sub')).stdout, 'v\n');
     assert.equal(baton(['run', 'get', '../.ai_log/session-p.json', 'k'], join(p.dir, 'sub')).stdout, 'v\n');
+    // The orchestrator hands `state_file = .ai_log/session-p.json` (root-relative); an agent working
+    // in a subfolder passes it exactly as received.
+    assert.deepEqual(Object.values(baton(['run', 'get', '.ai_log/session-p.json', 'k'], join(p.dir, 'sub'))), [0, 'v\n', '']);
+    assert.equal(baton(['phase', 'start', '.ai_log/session-p.json', '0-a', '--agent', 'x'], join(p.dir, 'sub')).code, 0);
     writeFileSync(join(p.dir, 'sub', 'session-q.json'), '{}');
     for (const ref of ['sub/session-q.json', '../outside/session-p.json', '.ai_log/other.json', '.ai_log/x/session-p.json']) {
       const r = baton(['run', 'get', ref], p.dir);
