@@ -54,11 +54,14 @@ export interface DoneOptions {
   workItems: string[];
   /** Also set each output at the top level, the run-wide latest value (spec 3.2). */
   promote?: boolean;
+  /** A top-level list (e.g. `phase-2-evidence`) that gets the evidence paths too (spec 4.7). */
+  also?: string | undefined;
 }
 
 export function finishPhase(run: RunDoc, key: string, options: DoneOptions): PhaseEntry {
   const entry = phaseEntry(run, key, options.agent);
   if (entry.status !== 'in_progress') throw refused(key, entry.status, 'done', `start it first: baton phase start RUN ${key} --agent NAME${entry.status === 'done' ? ' --rerun' : ''}`);
+  if (options.also !== undefined) mirrorEvidence(run, options.also, options.evidence);
   if (options.agent !== undefined) entry.agent = options.agent;
   for (const [name, value] of options.outputs) {
     entry.outputs[name] = value;
@@ -70,6 +73,19 @@ export function finishPhase(run: RunDoc, key: string, options: DoneOptions): Pha
   entry.finished_at = options.now;
   delete entry.gate;
   return entry;
+}
+
+/**
+ * Skills written for the original read a phase's evidence from a flat `phase-<N>-evidence` list
+ * (`get S phase-6-evidence`); mirroring it there keeps those readers working after the writer moves
+ * to `phase done`. A path already listed is not added twice, so a re-run phase does not double it.
+ */
+function mirrorEvidence(run: RunDoc, field: string, paths: string[]): void {
+  const flat = run as Record<string, unknown>;
+  const list = flat[field] ?? null;
+  if (list !== null && !Array.isArray(list)) throw new BatonError('invalid', `field ${field} is not a list`);
+  const current = (list ?? []) as Json[];
+  flat[field] = [...current, ...paths.filter((path) => !current.includes(path))];
 }
 
 function refused(key: string, from: PhaseStatus, to: PhaseStatus, hint?: string): BatonError {

@@ -36,6 +36,28 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     assert.equal(JSON.parse(baton(['phase', 'get', 'r', '5-verification'], p.dir).stdout).agent, 'architect');
   });
 
+  it('--also FIELD mirrors the evidence into a top-level list, as `append S phase-N-evidence` did', (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    baton(['run', 'init', 'r'], p.dir);
+    baton(['run', 'append', 'r', 'phase-2-evidence', '.ai_log/old.md'], p.dir);
+    baton(['run', 'set', 'r', 'flat', 'text'], p.dir);
+    baton(['phase', 'start', 'r', '2-build', '--agent', 'backend'], p.dir);
+    const before = snapshot(p.dir);
+    for (const [also, code, message] of [['flat', 1, /field flat is not a list/], ['phases', 2, /--also/], ['bad key', 2, /--also/]] as const) {
+      const r = baton(['phase', 'done', 'r', '2-build', '--evidence', '.ai_log/a.log', '--also', also], p.dir);
+      assert.deepEqual([r.code, r.stderr.trim().split('\n').length], [code, 1], r.stderr);
+      assert.match(r.stderr, message);
+    }
+    assert.equal(baton(['phase', 'done', 'r', '2-build', '--also', 'phase-2-evidence'], p.dir).code, 2, '--also without --evidence');
+    assert.deepEqual(snapshot(p.dir), before);
+    const done = baton(['phase', 'done', 'r', '2-build', '--evidence', '.ai_log/a.log', '--evidence=.ai_log/b.log', '--also', 'phase-2-evidence'], p.dir);
+    assert.equal(done.code, 0, done.stderr);
+    assert.deepEqual(state(p.dir, 'r')['phase-2-evidence'], ['.ai_log/old.md', '.ai_log/a.log', '.ai_log/b.log']);
+    assert.deepEqual(state(p.dir, 'r').phases['2-build'].evidence, ['.ai_log/a.log', '.ai_log/b.log']);
+    assert.equal(baton(['run', 'get', 'r', 'phase-2-evidence'], p.dir).stdout, '[\n  ".ai_log/old.md",\n  ".ai_log/a.log",\n  ".ai_log/b.log"\n]\n');
+  });
+
   it('only todo -> in_progress -> done is allowed; --rerun reopens a done phase', (t) => {
     const p = project();
     t.after(p.cleanup);

@@ -15,7 +15,7 @@ import type { Cli } from '../context.js';
  * defect 8.4). `done` is one locked read-modify-write, so agents finishing in parallel all land.
  */
 const USAGE = `baton phase start RUN PHASE --agent A [--rerun]
-       baton phase done RUN PHASE [--output KEY=VALUE]... [--evidence PATH]... [--work-item PATH]... [--json] [--promote] [--allow-large]
+       baton phase done RUN PHASE [--output KEY=VALUE]... [--evidence PATH]... [--work-item PATH]... [--also FIELD] [--json] [--promote] [--allow-large]
        baton phase get RUN PHASE [FIELD]
        baton phase inputs RUN PHASE
   (RUN is the session label or the .ai_log/session-<label>.json path; --name N as for baton run)`;
@@ -30,7 +30,7 @@ export default async function phase(argv: string[], cli: Cli): Promise<number> {
   }
   try {
     const { lists, rest } = takeRepeated(argv, REPEATED);
-    const parsed = parseArgs(rest, { positionals: [3, 4], booleans: { json: [], promote: [], rerun: [], 'allow-large': [] }, strings: ['agent', 'name', 'as'], usage: SHORT });
+    const parsed = parseArgs(rest, { positionals: [3, 4], booleans: { json: [], promote: [], rerun: [], 'allow-large': [] }, strings: ['agent', 'name', 'as', 'also'], usage: SHORT });
     const [verb, ref, key, field] = parsed.positionals as [string, string, string, string?];
     if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw new BatonError('usage', `unknown phase command '${verb}'; usage: ${SHORT}`);
     checkPhaseKey(key);
@@ -63,10 +63,14 @@ async function done(run: Run, key: string, parsed: Parsed, lists: Record<string,
   const warnings = outputs.map(([name, value]) => checkSize(`output ${name}`, value, run.limits)).filter((w): w is string => w !== undefined);
   const evidence = (lists.evidence ?? []).map((path) => projectRelative(path, root, 'evidence'));
   const workItems = (lists['work-item'] ?? []).map((path) => projectRelative(path, root, 'work item'));
+  const also = str(flags.also);
+  if (also !== undefined && (!OUTPUT_KEY.test(also) || RESERVED.includes(also) || evidence.length === 0)) {
+    throw new BatonError('usage', `--also ${JSON.stringify(also)} needs --evidence PATH and a top-level list name other than ${RESERVED.join('/')} (e.g. phase-2-evidence)`);
+  }
   for (const path of [...evidence, ...workItems]) {
     if (inspectPath(path, root) !== 'ok') warnings.push(`warning: ${path} does not exist yet (or is empty); the gate fails until it does`);
   }
-  await run.update((doc) => void finishPhase(doc, key, { now: now(), agent: str(flags.agent), outputs, evidence, workItems, promote: flags.promote === true }));
+  await run.update((doc) => void finishPhase(doc, key, { now: now(), agent: str(flags.agent), outputs, evidence, workItems, also, promote: flags.promote === true }));
   for (const warning of warnings) cli.err(`${warning}\n`);
   return EXIT.ok;
 }
