@@ -8,16 +8,17 @@ import { parseArgs, writerFrom, type Parsed } from '../args.js';
 import type { Cli } from '../context.js';
 
 /**
- * `baton run <init|set|append|get|clear|show> SESSION [FIELD] [VALUE]`: the pipeline-state verbs
+ * `baton run <init|set|append|get|clear|show> SESSION [FIELD] [VALUE]` and `baton run clean
+ * [SESSION]`: the pipeline-state verbs
  * with the original's arguments, output lines and exit codes (spec 4). `--compat` as the first
  * argument is what compat/pipeline-state/pipeline-state.sh passes: every argument is then
  * positional (a value such as `--json` is stored as text) and extra arguments are ignored, as the
  * original script did.
  */
-const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show'];
+const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show', 'clean'];
 const FLAGS = {
-  booleans: { json: [], number: [], 'allow-large': [] },
-  strings: ['name', 'default', 'contract', 'as'],
+  booleans: { json: [], number: [], 'allow-large': [], force: [] },
+  strings: ['name', 'default', 'contract', 'as', 'older-than'],
 };
 
 export default async function run(argv: string[], cli: Cli): Promise<number> {
@@ -27,13 +28,15 @@ export default async function run(argv: string[], cli: Cli): Promise<number> {
   try {
     const parsed: Parsed = compat
       ? { positionals: argv.slice(1), flags: {}, vars: {} }
-      : parseArgs(argv, { ...FLAGS, positionals: [0, 4], usage: `${prog} <init|set|append|get|clear|show> SESSION [FIELD] [VALUE] [--name N] [--json|--number] [--allow-large] [--default TEXT] [--contract FILE]` });
+      : parseArgs(argv, { ...FLAGS, positionals: [0, 4], usage: `${prog} <init|set|append|get|clear|show> SESSION [FIELD] [VALUE] [--name N] [--json|--number] [--allow-large] [--default TEXT] [--contract FILE] | ${prog} clean [SESSION] [--older-than 24h] [--force]` });
     const [verb = '', session = '', field, value] = parsed.positionals;
+    // The original had no clean (its init wiped .ai_log/), so the compat shim keeps it unknown.
+    if (verb === 'clean' && !compat) return await clean(session, field, parsed, cli);
     if (verb === '' || session === '') {
       cli.err(usage);
       return EXIT.refused;
     }
-    if (!VERBS.includes(verb) || (compat && verb === 'show')) {
+    if (!VERBS.includes(verb) || (compat && (verb === 'show' || verb === 'clean'))) {
       cli.err(`Unknown command: ${verb}\n${usage}`);
       return EXIT.refused;
     }
@@ -75,6 +78,18 @@ async function dispatch(verb: string, target: Run, field: string | undefined, va
   if (field === undefined || field === '') throw new BatonError('not_found', 'field required');
   const typed = typedValue(value ?? '', flags);
   return verb === 'set' ? fields.setField(target, field, typed) : fields.appendField(target, field, typed);
+}
+
+async function clean(session: string, extra: string | undefined, parsed: Parsed, cli: Cli): Promise<number> {
+  if (extra !== undefined) throw new BatonError('usage', `baton run clean takes at most one SESSION (the caller's own run), got ${JSON.stringify(extra)} too`);
+  const { cleanRuns, parseDuration } = await import('../../run/clean.js');
+  const { flags } = parsed;
+  const olderThan = typeof flags['older-than'] === 'string' ? parseDuration(flags['older-than']) : undefined;
+  const name = typeof flags.name === 'string' ? flags.name : undefined;
+  const own = session === '' ? undefined : new Run(session, { cwd: cli.cwd, env: cli.env }, name).location;
+  const root = own?.root ?? (await import('../../doc/root.js')).projectRoot(cli.cwd, cli.env);
+  cli.out(cleanRuns({ root, own: own?.label, olderThanMs: olderThan, force: flags.force === true }));
+  return EXIT.ok;
 }
 
 function typedValue(text: string, flags: Parsed['flags']): Json {
