@@ -14,6 +14,8 @@ import { loadSchema } from '../doc/schemas.js';
 /** One row of the report. `repair` names what `--repair` would do, when it can do anything. */
 export interface Finding {
   ok: boolean;
+  /** Worth fixing but not a fault: printed as `warn`, and the report still passes. */
+  warn?: boolean;
   check: string;
   fix: string;
   repair?: Repair;

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { checkDocument, type Finding } from '../../doctor/checks.js';
 import { harnessChecks } from '../../doctor/harness.js';
+import { runChecks } from '../../doctor/runs.js';
 import { repair } from '../../doctor/repair.js';
 import { findDocuments } from '../../doctor/scan.js';
 import { projectRoot } from '../../doc/root.js';
@@ -26,12 +27,12 @@ export default async function doctor(args: string[], cli: Cli): Promise<number> 
     if (repaired.length > 0) findings = await checkAll(root);
   }
   if (flags.json) {
-    cli.out(`${JSON.stringify({ root, ok: findings.every((f) => f.ok), checks: findings.map(({ ok, check, fix }) => ({ ok, check, fix })), repaired })}\n`);
+    cli.out(`${JSON.stringify({ root, ok: findings.every((f) => f.ok), checks: findings.map(({ ok, warn, check, fix }) => ({ ok, ...(warn ? { warn } : {}), check, fix })), repaired })}\n`);
   } else {
     for (const line of repaired) cli.err(`baton doctor: ${line}\n`);
     if (findings.length === 0) cli.out(`ok    no baton documents under ${root}  —\n`);
     const width = Math.max(0, ...findings.map((f) => f.check.length));
-    for (const f of findings) cli.out(`${(f.ok ? 'ok' : 'fail').padEnd(4)}  ${f.check.padEnd(width)}  ${f.fix}\n`);
+    for (const f of findings) cli.out(`${(f.warn ? 'warn' : f.ok ? 'ok' : 'fail').padEnd(4)}  ${f.check.padEnd(width)}  ${f.fix}\n`);
   }
   return findings.every((f) => f.ok) ? 0 : 1;
 }
@@ -43,5 +44,7 @@ async function checkAll(root: string): Promise<Finding[]> {
   }
   // Harness rows (task-state spec 10) when the project has a baton.config.json.
   findings.push(...(await harnessChecks(root)));
+  // Pipeline runs (pipeline spec 2): a warning when a run's state file is not git-ignored.
+  findings.push(...runChecks(root));
   return findings;
 }
