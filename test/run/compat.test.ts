@@ -1,8 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { project, shim, state } from './helpers.js';
+import { cleanEnv } from '../helpers/cli.js';
+import { CLI, project, SHIM, shim, state, type Project } from './helpers.js';
 
 /**
  * compat/pipeline-state/pipeline-state.sh run by bash as a real process, with `baton` on PATH,
@@ -57,11 +59,31 @@ describe('compat/pipeline-state/pipeline-state.sh', () => {
     assert.equal(shim(['init', '../escape'], p).code, 2);
   });
 
-  it('fails with a clear message when baton is not on PATH', (t) => {
+  it('fails with a clear message when baton is not on PATH, and BATON_BIN names another one', (t) => {
     const p = project();
     t.after(p.cleanup);
     const r = shim(['init', 's'], { ...p, bin: join(p.dir, 'nowhere') }, { PATH: '/usr/bin:/bin' });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /baton is not on PATH/);
+    // As compat/eneo: a checkout without a global install points the shim at its bin/baton.js.
+    const bin = shim(['init', 's'], { ...p, bin: join(p.dir, 'nowhere') }, { PATH: '/usr/bin:/bin', BATON_BIN: `${process.execPath} ${CLI}` });
+    assert.deepEqual([bin.code, bin.stderr], [0, '']);
+    assert.equal(state(p.dir, 's').session, 's');
+  });
+
+  it('20 parallel `append S ev p<i>` through the shim: all exit 0 and ev has 20 entries (spec 5)', async (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    shim(['init', 'S'], p);
+    const codes = await Promise.all(Array.from({ length: 20 }, (_, i) => shimAsync(['append', 'S', 'ev', `p${i}`], p)));
+    assert.deepEqual(codes, Array(20).fill(0));
+    assert.deepEqual([...state(p.dir, 'S').ev].sort(), Array.from({ length: 20 }, (_, i) => `p${i}`).sort());
   });
 });
+
+function shimAsync(args: string[], p: Project): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', [SHIM, ...args], { cwd: p.dir, env: cleanEnv({ PATH: `${p.bin}:${process.env.PATH ?? ''}` }), stdio: 'ignore' });
+    child.on('close', (code) => resolve(code ?? -1));
+  });
+}
