@@ -26,9 +26,24 @@ export function underStateLock<T>(stateFile: string, fn: () => T | Promise<T>): 
 }
 
 /**
+ * The lines `editState` hands out are byte strings (latin1: one char per byte), so bytes that
+ * are not UTF-8 (a Latin-1 paste, binary junk) survive a rewrite unchanged, as they do in the
+ * original's awk; decoding as UTF-8 would turn each into U+FFFD. Every marker and heading the
+ * edits look for is ASCII, which reads the same either way. Text from argv goes in through
+ * `toBytes`, lines shown to the user come out through `fromBytes`.
+ */
+export function toBytes(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
+
+export function fromBytes(raw: string): string {
+  return Buffer.from(raw, 'latin1').toString('utf8');
+}
+
+/**
  * Read-modify-write of state.md: lock, read, edit, atomic replace (mode kept, no temp left on
- * failure). `edit` returns the new lines or undefined for "no change". `touchUpdated` sets
- * updated= to now on the written result, as every goal.sh edit does.
+ * failure). `edit` gets and returns byte-string lines (see toBytes), or undefined for "no
+ * change". `touchUpdated` sets updated= to now on the result, as every goal.sh edit does.
  */
 export async function editState(
   stateFile: string,
@@ -36,11 +51,11 @@ export async function editState(
   options: { touchUpdated?: boolean; now?: Date } = {},
 ): Promise<string[]> {
   return underStateLock(stateFile, () => {
-    const before = readLines(stateFile);
+    const before = splitLines(readFileSync(stateFile, 'latin1'));
     let after = edit(before);
     if (options.touchUpdated) after = setMarkerField(after ?? before, 'updated', isoTime(options.now));
     if (after === undefined || (after === before)) return before;
-    writeFileAtomic(stateFile, joinLines(after));
+    writeFileAtomic(stateFile, Buffer.from(joinLines(after), 'latin1'));
     return after;
   });
 }

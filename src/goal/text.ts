@@ -15,8 +15,12 @@ export function joinLines(lines: string[]): string {
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
+/**
+ * Whitespace-only, ASCII whitespace as bash's [[:space:]] has it. JS `\s` would also take U+00A0,
+ * and byte 0xA0 of a byte-string line (state-file.ts) with it: the lint and the rewrite must agree.
+ */
 export function isBlank(line: string): boolean {
-  return /^\s*$/.test(line);
+  return /^[ \t\n\v\f\r]*$/.test(line);
 }
 
 /** Reads marker field K from the first three lines (2.4.1); empty when absent. */

@@ -84,3 +84,26 @@ test('concurrent lands all land: locked, atomic read-modify-write', async () => 
   for (const label of labels) assert.match(state, new RegExp(`Z done ${label}\\n`));
   assert.deepEqual(readdirSync(join(box.root, 'g')).filter((n) => n.startsWith('.state.md')), []);
 });
+
+test('edits keep bytes that are not UTF-8: now, land, touch, pause, resume rewrite only what they change', () => {
+  const box = sandbox();
+  script(box, 'goal.sh', ['start', 'g', 'x']);
+  const state = join(box.root, 'g', 'state.md');
+  // Latin-1 text and stray bytes in the body, a UTF-8 label in Now: none may turn into U+FFFD.
+  const body = Buffer.from('\n## Notes\n- caf\xe9 \xff\xfe end\n', 'latin1');
+  writeFileSync(state, Buffer.concat([readFileSync(state), body]));
+  assert.equal(script(box, 'goal.sh', ['now', '[m] t -> é1 -> b -> r']).status, 0);
+  assert.match(script(box, 'goal.sh', ['land', 'é1', 'fixed é']).stdout, /^## Now\n- \(nothing running\)\n\n$/);
+  for (const verb of ['touch', 'pause']) assert.equal(script(box, 'goal.sh', [verb]).status, 0);
+  assert.equal(script(box, 'goal.sh', ['resume', 'g']).status, 0);
+  const after = readFileSync(state);
+  assert.ok(after.includes(body), 'the latin-1 bytes are unchanged');
+  assert.ok(after.includes(Buffer.from('Z fixed é\n', 'utf8')), 'the new Done line is UTF-8');
+  assert.ok(!after.includes(Buffer.from('\ufffd', 'utf8')));
+  // A stray 0xA0 byte in Now is text, not a blank line: the rewrite keeps it, the lint agrees.
+  writeFileSync(state, Buffer.from('<!-- state: updated=x status=active -->\n## Now\n\xa0\n- a\n\n## Next\n', 'latin1'));
+  script(box, 'goal.sh', ['now', 'b']);
+  const tail = Buffer.from('## Now\n\xa0\n- a\n- b\n\n## Next\n', 'latin1');
+  assert.deepEqual(readFileSync(state).subarray(-tail.length), tail);
+  assert.doesNotMatch(script(box, 'state-lint.sh', [state]).stdout, /now-blank/);
+});

@@ -1,6 +1,6 @@
 import { isBatonError } from '../../core/errors.js';
 import { countNowEntries, hasNowHeading, nowBlock, rewriteNowDone, type NowDoneEdit } from '../now-done.js';
-import { editState } from '../state-file.js';
+import { editState, fromBytes, toBytes } from '../state-file.js';
 import { doneStamp } from '../time.js';
 import { activeGoal, labelled, refuse, usageError, type GoalContext } from './context.js';
 
@@ -14,7 +14,7 @@ function entryText(args: string[]): string {
 export async function touch(ctx: GoalContext): Promise<number> {
   const { paths } = activeGoal(ctx, true);
   const lines = await editState(paths.state, () => undefined, { touchUpdated: true });
-  ctx.cli.out(`${lines[0] ?? ''}\n`);
+  ctx.cli.out(`${fromBytes(lines[0] ?? '')}\n`);
   return 0;
 }
 
@@ -38,12 +38,16 @@ async function rewrite(ctx: GoalContext, edit: NowDoneEdit): Promise<{ before: s
   }
 }
 
+function printNow(ctx: GoalContext, lines: string[]): void {
+  ctx.cli.out(nowBlock(lines).map((line) => `${fromBytes(line)}\n`).join(''));
+}
+
 /** `now <entry...>` (3.7). */
 export async function now(ctx: GoalContext, args: string[]): Promise<number> {
   const entry = entryText(args);
   if (entry === '') throw usageError();
-  const { after } = await rewrite(ctx, { addEntry: `- ${entry}` });
-  ctx.cli.out(nowBlock(after).map((line) => `${line}\n`).join(''));
+  const { after } = await rewrite(ctx, { addEntry: toBytes(`- ${entry}`) });
+  printNow(ctx, after);
   return 0;
 }
 
@@ -51,10 +55,10 @@ export async function now(ctx: GoalContext, args: string[]): Promise<number> {
 export async function land(ctx: GoalContext, args: string[]): Promise<number> {
   const label = args[0] ?? '';
   if (label === '') throw usageError();
-  const edit: NowDoneEdit = { dropLabel: label };
-  if (args.slice(1).join(' ') !== '') edit.doneLine = `- ${doneStamp()} ${entryText(args.slice(1))}`;
+  const edit: NowDoneEdit = { dropLabel: toBytes(label) };
+  if (args.slice(1).join(' ') !== '') edit.doneLine = toBytes(`- ${doneStamp()} ${entryText(args.slice(1))}`);
   const { before, after } = await rewrite(ctx, edit);
-  ctx.cli.out(nowBlock(after).map((line) => `${line}\n`).join(''));
+  printNow(ctx, after);
   if (label !== '-' && countNowEntries(before) === countNowEntries(after)) {
     ctx.cli.out(labelled('note', `no Now entry names ${label}; Now is unchanged`));
   }
