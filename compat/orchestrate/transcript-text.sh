@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drop-in for plugins/orchestrate/scripts/transcript-text.sh: execs `baton goal transcript`.
-# The plugin folder this script stands in is passed on, so messages name its entry points.
-BATON_ORCHESTRATE_PLUGIN_ROOT=$(CDPATH= cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." 2>/dev/null && pwd) || BATON_ORCHESTRATE_PLUGIN_ROOT=
-export BATON_ORCHESTRATE_PLUGIN_ROOT NODE_NO_WARNINGS=1
+# No drop-in marker (BATON_ORCHESTRATE_PLUGIN_ROOT): with it `baton goal` acts as goal.sh, which
+# has no transcript verb. The reader names no entry point, so it does not need the plugin folder.
+unset BATON_ORCHESTRATE_PLUGIN_ROOT
+export NODE_NO_WARNINGS=1
 command -v baton >/dev/null 2>&1 || { echo "transcript-text.sh: baton is not on PATH; install it (npm install -g baton)" >&2; exit 1; }
 exec baton goal transcript "$@"

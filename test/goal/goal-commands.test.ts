@@ -216,3 +216,14 @@ test('native face: baton goal names itself, HOME missing refuses with 1', () => 
   assert.match(noHome.stderr, /^baton goal: HOME is not set/);
   assert.equal(script(box, 'goal.sh', ['list'], { env: { HOME: '' } }).status, 1);
 });
+
+test('goal.sh has no transcript verb: it is an unknown verb there (usage, 2); baton goal has it', () => {
+  const box = sandbox();
+  const t = join(box.base, 't.jsonl');
+  writeFileSync(t, '{"type":"user","timestamp":"2026-03-04T09:00:00Z","message":{"content":"hi"}}\n');
+  const run = script(box, 'goal.sh', ['transcript', t]);
+  assert.deepEqual([run.status, run.stdout], [2, '']);
+  assert.match(run.stderr, /^ {4}goal\.sh start <slug>/);
+  assert.equal(script(box, 'transcript-text.sh', [t]).stdout, '[2026-03-04T09:00:00Z] USER: hi\n');
+  assert.equal(baton(box, ['goal', 'transcript', t]).stdout, '[2026-03-04T09:00:00Z] USER: hi\n');
+});

@@ -39,7 +39,9 @@ function isUsageError(verb: string | undefined, args: string[]): boolean {
 export default async function goal(argv: string[], cli: Cli): Promise<number> {
   const names = toolNames(cli.env);
   const [verb, ...args] = argv;
-  if (verb === 'transcript') return (await import('../../goal/transcript-text.js')).default(args, cli);
+  // The transcript reader is baton's own verb; goal.sh never had it (its usage says so), and
+  // compat/orchestrate/transcript-text.sh calls it without the drop-in marker.
+  if (verb === 'transcript' && !names.compat) return (await import('../../goal/transcript-text.js')).default(args, cli);
   if (isUsageError(verb, args)) {
     cli.err(usageText(names.goal));
     return 2;
