@@ -56,10 +56,11 @@ describe('baton gate and baton run show', () => {
     const outside = join(tmpdir(), `baton-outside-${process.pid}.log`);
     writeFileSync(outside, 'secret');
     t.after(() => rmSync(outside, { force: true }));
-    symlinkSync(outside, join(p.dir, '.ai_log', 'link.log'));
     baton(['run', 'init', 'r'], p.dir);
     baton(['phase', 'start', 'r', '0-a', '--agent', 'x'], p.dir);
     baton(['phase', 'done', 'r', '0-a', '--evidence', '.ai_log/in.log', '--evidence', '.ai_log/link.log'], p.dir);
+    // `phase done` refuses a symlink out; one made after it is caught by the gate, which reads files.
+    symlinkSync(outside, join(p.dir, '.ai_log', 'link.log'));
     // An agent that edits the file by hand cannot smuggle in an outside path either.
     const file = join(p.dir, '.ai_log', 'session-r.json');
     const doc = state(p.dir, 'r');

@@ -1,5 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { baton, CONTRACT_YAML, project, snapshot, state } from './helpers.js';
 
 describe('baton phase: entries, state machine, contracts, inputs', () => {
@@ -82,7 +85,13 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
   it('bad phase keys, statuses, outputs and paths are usage errors (exit 2) that write nothing', (t) => {
     const p = project();
     t.after(p.cleanup);
+    // Symlinks out of the project are refused like `..`: a file and a folder (the file not written yet).
+    const outside = mkdtempSync(join(tmpdir(), 'baton-outside-'));
+    t.after(() => rmSync(outside, { recursive: true, force: true }));
+    writeFileSync(join(outside, 'secret.log'), 'x');
     baton(['run', 'init', 'r'], p.dir);
+    symlinkSync(join(outside, 'secret.log'), join(p.dir, '.ai_log', 'out-link.log'));
+    symlinkSync(outside, join(p.dir, '.ai_log', 'out-dir'));
     baton(['phase', 'start', 'r', '0-a', '--agent', 'x'], p.dir);
     const before = snapshot(p.dir);
     const cases = [
@@ -96,6 +105,8 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
       ['done', 'r', '0-a', '--output', 'session=x', '--promote'],
       ['done', 'r', '0-a', '--evidence', '../outside.log'],
       ['done', 'r', '0-a', '--evidence', '/etc/passwd'],
+      ['done', 'r', '0-a', '--evidence', '.ai_log/out-link.log'],
+      ['done', 'r', '0-a', '--work-item', '.ai_log/out-dir/new.md'],
       ['done', 'r', '0-a', '--work-item', 'docs/a\u0007b.md'],
       ['done', 'r', '0-a', '--evidence'],
       ['get', 'r'],
