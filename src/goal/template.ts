@@ -6,7 +6,8 @@ import { isoTime } from './time.js';
  * fold to spaces and `&`, `\`, `|` stay as typed.
  */
 export function foldNewlines(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, ' ');
+  // Only `\n` is a line break here (6.1: "every other character literal"); now/land fold the same.
+  return text.replaceAll('\n', ' ');
 }
 
 export function initialState(sentence: string, now: Date = new Date()): string {

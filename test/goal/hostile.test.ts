@@ -35,7 +35,9 @@ test('sentences with &, backslashes, |, newlines land literally on one line (def
   assert.match(script(box, 'goal.sh', ['list']).stdout, /  a & b \\1 c \| d \\n e f\n/);
   script(box, 'goal.sh', ['now', 'x & y \\2 -> l -> b -> r']);
   script(box, 'goal.sh', ['land', 'l', 'done & dusted \\3']);
-  assert.match(readFileSync(join(box.root, 'g', 'state.md'), 'utf8'), /Z done & dusted \\3\n$/);
+  assert.match(readFileSync(join(box.root, 'g', 'state.md'), 'utf8'), /Z done & dusted \\3\n$/);  // Only a newline folds; a carriage return is one of the "other characters", kept as typed.
+  assert.equal(script(box, 'goal.sh', ['start', 'cr', 'a\r\nb\rc']).status, 0);
+  assert.equal(readFileSync(join(box.root, 'cr', 'state.md'), 'utf8').split('\n')[1], '# Goal: a\r b\rc');
 });
 
 test('binary and huge state files: lint and hooks survive, exit 0', () => {
