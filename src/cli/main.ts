@@ -51,7 +51,7 @@ const USAGE = `usage: baton <command> [args]
 
   goal start|resume|pause|close|list|touch|now|land ...   the goal workflow (state.md)
   lint STATE [LOG] [SIDECAR] [--json] [--fix]
-  run init|set|append|get|clear|show SESSION [FIELD] [VALUE]   pipeline runs
+  run init|set|append|get|clear|show SESSION [FIELD] [VALUE]   pipeline runs (run clean [SESSION]: sweep .ai_log/)
   phase start|done|get|inputs RUN PHASE ...
   gate RUN PHASE [--json]
   task init|update|get|phase-set|next-hint-consume|clear|wave-start ...   Eneo task state
