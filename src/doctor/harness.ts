@@ -2,9 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { readConfigFile, CONFIG_FILE } from '../harness/config-file.js';
 import { mergeConfig, validateConfig } from '../harness/config.js';
+import { resolveRoot, rootConfigOf } from '../harness/root.js';
+import { classificationIssues } from '../harness/task/classification.js';
 import { stateLockPath } from '../harness/state-lock.js';
 import { readDocument } from '../stores/file/index.js';
 import { inspectLock, isStale } from '../stores/file/lock.js';
+import type { JsonObject } from '../core/json.js';
 import type { Finding } from './checks.js';
 
 /**
@@ -13,10 +16,10 @@ import type { Finding } from './checks.js';
  * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
  * config says must exist. Fix texts name the compat commands a harness user already knows.
  */
-export async function harnessChecks(root: string): Promise<Finding[]> {
+export async function harnessChecks(configRoot: string, cwd = configRoot, env: Record<string, string | undefined> = {}): Promise<Finding[]> {
   const rows: Finding[] = [];
-  const file = readConfigFile(root);
-  const configPath = resolve(root, CONFIG_FILE);
+  const file = readConfigFile(configRoot);
+  const configPath = resolve(configRoot, CONFIG_FILE);
   const add = (ok: boolean, check: string, fix: string, at = configPath) => rows.push({ ok, check, fix: ok ? '—' : fix, file: at });
   if (file.state === 'missing') return rows;
   if (file.state === 'invalid') {
@@ -27,6 +30,8 @@ export async function harnessChecks(root: string): Promise<Finding[]> {
   add(issues.length === 0, `${CONFIG_FILE} is valid`, issues.map((i) => `${i.path}: ${i.message}`).join('; '));
   if (issues.length > 0) return rows;
   const config = mergeConfig(file.value);
+  // The state lives under the marker-resolved root (spec 1.1) when the config sets markers.
+  const root = resolveRoot(configRoot, rootConfigOf(file.value, config.profile), cwd, env);
   const rel = (path: string) => relative(root, path) || path;
   const task = config.documents.task;
   const taskPath = task ? resolve(root, task.path) : undefined;
@@ -47,6 +52,10 @@ export async function harnessChecks(root: string): Promise<Finding[]> {
     } else {
       const doc = read.doc as Record<string, unknown>;
       laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `rm ${rel(taskPath)}`, taskPath));
+      // A value outside the configured classification refuses every later write (spec 2.2).
+      for (const issue of classificationIssues(doc as JsonObject, config.classification ?? {})) {
+        add(false, `${name} ${issue.path}: ${issue.message}`, `eneo-task-update '.${issue.path} = <allowed value>' (or re-init the task)`, taskPath);
+      }
       const tdd = typeof doc.tdd_phase === 'string' ? doc.tdd_phase : '';
       const have = mirrorText || mirror?.empty || '';
       if (mirror && tdd !== '' && tdd !== have) add(false, `phase mirror drift (${have} vs ${tdd})`, `eneo-phase-set ${tdd}`, mirrorPath);

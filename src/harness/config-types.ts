@@ -1,3 +1,5 @@
+import type { RootConfig } from './root.js';
+
 /**
  * The shape of `baton.config.json` (and of a built-in profile, which is the same thing shipped
  * inside baton). Every section is optional; a hook only runs for events some section needs.
@@ -51,6 +53,13 @@ export interface StopCommand {
   when?: Condition;
 }
 
+/**
+ * Allowed values of one classification field of the task document (spec 2.1 "class."): a list
+ * of values, or an integer range. Fields with no entry (or null, which lifts a profile's rule)
+ * accept anything of their schema type.
+ */
+export type ClassRule = (string | number)[] | { min?: number; max?: number };
+
 export interface HarnessConfig {
   profile?: string;
   /** The folder holding the task document, its mirror and wave.json. */
@@ -71,6 +80,12 @@ export interface HarnessConfig {
   lanes?: Record<string, string[]>;
   /** Doctor: files the project expects (e.g. the context file). */
   requiredFiles?: string[];
+  /** Task document field -> allowed values, checked on every `baton task` write. */
+  classification?: Record<string, ClassRule | null>;
+  /** Project-root markers (spec 1.1); see root.ts. */
+  root?: RootConfig;
+  /** Status line settings (read by the status line itself, see statusline/task.ts). */
+  statusline?: { costEnv?: string };
 }
 
 export type ConfigInput = Partial<HarnessConfig> & Record<string, unknown>;

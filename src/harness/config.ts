@@ -8,12 +8,13 @@ import { ENEO } from './profiles/eneo.js';
  *
  * Merging: a project's rule with the id of a profile rule replaces it, other rules are checked
  * after the profile's; `disable` removes profile rules by id; path classes and documents merge by
- * name; `allow` lists are concatenated; any other section replaces the profile's.
+ * name; `allow` lists are concatenated; classification merges by field (a project can widen one
+ * enum of its profile); any other section replaces the profile's.
  */
 export const PROFILES: Record<string, HarnessConfig> = { eneo: ENEO };
 
 const EMPTY: HarnessConfig = { stateDir: '.claude/state', documents: {}, pathClasses: {}, allow: [], rules: [], disable: [] };
-const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', '$schema', 'description']);
+const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', 'classification', 'root', 'statusline', '$schema', 'description']);
 
 export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   const issues: Issue[] = [];
@@ -38,7 +39,28 @@ export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
     if (!Array.isArray(commands) || commands.some((c) => !isRecord(c) || typeof c.run !== 'string')) add('stop.commands', 'must be a list of {"name": ..., "run": "shell command", "timeoutSec": n}');
   }
   checkStringLists(raw.lanes, 'lanes', add);
+  checkClassification(raw.classification, add);
+  checkRoot(raw.root, add);
+  if (raw.statusline !== undefined && (!isRecord(raw.statusline) || (raw.statusline.costEnv !== undefined && typeof raw.statusline.costEnv !== 'string'))) add('statusline', 'must be {"costEnv": "ENV_VAR_NAME"}');
   return issues;
+}
+
+function checkClassification(value: unknown, add: (path: string, message: string) => void): void {
+  if (value === undefined) return;
+  if (!isRecord(value)) return add('classification', 'must be an object of field -> list of allowed values or {"min": n, "max": n}');
+  for (const [field, rule] of Object.entries(value)) {
+    if (rule === null) continue; // lifts a profile's rule for this field
+    const list = Array.isArray(rule) && rule.every((v) => typeof v === 'string' || typeof v === 'number');
+    const range = isRecord(rule) && Object.keys(rule).every((k) => (k === 'min' || k === 'max') && Number.isInteger(rule[k]));
+    if (!list && !range) add(`classification.${field}`, 'must be a list of allowed values or an integer range {"min": 1, "max": 4}');
+  }
+}
+
+function checkRoot(value: unknown, add: (path: string, message: string) => void): void {
+  if (value === undefined) return;
+  if (!isRecord(value) || !isStringList(value.markers)) return add('root', 'must be {"markers": [paths], "nested": [folders], "fallbacks": [absolute folders]}');
+  if (value.nested !== undefined && !isStringList(value.nested)) add('root.nested', 'must be a list of folder names relative to the start folder');
+  if (value.fallbacks !== undefined && (!isStringList(value.fallbacks) || value.fallbacks.some((f) => !f.startsWith('/')))) add('root.fallbacks', 'must be a list of absolute folders');
 }
 
 function checkRule(rule: unknown, at: string, add: (path: string, message: string) => void): void {
@@ -80,6 +102,7 @@ export function mergeConfig(raw: ConfigInput, profile?: string): HarnessConfig {
     documents: { ...base.documents, ...(raw.documents as HarnessConfig['documents'] | undefined) },
     pathClasses: { ...base.pathClasses, ...(raw.pathClasses as HarnessConfig['pathClasses'] | undefined) },
     allow: [...base.allow, ...((raw.allow as string[] | undefined) ?? [])],
+    classification: { ...base.classification, ...(raw.classification as HarnessConfig['classification'] | undefined) },
     rules: [...replaced, ...added].filter((rule) => !disabled.has(rule.id)),
     disable: [...disabled],
   };

@@ -17,8 +17,11 @@ describe('baton doctor harness rows', () => {
       assert.match(doctor(), /ok\s+current-task\.json present \(deep lane\)/);
       p.write('.claude/state/phase', 'GREEN\n');
       assert.match(doctor(), /fail\s+phase mirror drift \(GREEN vs FREE\)\s+eneo-phase-set FREE/);
-      p.task(['update', '--', '.lane = "sideways"']);
+      // baton task refuses a lane outside the profile's enum now; a legacy file can still hold one
+      assert.equal(p.task(['update', '--', '.lane = "sideways"']).code, 1);
+      p.write('.claude/state/current-task.json', `${JSON.stringify({ ...p.json('.claude/state/current-task.json'), lane: 'sideways' }, null, 2)}\n`);
       assert.match(doctor(), /fail\s+state has unknown lane for slug demo/);
+      assert.match(doctor(), /fail\s+current-task\.json lane: "sideways" is not allowed: expected one of fast, standard, deep/);
       p.task(['wave-start', '1', '2']);
       p.task(['clear']);
       p.write('.claude/state/phase', 'RED\n');

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { projectRoot } from '../../doc/root.js';
 import { readConfigFile } from '../../harness/config-file.js';
 import { BUILTIN_EVENTS, configEvents } from '../../harness/profiles/events.js';
+import { resolveRoot, rootConfigOf } from '../../harness/root.js';
 import { parsePayload, readPayload } from '../../harness/stdin.js';
 import type { HostAdapter } from '../../harness/types.js';
 import type { Cli } from '../context.js';
@@ -37,12 +38,14 @@ export default async function hook(args: string[], cli: Cli): Promise<number> {
   const canonical = adapter.event(event);
   if (!canonical) return 0;
   const { data, garbage } = parsePayload(stdin);
-  const root = hookRoot(cli, data);
-  const file = readConfigFile(root);
+  const configRoot = hookRoot(cli, data);
+  const file = readConfigFile(configRoot);
   const config = file.state === 'ok' ? file.value : {};
   const profile = profileFlag ?? (typeof config.profile === 'string' ? config.profile : undefined);
   if (file.state === 'missing' && profile === undefined) return 0;
   if (profile === 'orchestrate') return orchestrate(event, stdin, cli);
+  // Root markers (spec 1.1) can move the project below or away from where the config was found.
+  const root = resolveRoot(configRoot, rootConfigOf(config, profile), cli.cwd, cli.env);
   const handled = new Set([...(BUILTIN_EVENTS[profile ?? ''] ?? []), ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical)) return 0;
   const { runHook } = await import('../../harness/run-hook.js');

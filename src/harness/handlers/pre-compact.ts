@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
 import { globToRegExp } from '../policy/glob.js';
 import { StateReader } from '../policy/state.js';
@@ -9,6 +9,8 @@ import type { HandlerContext } from './context.js';
 /**
  * PreCompact: a history revision of each configured document (so `baton history` / `baton show`
  * can return to the state as it was before compaction), then the scratchpad snapshot of spec 8.6.
+ * `snapshot.documents` names documents of `documents` or gives paths, where the last segment may
+ * be a glob: the eneo profile lists the task and the run bus's `.ai_log/session-*.json` runs.
  * The scratchpad folder is `$CLAUDE_SCRATCHPAD_DIR`, else the newest folder matching one of the
  * configured patterns (both the original's path and `phase-NN-scratchpad`, 11.17).
  */
@@ -16,7 +18,10 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
   const outcome: HookOutcome = { log: [] };
   const snapshot = config.snapshot;
   if (!snapshot) return outcome;
-  for (const name of snapshot.documents) await markRevision(name, { config, root }, outcome);
+  for (const entry of snapshot.documents) {
+    const label = (path: string) => (config.documents[entry] ? `${entry} document` : relative(root, path));
+    for (const path of documentPaths(entry, config, root)) await markRevision(label(path), path, root, outcome);
+  }
   const slug = new StateReader(config, root).slug();
   if (!slug) return outcome;
   const folder = env.CLAUDE_SCRATCHPAD_DIR ? resolve(root, env.CLAUDE_SCRATCHPAD_DIR) : newestMatch(root, snapshot.scratchpads.map((p) => p.replaceAll('{slug}', slug)));
@@ -35,15 +40,26 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
   return outcome;
 }
 
-async function markRevision(name: string, { config, root }: Pick<HandlerContext, 'config' | 'root'>, outcome: HookOutcome): Promise<void> {
-  const path = config.documents[name]?.path;
-  if (!path || !existsSync(resolve(root, path))) return;
+async function markRevision(label: string, path: string, root: string, outcome: HookOutcome): Promise<void> {
   const { openDoc } = await import('../../doc/open.js');
   try {
     const result = await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 5000 }).snapshot('pre-compact', { writer: 'pre-compact' });
-    if (result) outcome.log.push(`[pre-compact] ${name} document saved as revision ${result.rev}`);
+    if (result) outcome.log.push(`[pre-compact] ${label} saved as revision ${result.rev}`);
   } catch (error) {
-    outcome.log.push(`[pre-compact] ${name} document not saved: ${(error as Error).message}`);
+    outcome.log.push(`[pre-compact] ${label} not saved: ${(error as Error).message}`);
+  }
+}
+
+/** Existing files for one `snapshot.documents` entry: a document name, a path, or a path glob. */
+function documentPaths(entry: string, config: HandlerContext['config'], root: string): string[] {
+  const named = config.documents[entry]?.path;
+  const full = resolve(root, named ?? entry);
+  if (named !== undefined || !/[*?[]/.test(basename(full))) return isFile(full) ? [full] : [];
+  const re = globToRegExp(basename(full));
+  try {
+    return readdirSync(dirname(full)).filter((n) => re.test(n)).sort().map((n) => join(dirname(full), n)).filter(isFile);
+  } catch {
+    return [];
   }
 }
 
@@ -67,6 +83,14 @@ function newestMatch(root: string, patterns: string[]): string | undefined {
     }
   }
   return best?.path;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isFolder(path: string): boolean {

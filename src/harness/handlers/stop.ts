@@ -20,9 +20,15 @@ export async function stop({ input, config, root, env }: HandlerContext): Promis
   const outcome: HookOutcome = { log: [] };
   const commands = config.stop?.commands ?? [];
   if (commands.length === 0) return outcome;
-  if (input.stopHookActive) return { log: ['[stop] stop_hook_active is set; not blocking again'] };
-  const state = new StateReader(config, root);
   const memory = join(env.TMPDIR || tmpdir(), 'baton-stop', `${createHash('sha256').update(`${input.sessionId}\0${root}`).digest('hex').slice(0, 16)}.txt`);
+  // The memory holds the reason of the previous Stop's block only: a Stop that does not block
+  // (here, the continuation the block caused) clears it, so the next turn's Stop checks afresh
+  // instead of letting a still-failing check through as a "repeat".
+  if (input.stopHookActive) {
+    rmSync(memory, { force: true });
+    return { log: ['[stop] stop_hook_active is set; not blocking again'] };
+  }
+  const state = new StateReader(config, root);
   for (const command of commands) {
     if (!state.matches(command.when)) continue;
     const run = spawnSync('sh', ['-c', command.run], { cwd: root, encoding: 'utf8', timeout: (command.timeoutSec ?? 120) * 1000, env });

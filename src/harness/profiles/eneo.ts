@@ -125,7 +125,15 @@ export const ENEO: HarnessConfig = {
     // Both layouts: the original's default and what /eneo-start actually writes (spec 11.17).
     scratchpads: ['.claude/phases/{slug}/scratchpad', '.claude/phases/{slug}/phase-*-scratchpad'],
     dest: '.claude/context',
-    documents: ['task'],
+    // The task and every run of the run bus (`baton run`), so both can be restored after compaction.
+    documents: ['task', '.ai_log/session-*.json'],
+  },
+  // Spec 2.1: the Eneo values of the classification fields, enforced by `baton task` on writes.
+  classification: {
+    lane: ['fast', 'standard', 'deep'],
+    bracket: { min: 1, max: 4 },
+    tenancy_impact: ['none', 'tenant-scoped', 'cross'],
+    audit_impact: ['none', 'appends', 'schema'],
   },
   lanes: { fast: [], standard: ['.claude/specs/{slug}/'], deep: ['.claude/plans/{slug}.md', '.claude/prds/{slug}.md'] },
   requiredFiles: [],

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Json } from '../../core/json.js';
+import { resolveRoot, rootConfigOf } from '../root.js';
 
 /**
  * Where line 2 reads its task document, and the status-line settings of `baton.config.json`.
@@ -10,12 +11,15 @@ import type { Json } from '../../core/json.js';
  *   { "documents": { "task": { "path": "..." } } }   the task document, relative to the root
  *   { "stateDir": ".claude/state" }                  else current-task.json in this folder
  *   { "statusline": { "costEnv": "NAME" } }          variable that turns the cost segment on
+ *   { "root": {...} } or { "profile": "eneo" }       root markers (spec 1.1), see ../root.ts
  */
 export const DEFAULT_STATE_DIR = '.claude/state';
 export const TASK_FILE = 'current-task.json';
 export const DEFAULT_COST_ENV = 'ENEO_STATUSLINE_SHOW_COST';
 
 export interface StatuslineConfig {
+  /** The project root after root markers: the task path is relative to it. */
+  root: string;
   task: string;
   costEnv: string;
 }
@@ -41,17 +45,22 @@ function nonEmpty(value: Json | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-export function readStatuslineConfig(root: string): StatuslineConfig {
-  const config = readJson(join(root, 'baton.config.json'));
+export function readStatuslineConfig(configRoot: string, env: NodeJS.ProcessEnv = {}, cwd = configRoot): StatuslineConfig {
+  const config = readJson(join(configRoot, 'baton.config.json'));
+  const raw = typeof config === 'object' && config !== null && !Array.isArray(config) ? config : {};
+  const markers = rootConfigOf(raw, nonEmpty(raw.profile));
+  // The marker search starts where the config was found (the payload's project_dir, usually).
+  const root = markers ? resolveRoot(configRoot, markers, cwd, { ...env, CLAUDE_PROJECT_DIR: configRoot }) : configRoot;
   const taskPath = nonEmpty(field(field(field(config, 'documents'), 'task'), 'path'));
   const stateDir = nonEmpty(field(config, 'stateDir')) ?? DEFAULT_STATE_DIR;
   return {
+    root,
     task: taskPath ?? join(stateDir, TASK_FILE),
     costEnv: nonEmpty(field(field(config, 'statusline'), 'costEnv')) ?? DEFAULT_COST_ENV,
   };
 }
 
 /** The parsed task document, or undefined when it is missing or not JSON (line 2 is then omitted). */
-export function readTask(root: string, config: StatuslineConfig): Json | undefined {
-  return readJson(isAbsolute(config.task) ? config.task : join(root, config.task));
+export function readTask(config: StatuslineConfig): Json | undefined {
+  return readJson(isAbsolute(config.task) ? config.task : join(config.root, config.task));
 }

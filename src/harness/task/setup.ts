@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
 import { isBatonError } from '../../core/errors.js';
-import { openDoc } from '../../doc/open.js';
-import type { Doc } from '../../doc/doc.js';
-import { projectRoot } from '../../doc/root.js';
+import { Doc } from '../../doc/doc.js';
+import { locate, projectRoot } from '../../doc/root.js';
+import { FileStore } from '../../stores/file/index.js';
 import { readConfigFile } from '../config-file.js';
 import { mergeConfig } from '../config.js';
 import type { HarnessConfig } from '../config-types.js';
+import { resolveRoot, rootConfigOf } from '../root.js';
+import { classifiedStore } from './classification.js';
 
 /**
  * What the `baton task` operations share: the project's task document, state folder and wave
@@ -24,11 +26,16 @@ export interface TaskSetup {
 }
 
 export function taskSetup(cli: Cli): TaskSetup {
-  const root = projectRoot(cli.cwd, cli.env);
-  const file = readConfigFile(root);
+  const configRoot = projectRoot(cli.cwd, cli.env);
+  const file = readConfigFile(configRoot);
   if (file.state === 'invalid') throw new StateExit(1, file.error);
   const raw = file.state === 'ok' ? file.value : {};
-  const config = mergeConfig(raw, typeof raw.profile === 'string' && raw.profile !== 'orchestrate' ? raw.profile : 'eneo');
+  const chosen = typeof raw.profile === 'string' && raw.profile !== 'orchestrate' ? raw.profile : undefined;
+  // The eneo layout is the default for these compat operations, but its enums and root markers
+  // apply only to a project that chose the profile: with no configuration any value is accepted.
+  const config = mergeConfig(raw, chosen ?? 'eneo');
+  const classification = chosen === undefined ? raw.classification as HarnessConfig['classification'] : config.classification;
+  const root = resolveRoot(configRoot, rootConfigOf(raw, chosen), cli.cwd, cli.env);
   const taskPath = config.documents.task?.path ?? `${config.stateDir}/current-task.json`;
   const timeout = Number(cli.env.BATON_LOCK_TIMEOUT_MS);
   const lockTimeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout : 5000;
@@ -39,7 +46,12 @@ export function taskSetup(cli: Cli): TaskSetup {
     stateDir: resolve(root, config.stateDir),
     waveFile: resolve(root, config.wave?.file ?? `${config.stateDir}/wave.json`),
     lockTimeoutMs,
-    doc: () => openDoc(resolve(root, taskPath), { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs }),
+    doc: () => {
+      const { root: storeRoot, key } = locate(resolve(root, taskPath), root, { BATON_ROOT: root });
+      const store = new FileStore(storeRoot, { lockTimeoutMs });
+      const rules = classification && Object.keys(classification).length > 0 ? classification : undefined;
+      return new Doc(rules ? classifiedStore(store, rules) : store, key, storeRoot, {});
+    },
   };
 }
 

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * Project-root discovery by markers (task-state spec 1.1). The Eneo harness looked for its
+ * `backend/src/intric` folder because the session could start in a parent folder (a workspace
+ * holding `eneo/`) or in a devcontainer mounted at `/workspace`. baton makes the three lists
+ * configuration (`"root": {"markers", "nested", "fallbacks"}` in baton.config.json); with no
+ * markers the root is the default one (BATON_ROOT, CLAUDE_PROJECT_DIR, git top level, cwd).
+ *
+ * Order, from the start folder (CLAUDE_PROJECT_DIR, else the working directory):
+ *   1. its git top level, if a marker is under it;  2. the start folder itself;
+ *   3. `<start>/<nested>` for each nested folder;    4. each absolute fallback;
+ *   5. otherwise the folder holding baton.config.json (the default root). The original fell back
+ *      to the start folder, but baton reads its config from the default root, so landing
+ *      anywhere else would put the state where no config describes it.
+ * BATON_ROOT is an explicit choice and always wins. Only a few `existsSync` calls: cheap enough
+ * for the hook front, which resolves the root before deciding whether the event is handled.
+ */
+export interface RootConfig {
+  markers: string[];
+  nested?: string[];
+  fallbacks?: string[];
+}
+
+/** The Eneo example (spec 1.1), kept out of profiles/eneo.ts so the hook front need not load it. */
+export const PROFILE_ROOTS: Record<string, RootConfig> = {
+  eneo: { markers: ['backend/src/intric'], nested: ['eneo', 'workspace'], fallbacks: ['/workspace'] },
+};
+
+/** The `root` section of a raw config, else the profile's; undefined when neither sets markers. */
+export function rootConfigOf(raw: Record<string, unknown>, profile: string | undefined): RootConfig | undefined {
+  const own = raw.root;
+  if (own && typeof own === 'object' && Array.isArray((own as RootConfig).markers)) return own as RootConfig;
+  return profile === undefined ? undefined : PROFILE_ROOTS[profile];
+}
+
+export function resolveRoot(defaultRoot: string, spec: RootConfig | undefined, cwd: string, env: Record<string, string | undefined>): string {
+  const markers = (spec?.markers ?? []).filter((m) => typeof m === 'string' && m !== '');
+  if (markers.length === 0 || env.BATON_ROOT) return defaultRoot;
+  const start = env.CLAUDE_PROJECT_DIR ? resolve(cwd, env.CLAUDE_PROJECT_DIR) : resolve(cwd);
+  const marked = (dir: string) => markers.some((marker) => existsSync(join(dir, marker)));
+  const top = gitTop(start);
+  if (top !== undefined && marked(top)) return top;
+  if (marked(start)) return start;
+  for (const sub of spec?.nested ?? []) if (typeof sub === 'string' && marked(join(start, sub))) return join(start, sub);
+  for (const abs of spec?.fallbacks ?? []) if (typeof abs === 'string' && isAbsolute(abs) && marked(abs)) return abs;
+  return defaultRoot;
+}
+
+/** The nearest folder at or above `dir` holding `.git` (a folder, or a worktree's `.git` file). */
+function gitTop(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import { BatonError } from '../../core/errors.js';
+import type { JsonObject } from '../../core/json.js';
+import type { Store } from '../../stores/store.js';
+import type { ClassRule } from '../config-types.js';
+
+/**
+ * The classification fields of the task document (spec 2.1 "class.": lane, bracket,
+ * tenancy_impact, audit_impact, or whatever a project names) checked against the allowed values
+ * of `classification` in baton.config.json. With no configuration any value of the schema's type
+ * is accepted; the eneo profile configures the Eneo enums.
+ *
+ * Why a Store wrapper: the check must see the document exactly as it will be committed (after
+ * the jq expression, the digit-string coercion and the stamp) and refuse inside the same locked
+ * transaction, so the file stays untouched. The engine's Doc has no hook for an extra check, but
+ * every write goes through `store.transact`, so the check sits there. The whole document is
+ * checked, not just the fields an expression touched (spec 2.2), like the schema check.
+ */
+export type Classification = Record<string, ClassRule | null>;
+
+/** `{path, message}` problems of a document against the rules, all of them (spec 2.2). */
+export function classificationIssues(doc: JsonObject, rules: Classification): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  for (const [field, rule] of Object.entries(rules)) {
+    const value = doc[field];
+    // null or absent: the field is unset (init's flag form leaves it null), nothing to classify
+    if (rule === null || value === undefined || value === null) continue;
+    if (Array.isArray(rule)) {
+      if (!rule.some((allowed) => allowed === value || String(allowed) === value)) {
+        issues.push({ path: field, message: `${JSON.stringify(value)} is not allowed: expected one of ${rule.join(', ')}` });
+      }
+    } else if (typeof value !== 'number' || !Number.isInteger(value) || (rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
+      issues.push({ path: field, message: `${JSON.stringify(value)} is not allowed: expected an integer ${rangeText(rule)}` });
+    }
+  }
+  return issues;
+}
+
+function rangeText(rule: { min?: number; max?: number }): string {
+  if (rule.min !== undefined && rule.max !== undefined) return `from ${rule.min} to ${rule.max}`;
+  if (rule.min !== undefined) return `of at least ${rule.min}`;
+  return rule.max !== undefined ? `of at most ${rule.max}` : '';
+}
+
+export function checkClassification(doc: JsonObject, rules: Classification): void {
+  const issues = classificationIssues(doc, rules);
+  if (issues.length === 0) return;
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+  throw new BatonError('invalid', `classification refuses the write: ${summary} (classification in baton.config.json); nothing was written`, { issues });
+}
+
+/** `inner` with every committed document checked first; deletions pass. */
+export function classifiedStore(inner: Store, rules: Classification): Store {
+  return {
+    kind: inner.kind,
+    read: (key) => inner.read(key),
+    transact: (key, fn) => inner.transact(key, async (current) => {
+      const decision = await fn(current);
+      if (decision.commit?.doc) checkClassification(decision.commit.doc, rules);
+      return decision;
+    }),
+    history: (key, options) => inner.history(key, options),
+    revision: (key, rev) => inner.revision(key, rev),
+    watch: (key, listener) => inner.watch(key, listener),
+    close: () => inner.close(),
+  };
+}
