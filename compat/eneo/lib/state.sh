@@ -4,7 +4,12 @@
 # `baton task`, which locks, validates, keeps history and maintains the phase mirror. Source it:
 #   source compat/eneo/lib/state.sh && eneo_phase_set GREEN
 # Requires `baton` on PATH (or BATON_BIN set to a command such as "node /path/bin/baton.js").
+# The executables eneo-task-init, eneo-task-update and eneo-phase-set are in compat/eneo/bin/.
 # Functions return (never exit) so a sourcing script keeps control; nothing leaks out of them.
+
+# When this file is used from the baton package itself (compat/eneo/lib/ next to bin/), the
+# package's own CLI is the last resort, so compat/eneo/bin/ works on PATH without a global baton.
+_eneo_pkg_cli="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." 2>/dev/null && pwd)/bin/baton.js"
 
 _eneo_baton() {
   if [[ -n ${BATON_BIN:-} ]]; then
@@ -12,6 +17,8 @@ _eneo_baton() {
     $BATON_BIN task "$@"
   elif command -v baton >/dev/null 2>&1; then
     baton task "$@"
+  elif [[ -f $_eneo_pkg_cli ]]; then
+    node "$_eneo_pkg_cli" task "$@"
   else
     echo "[state] baton not found on PATH; install it (npm install -g baton) or set BATON_BIN" >&2
     return 1
