@@ -111,6 +111,25 @@ describe('wave barrier regression cases', () => {
 });
 
 describe('wave barrier under concurrency', () => {
+  it('a late duplicate from the previous wave does not count toward the next one', () => {
+    const p = eneoProject();
+    try {
+      seed(p, 1, ['Explore']);
+      assert.equal(p.hook('SubagentStop', stop('agent-1', 'DONE|/a.md')).code, 0);
+      assert.equal(p.json(WAVE).status, 'ready-for-next-wave');
+      assert.equal(p.task(['wave-start', '2', '2', '--agents', '["Plan","Plan"]']).code, 0);
+      const late = p.hook('SubagentStop', stop('agent-1', 'DONE|/a.md'));
+      assert.equal(late.code, 0);
+      assert.match(late.stderr, /duplicate SubagentStop for agent-1 ignored/);
+      assert.deepEqual([p.json(WAVE).wave, p.json(WAVE).done, p.json(WAVE).status], [2, 0, 'in-progress']);
+      assert.deepEqual(p.json(TASK).active_agents, ['Plan', 'Plan']);
+      assert.equal(p.hook('SubagentStop', stop('agent-2', 'DONE|/b.md', 'Plan')).code, 0);
+      assert.equal(p.json(WAVE).done, 1);
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('24 SubagentStop processes at once (16 agents, 8 duplicates) count exactly 16', async () => {
     const p = eneoProject();
     try {

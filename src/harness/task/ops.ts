@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
 import type { Json } from '../../core/json.js';
@@ -90,7 +90,11 @@ export interface WaveStart {
 export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<void> {
   if (!existsSync(setup.taskPath)) throw new StateExit(3, `no current task (${setup.taskPath})`);
   await locked(setup, async () => {
-    writeFileAtomic(setup.waveFile, `${JSON.stringify({ wave: start.wave, expected: start.expected, done: 0, status: 'in-progress' }, null, 2)}\n`, { mode: 0o644 });
+    // Agent ids already counted stay in seen_agents, so a late or duplicate SubagentStop from an
+    // earlier wave is ignored instead of counting toward this one (ids are unique per agent run).
+    const seen = previousAgents(setup.waveFile);
+    const wave = { wave: start.wave, expected: start.expected, done: 0, status: 'in-progress', ...(seen.length > 0 ? { seen_agents: seen } : {}) };
+    writeFileAtomic(setup.waveFile, `${JSON.stringify(wave, null, 2)}\n`, { mode: 0o644 });
     await setup.doc().update((doc) => {
       const status = doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status) ? doc.wave_status : {};
       return {
@@ -103,6 +107,15 @@ export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<voi
       };
     }, {}, { writer: WRITER });
   });
+}
+
+function previousAgents(file: string): string[] {
+  try {
+    const old = JSON.parse(readFileSync(file, 'utf8')) as { seen_agents?: unknown };
+    return Array.isArray(old.seen_agents) ? old.seen_agents.filter((id): id is string => typeof id === 'string' && id !== '') : [];
+  } catch {
+    return [];
+  }
 }
 
 function writeMirror(setup: TaskSetup, phase: string): void {
