@@ -193,3 +193,13 @@ test('native face: baton hook ... --profile orchestrate speaks baton, and is sil
   const garbage = baton(box, ['hook', 'Stop', '--profile', 'orchestrate'], { input: '\u0000{{{' });
   assert.deepEqual([garbage.status, garbage.stdout, garbage.stderr], [0, '', '']);
 });
+
+test('the scratch report counts ROOT/*/scratch as the glob does: hidden folders are not goals', () => {
+  const box = started({ session: 's1' });
+  mkdirSync(join(box.root, '.old', 'scratch'), { recursive: true });
+  writeFileSync(join(box.root, '.old', 'scratch', 'big'), Buffer.alloc(3_000_000, 1));
+  const start = () => hook(box, 'session-start.sh', { session_id: 's1', source: 'startup', cwd: box.work }, { STATE_SCRATCH_REPORT_MB: '1' }).context ?? '';
+  assert.doesNotMatch(start(), /Scratch in/);
+  writeFileSync(join(box.dir, 'scratch', 'big'), Buffer.alloc(3_000_000, 1));
+  assert.match(start(), /totals 3 MB \(report threshold 1 MB\)/);
+});

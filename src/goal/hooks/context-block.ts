@@ -91,6 +91,7 @@ function scratchReport(scope: Scope, env: NodeJS.ProcessEnv): string[] {
   let any = false;
   const seen = new Set<string>();
   for (const name of readdirSync(scope.root)) {
+    if (name.startsWith('.')) continue; // `ROOT/*/scratch` as a glob: hidden folders are no goals
     const scratch = join(scope.root, name, 'scratch');
     if (!existsSync(scratch)) continue;
     any = true;
