@@ -26,6 +26,20 @@ describe('the file lock', () => {
     assert.equal(existsSync(path), false);
   });
 
+  it('a stealer killed while holding the steal guard does not block the next one', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const path = join(dir, 'x.lock');
+    writeFileSync(path, record(dead, hostname(), Date.now()));
+    writeFileSync(`${path}.steal`, record(dead, hostname(), Date.now()));
+    const started = Date.now();
+    const handle = await acquireLock(path, { timeoutMs: 2000 });
+    assert.ok(Date.now() - started < 500, `took ${Date.now() - started} ms`);
+    handle.release();
+    assert.equal(existsSync(`${path}.steal`), false);
+  });
+
   it('never takes a lock from another host before the ceiling, and does after it', async (t) => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);

@@ -1,4 +1,4 @@
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,8 +15,8 @@ import { tempPathFor, unlinkQuietly } from './atomic.js';
  *   time of the pid (so a recycled pid does not look alive);
  * - a lock is stolen only from a dead holder on this host, or past a hard ceiling that is longer
  *   than any waiter's budget; an unreadable or half-written record is never evidence of death;
- * - stealers serialise on a `.steal` guard, re-check, rename the lock aside and confirm it is the
- *   very file they judged (same inode and token) before deleting it;
+ * - stealers serialise on a `.steal` guard (a lock of its own), re-check, rename the lock aside
+ *   and confirm it is the very file they judged (same inode and token) before deleting it;
  * - waiting sleeps with growing, jittered delays and every pass counts against the deadline.
  */
 export interface LockOptions {
@@ -147,48 +147,47 @@ export function isAlive(owner: LockOwner): boolean {
   return owner.procStart === '' || start === undefined || start === owner.procStart;
 }
 
+/**
+ * Stealers take a guard first (itself a lock with an owner record, so a stealer killed while
+ * holding it is recognised as dead at once rather than blocking every steal until it ages out).
+ * The guard only keeps stealers from colliding; safety rests on rename-and-confirm.
+ */
 function steal(path: string, judged: SeenLock): boolean {
-  const guard = `${path}.steal`;
-  let guardFd: number;
-  try {
-    guardFd = openSync(guard, 'wx');
-    closeSync(guardFd);
-  } catch {
-    clearAbandonedGuard(guard);
+  const guard = tryCreate(`${path}.steal`, false);
+  if (!guard) {
+    const other = inspectLock(`${path}.steal`);
+    if (other && isStale(other, GUARD_CEILING_MS)) takeAside(`${path}.steal`, other);
     return false;
   }
   try {
     const now = inspectLock(path);
     if (!now || now.ino !== judged.ino || now.owner?.token !== judged.owner?.token) return false;
-    const aside = `${path}.stale.${uniqueHex(12)}`;
-    renameSync(path, aside);
-    const moved = inspectLock(aside);
-    if (moved?.ino !== judged.ino) {
-      // Not the file we judged: put it back unless a new holder already took the name.
-      try {
-        linkSync(aside, path);
-      } catch {
-        // a fresh lock exists; the moved one was never ours to keep
-      }
-      unlinkQuietly(aside);
-      return false;
-    }
-    unlinkQuietly(aside);
-    return true;
-  } catch {
-    return false;
+    return takeAside(path, judged);
   } finally {
-    unlinkQuietly(guard);
+    guard.release();
   }
 }
 
-/** A stealer that died inside its microsecond-long critical section leaves the guard behind. */
-function clearAbandonedGuard(guard: string): void {
+/** Renames the entry aside and deletes it if it is the very file judged; otherwise puts it back. */
+function takeAside(path: string, judged: SeenLock): boolean {
+  const aside = `${path}.stale.${uniqueHex(12)}`;
   try {
-    if (Date.now() - lstatSync(guard).mtimeMs > GUARD_CEILING_MS) unlinkSync(guard);
+    renameSync(path, aside);
   } catch {
-    // gone already
+    return false;
   }
+  const moved = inspectLock(aside);
+  if (moved?.ino !== judged.ino) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      // a fresh entry took the name meanwhile; the moved one was never ours to keep
+    }
+    unlinkQuietly(aside);
+    return false;
+  }
+  unlinkQuietly(aside);
+  return true;
 }
 
 export function readOwner(path: string): LockOwner | undefined {
