@@ -30,7 +30,8 @@ export function processCli(): Cli {
 /**
  * Writes straight to the file descriptor: creating process.stdout's stream costs a short-lived
  * process ~1 ms. A pipe the host left non-blocking can refuse a large write (EAGAIN); the
- * stream then takes over, and it flushes before the process exits.
+ * stream then takes over, and it flushes before the process exits. A reader that went away
+ * (`baton history x | head -1`) is not an error: the rest of the output has nowhere to go.
  */
 function write(fd: 1 | 2, text: string): void {
   const bytes = Buffer.from(text);
@@ -38,7 +39,9 @@ function write(fd: 1 | 2, text: string): void {
   try {
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') return;
+    if (code !== 'EAGAIN') throw error;
     (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(offset));
   }
 }

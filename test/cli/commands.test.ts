@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { baton, batonAsync, jq } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { baton, batonAsync, BIN, jq } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 const read = (dir: string, path: string) => JSON.parse(readFileSync(join(dir, path), 'utf8'));
@@ -172,6 +173,16 @@ describe('baton CLI: more bad input', () => {
     assert.equal(unsupported.code, 2);
     assert.match(unsupported.stderr, /unsupported in baton's jq engine: builtin now.*--arg\/--argjson/);
     assert.equal(readFileSync(join(dir, 's.json'), 'utf8'), before);
+  });
+
+  it('a reader that goes away early is not an error', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const big = Object.fromEntries(Array.from({ length: 20000 }, (_, i) => [`key${i}`, 'x'.repeat(50)]));
+    writeFileSync(join(dir, 'big.json'), JSON.stringify(big));
+    const piped = spawnSync('bash', ['-c', `node ${JSON.stringify(BIN)} get big.json 'to_entries[]' | head -c 10 >/dev/null; echo "$\{PIPESTATUS[0]}"`], { cwd: dir, encoding: 'utf8' });
+    assert.equal(piped.stdout.trim(), '0', piped.stderr);
+    assert.equal(piped.stderr, '');
   });
 
   it('a library watcher sees commits made by another process', async (t) => {
