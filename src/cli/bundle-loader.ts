@@ -1,28 +1,34 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
+import { fnv32 } from '../core/hash.js';
 
 /**
- * Loads a command bundle through a V8 code cache kept beside it (`dist/commands/.cache/`), so a
- * hook process skips compiling its ~100 KB bundle: measured here, compiling is most of what a
- * command costs over a bare Node start. Node 22 has module.enableCompileCache for this; Node 20
- * has nothing built in, and the v8-compile-cache package measured slower than no cache at all.
- * The cache is derived data: V8 rejects a stale one (the source or Node changed) and we rewrite
- * it; when the folder is not writable, the command just runs uncached.
+ * Loads a command bundle through a V8 code cache, so a hook process skips compiling its ~100 KB
+ * bundle: measured here, compiling was most of what a command cost over a bare Node start.
+ * Node 22 has module.enableCompileCache for this; Node 20 has nothing built in, and the
+ * v8-compile-cache package measured slower than no cache at all.
+ *
+ * The cache is derived data, kept beside the bundle (`dist/commands/.cache/`), or in a per-user
+ * temp folder (named by the bundle's path, so installs never share files) when the install is
+ * read-only. V8 rejects a stale one (the source or Node changed)
+ * and it is rewritten; when nothing is writable the command just runs uncached.
  */
 export function loadBundle<T>(file: string): T {
-  const cacheFile = join(dirname(file), '.cache', `${basename(file)}.${process.version}.v8`);
-  const cached = readOptional(cacheFile);
+  const name = `${basename(file)}.${process.version}.v8`;
+  const places = [join(dirname(file), '.cache', name), join(tmpdir(), `baton-v8-cache-${process.getuid?.() ?? 0}`, `${fnv32(file)}-${name}`)];
+  const found = places.map((place) => ({ place, data: readOptional(place) })).find((entry) => entry.data);
   const script = new Script(wrap(readFileSync(file, 'utf8')), {
     filename: file,
-    ...(cached ? { cachedData: cached } : {}),
+    ...(found ? { cachedData: found.data } : {}),
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} as T };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   // Written at exit, so the cache also holds the functions this run compiled lazily.
-  if (!cached || script.cachedDataRejected) process.once('exit', () => saveCache(script, cacheFile));
+  if (!found || script.cachedDataRejected) process.once('exit', () => saveCache(script, found?.place ? [found.place] : places));
   return module.exports;
 }
 
@@ -34,13 +40,17 @@ function readOptional(file: string): Buffer | undefined {
   }
 }
 
-function saveCache(script: Script, file: string): void {
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, script.createCachedData());
-    renameSync(temp, file);
-  } catch {
-    // a read-only install runs uncached
+function saveCache(script: Script, places: string[]): void {
+  const data = script.createCachedData();
+  for (const place of places) {
+    try {
+      mkdirSync(dirname(place), { recursive: true });
+      const temp = `${place}.${process.pid}.tmp`;
+      writeFileSync(temp, data);
+      renameSync(temp, place);
+      return;
+    } catch {
+      // read-only here: try the next place
+    }
   }
 }
