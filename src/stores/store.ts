@@ -14,7 +14,8 @@ export interface Store {
   read(key: string): Promise<ReadResult>;
   /**
    * Runs `fn` exclusively for `key` with the committed state, then commits what it returns.
-   * Throws `lock_timeout` when exclusivity cannot be had within the store's wait budget.
+   * Throws `lock_timeout` when exclusivity cannot be had within the store's wait budget. `fn` may
+   * run more than once (a store may decide a no-op without locking first), so it must only decide.
    */
   transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T>;
   /** Newest first. */

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { baton, batonAsync, BIN, jq } from '../helpers/cli.js';
@@ -173,6 +173,18 @@ describe('baton CLI: more bad input', () => {
     assert.equal(unsupported.code, 2);
     assert.match(unsupported.stderr, /unsupported in baton's jq engine: builtin now.*--arg\/--argjson/);
     assert.equal(readFileSync(join(dir, 's.json'), 'utf8'), before);
+  });
+
+  it('reads and no-op writes of a document that does not exist create no folders', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const file = '.claude/state/current-task.json';
+    for (const args of [['update', file, '.a = 1', '--if-exists'], ['consume', file, 'a'], ['clear', file], ['get', file], ['history', file]]) {
+      assert.equal(baton(args, { cwd: dir }).code, 0, args.join(' '));
+    }
+    assert.deepEqual(readdirSync(dir), []);
+    assert.equal(baton(['update', file, '.a = 1'], { cwd: dir }).code, 1);
+    assert.deepEqual(readdirSync(dir), []);
   });
 
   it('a reader that goes away early is not an error', (t) => {

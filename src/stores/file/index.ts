@@ -47,6 +47,13 @@ export class FileStore implements Store {
 
   async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
     const paths = this.paths(key);
+    if (!existsSync(dirname(paths.file))) {
+      // No folder, so no document: decide without creating anything (a hook's `update
+      // --if-exists` must not leave folders in a project that has no task). Only a commit creates
+      // the folders, and then the decision is made again under the lock.
+      const decision = await fn({ state: 'missing', rev: 0, meta: {} });
+      if (!decision.commit) return decision.result;
+    }
     return withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, label: key }, async () => {
       const read = readDocument(paths.file);
       const rev = this.reconcile(paths, read);
