@@ -1,6 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../stores/file/atomic.js';
 import { compactStamp, isoTime } from './time.js';
 
 /**
@@ -40,6 +39,8 @@ export function rotateLog(goalDir: string, maxBytes: number, now: Date = new Dat
   mkdirSync(archive, { recursive: true });
   if (existsSync(join(archive, name))) return false;
   renameSync(log, join(archive, name));
-  writeFileAtomic(log, formatLogEntry(`rotated: earlier entries are in archive/${name}`, now));
+  // Appended, not replaced: an agent's `>> log.md` landing between the move and this write
+  // (agents append without the lock) creates a new log.md, and that line must survive.
+  appendLog(log, `rotated: earlier entries are in archive/${name}`, now);
   return true;
 }
