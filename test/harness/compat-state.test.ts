@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BIN, cleanEnv, ROOT } from '../helpers/cli.js';
@@ -41,6 +41,24 @@ describe('compat/eneo/lib/state.sh', () => {
       assert.equal(existsSync(join(dir, '.claude/state/current-task.json')), false);
       assert.equal(existsSync(join(dir, '.claude/state/wave.json')), false);
       assert.equal(readFileSync(join(dir, '.claude/state/phase'), 'utf8'), 'FREE\n');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('every write collides with a leftover bash writer holding .locks/state.lock (spec 4)', () => {
+    const { dir, cleanup } = tempTree();
+    try {
+      assert.equal(sh(dir, 'eneo_task_init demo deep 4 none none').code, 0);
+      const before = readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8');
+      // The original helper's lock: a folder made with mkdir, held by a live bash writer.
+      mkdirSync(join(dir, '.claude/state/.locks/state.lock'), { recursive: true });
+      for (const call of [`eneo_task_update '.next_hint = "x"'`, 'eneo_phase_set RED', 'eneo_next_hint_consume', 'eneo_task_clear']) {
+        const r = spawnSync('bash', ['-c', `source ${JSON.stringify(STATE_SH)}\n${call}`], { cwd: dir, encoding: 'utf8', env: cleanEnv({ BATON_BIN: `${process.execPath} ${BIN}`, BATON_ROOT: dir, BATON_LOCK_TIMEOUT_MS: '300' }) });
+        assert.equal(r.status, 1, `${call}: ${r.stderr}`);
+        assert.match(r.stderr, /\[state\] timed out acquiring lock: state/, call);
+      }
+      assert.equal(readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8'), before);
     } finally {
       cleanup();
     }

@@ -8,9 +8,11 @@ import { withStateLock } from '../state-lock.js';
 import { StateExit, stateError, stateNote, type TaskSetup } from './setup.js';
 
 /**
- * The task-state operations of spec 5 over baton documents. init, phase-set, clear and
- * wave-start hold the state lock (spec 4) across the task document, its phase mirror and
- * wave.json; the mirror itself is written by the eneo-task schema's mirror rule.
+ * The task-state operations of spec 5 over baton documents. Every write (init, update,
+ * phase-set, next-hint-consume, clear, wave-start) holds the one state lock of spec 4
+ * (`.locks/state.lock`, where a leftover bash writer's lock would collide with it) across the
+ * task document, its phase mirror and wave.json; the mirror is written by the eneo-task schema's
+ * mirror rule. The document's own lock is taken inside it, always in that order.
  */
 export const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
 const WRITER = 'eneo-state';
@@ -38,12 +40,14 @@ export async function taskUpdate(setup: TaskSetup, cli: Cli, expr: string, args:
     if (ifExists) return;
     throw new StateExit(3, `no current task (${setup.taskPath})`);
   }
-  try {
-    const result = await setup.doc().update(expr, args, { ifExists, writer: WRITER });
-    for (const note of result.notes) cli.err(`[state] ${stateNote(note)}\n`);
-  } catch (error) {
-    throw stateError(error, expr);
-  }
+  await locked(setup, async () => {
+    try {
+      const result = await setup.doc().update(expr, args, { ifExists, writer: WRITER });
+      for (const note of result.notes) cli.err(`[state] ${stateNote(note)}\n`);
+    } catch (error) {
+      throw stateError(error, expr);
+    }
+  });
 }
 
 export async function phaseSet(setup: TaskSetup, value: string): Promise<void> {
@@ -62,12 +66,11 @@ export async function phaseSet(setup: TaskSetup, value: string): Promise<void> {
 
 export async function nextHintConsume(setup: TaskSetup): Promise<string> {
   if (!existsSync(setup.taskPath)) return '';
-  try {
-    const hint = await setup.doc().consume('next_hint', { writer: WRITER });
-    return hint === null ? '' : typeof hint === 'string' ? hint : JSON.stringify(hint);
-  } catch (error) {
-    throw stateError(error);
-  }
+  let hint: Json = null;
+  await locked(setup, async () => {
+    hint = await setup.doc().consume('next_hint', { writer: WRITER });
+  });
+  return hint === null ? '' : typeof hint === 'string' ? hint : JSON.stringify(hint);
 }
 
 /** Deletes the task and wave.json, mirror back to FREE; never creates the state folder. */
