@@ -24,6 +24,7 @@ const TDD = ['RED', 'GREEN', 'REFACTOR'];
 export default async function demo(args: string[], cli: Cli): Promise<number> {
   const { flags } = parseArgs(args, { positionals: [0, 0], strings: ['dir', 'waves', 'agents', 'updates', 'agent', 'wave'], booleans: { keep: [] }, usage: USAGE });
   const dir = typeof flags.dir === 'string' ? resolve(cli.cwd, flags.dir) : mkdtempSync(join(tmpdir(), 'baton-demo-'));
+  mkdirSync(dir, { recursive: true });
   const updates = intFlag(flags.updates, 'updates', 5) as number;
   if (typeof flags.agent === 'string') return agent(dir, flags.agent, intFlag(flags.wave, 'wave', 1) as number, updates);
   const waves = intFlag(flags.waves, 'waves', 3) as number;

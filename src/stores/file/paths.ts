@@ -40,7 +40,7 @@ export function resolveKey(root: string, key: string): string {
   if (!isInside(root, file)) {
     throw new BatonError('unsafe_path', `document path ${key} escapes the project root ${root} through '..'; use a path inside the project`);
   }
-  const realRoot = realpathSync(root);
+  const realRoot = realPath(root);
   const probe = existsSync(file) ? file : deepestExisting(dirname(file));
   if (probe !== undefined) {
     const real = realpathSync(probe);
@@ -57,6 +57,12 @@ export function resolveKey(root: string, key: string): string {
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** realpath of a folder that may not exist yet: its deepest existing ancestor, resolved, plus the rest. */
+function realPath(path: string): string {
+  const existing = deepestExisting(path);
+  return existing === undefined ? path : join(realpathSync(existing), relative(existing, path));
 }
 
 function deepestExisting(dir: string): string | undefined {
