@@ -7,8 +7,11 @@ import { isObject, type Json } from './json.js';
  */
 export type PathSegment = string | number;
 
+/** Segments of a path naming a field; the document itself (`''`, `.`) is not a field. */
 export function parsePath(path: string): string[] {
-  if (path === '' || path === '.') return [];
+  if (path === '' || path === '.') {
+    throw new BatonError('usage', `path ${JSON.stringify(path)} names no field; write paths like phases.3-impl.evidence`);
+  }
   const segments: string[] = [];
   let current = '';
   for (let i = 0; i < path.length; i++) {

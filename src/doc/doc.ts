@@ -90,7 +90,7 @@ export class Doc {
       const doc = this.existing(current);
       const list = getAt(doc, segments) ?? null;
       if (list !== null && !Array.isArray(list)) {
-        throw new BatonError('invalid', `cannot append to ${path}: it holds a ${typeof list}, not an array; use 'baton set' to replace it`);
+        throw new BatonError('invalid', `cannot append to ${path}: it holds ${Array.isArray(list) ? 'an array' : typeof list === 'object' ? 'an object' : `a ${typeof list}`}, not an array; use 'baton set' to replace it`);
       }
       return { kind: 'append', path, candidate: asObject(setAt(doc, segments, [...(list ?? []), value], path), path), base: doc };
     });

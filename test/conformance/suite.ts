@@ -167,6 +167,8 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       await d.set('title', 'text');
       await rejects(d.append('title.x', 1), 'invalid');
       await rejects(d.append('phases.3-impl.status', 'x'), 'invalid');
+      await rejects(d.set('', 'x'), 'usage');
+      await rejects(d.set('a..b', 'x'), 'usage');
     });
 
     it('records history with writer, operation and patch; show and revert', async () => {
