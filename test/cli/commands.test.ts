@@ -187,6 +187,16 @@ describe('baton CLI: more bad input', () => {
     assert.deepEqual(readdirSync(dir), []);
   });
 
+  it('history and locks stay out of git: .baton/ ignores itself', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    spawnSync('git', ['init', '-q'], { cwd: dir });
+    baton(['init', 'state/doc.json'], { cwd: dir });
+    baton(['set', 'state/doc.json', 'a', '1'], { cwd: dir });
+    const status = spawnSync('git', ['status', '--porcelain', '-uall'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(status.stdout, '?? state/doc.json\n');
+  });
+
   it('a reader that goes away early is not an error', (t) => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { formatDocument, hashText, type Json } from '../../core/json.js';
 import { SNAPSHOT_EVERY, type Change, type Current, type Decision, type DocMeta, type HistoryEntry, type ReadResult, type Store } from '../store.js';
@@ -54,6 +54,7 @@ export class FileStore implements Store {
       const decision = await fn({ state: 'missing', rev: 0, meta: {} });
       if (!decision.commit) return decision.result;
     }
+    ensureSidecar(paths.sidecar);
     return withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, label: key }, async () => {
       const read = readDocument(paths.file);
       const rev = this.reconcile(paths, read);
@@ -117,7 +118,6 @@ export class FileStore implements Store {
     const entry: Omit<HistoryEntry, 'time'> = { rev, ...change.entry, hash: change.doc === null ? '' : hashText(text) };
     if (change.doc === null) entry.deleted = true;
     if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)) entry.snapshot = change.doc;
-    mkdirSync(paths.sidecar, { recursive: true });
     this.appendHistory(paths, entry);
     if (change.doc === null) {
       if (existsSync(paths.file)) {
@@ -136,6 +136,16 @@ export class FileStore implements Store {
   private appendHistory(paths: DocPaths, entry: Omit<HistoryEntry, 'time'>): void {
     appendEntry(paths.history, { ...entry, time: this.options.now().toISOString() } as HistoryEntry, this.options.historyKeep);
   }
+}
+
+/**
+ * The `.baton/` folder beside documents, with a `.gitignore` of `*` in it (as pytest and mypy do
+ * for their caches): history and locks are this machine's state, never something to commit.
+ */
+function ensureSidecar(sidecar: string): void {
+  if (existsSync(sidecar)) return;
+  mkdirSync(sidecar, { recursive: true });
+  writeFileSync(join(sidecar, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n');
 }
 
 export function readDocument(file: string): ReadResult {
