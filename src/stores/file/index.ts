@@ -54,7 +54,6 @@ export class FileStore implements Store {
       const decision = await fn({ state: 'missing', rev: 0, meta: {} });
       if (!decision.commit) return decision.result;
     }
-    ensureSidecar(paths.sidecar);
     return withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, label: key }, async () => {
       const read = readDocument(paths.file);
       const rev = this.reconcile(paths, read);
@@ -118,6 +117,7 @@ export class FileStore implements Store {
     const entry: Omit<HistoryEntry, 'time'> = { rev, ...change.entry, hash: change.doc === null ? '' : hashText(text) };
     if (change.doc === null) entry.deleted = true;
     if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)) entry.snapshot = change.doc;
+    ensureSidecar(paths.sidecar);
     this.appendHistory(paths, entry);
     if (change.doc === null) {
       if (existsSync(paths.file)) {
@@ -143,7 +143,7 @@ export class FileStore implements Store {
  * for their caches): history and locks are this machine's state, never something to commit.
  */
 function ensureSidecar(sidecar: string): void {
-  if (existsSync(sidecar)) return;
+  if (existsSync(join(sidecar, '.gitignore'))) return;
   mkdirSync(sidecar, { recursive: true });
   writeFileSync(join(sidecar, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n');
 }
