@@ -2,9 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { hashText, isObject, type Json } from '../core/json.js';
 import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
-import { tailEntries } from '../stores/file/history.js';
 import { replay } from '../stores/replay.js';
-import { segmentEntries } from '../stores/file/history.js';
+import { damagedSegments, segmentEntries, tailEntries } from '../stores/file/history.js';
 import { inspectLock, isAlive, isStale, DEFAULT_LOCK_TIMEOUT_MS } from '../stores/file/lock.js';
 import { docPaths } from '../stores/file/paths.js';
 import { readDocument, readMeta } from '../stores/file/index.js';
@@ -26,6 +25,7 @@ export type Repair =
   | { kind: 'restore' }
   | { kind: 'unlock' }
   | { kind: 'remove-temp'; path: string }
+  | { kind: 'history'; path: string }
   | { kind: 'mirror'; path: string; content: string };
 
 /** Every check for one document; each pushes a row, pass or fail, so the report shows what held. */
@@ -35,6 +35,11 @@ export async function checkDocument(root: string, file: string): Promise<Finding
   const rows: Finding[] = [];
   const add = (ok: boolean, check: string, fix: string, repair?: Repair) => rows.push({ ok, check, fix: ok ? '—' : fix, file, ...(repair && !ok ? { repair } : {}) });
   const read = readDocument(file);
+  const damaged = damagedSegments(paths.history);
+  for (const segment of damaged) {
+    add(false, `${name} history ${basename(segment.file)} is readable`, `baton doctor --repair sets its ${segment.bad} bad line(s) aside (the file is kept as ${basename(segment.file)}.corrupt-<time>)`, { kind: 'history', path: segment.file });
+  }
+  if (damaged.length > 0) return rows;
   const last = tailEntries(paths.history, 1)[0];
 
   if (read.state === 'corrupt') {

@@ -4,9 +4,9 @@ import { isObject } from '../core/json.js';
 import { diff } from '../core/patch.js';
 import { unlinkQuietly, writeFileAtomic } from '../stores/file/atomic.js';
 import { FileStore } from '../stores/file/index.js';
-import { segmentEntries, tailEntries } from '../stores/file/history.js';
+import { segmentEntries, setAsideBadLines, tailEntries } from '../stores/file/history.js';
 import { docPaths } from '../stores/file/paths.js';
-import { inspectLock } from '../stores/file/lock.js';
+import { inspectLock, withLock } from '../stores/file/lock.js';
 import { replay } from '../stores/replay.js';
 import type { Finding } from './checks.js';
 
@@ -29,6 +29,10 @@ export async function repair(root: string, finding: Finding, now: Date): Promise
     case 'remove-temp':
       unlinkQuietly(action.path);
       return `removed ${relative(root, action.path)}`;
+    case 'history':
+      // The lock, not a transaction: a transaction would first read the very lines being set aside.
+      await withLock(docPaths(finding.file).lock, { label: relative(root, finding.file) }, () => setAsideBadLines(action.path, now.toISOString().replace(/[:.]/g, '-')));
+      return `set the bad lines of ${relative(root, action.path)} aside`;
     case 'mirror':
       writeFileAtomic(action.path, action.content, { durable: false });
       return `rewrote ${relative(root, action.path)}`;

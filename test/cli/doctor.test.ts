@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
@@ -50,6 +50,27 @@ describe('baton doctor', () => {
     assert.equal(aside.length, 1);
     assert.equal(readFileSync(join(dir, aside[0]!), 'utf8'), '{"n": 2,, garbage');
     assert.equal(baton(['update', 'd.json', '.n += 1'], { cwd: dir }).code, 0);
+  });
+
+  it('a history line that is not JSON is reported, and --repair sets it aside so writes work again', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    baton(['init', 'h.json', '--argjson', 'n', '1'], { cwd: dir });
+    baton(['set', 'h.json', 'n', '2', '--json'], { cwd: dir });
+    const segment = join(dir, '.baton', 'h.json.history', '000000000001.jsonl');
+    appendFileSync(segment, 'garbage{\n');
+    const blocked = baton(['set', 'h.json', 'n', '3', '--json'], { cwd: dir });
+    assert.equal(blocked.code, 7);
+    assert.match(blocked.stderr, /doctor --repair/);
+    const report = baton(['doctor'], { cwd: dir });
+    assert.equal(report.code, 1);
+    assert.match(report.stdout, /^fail +h\.json history 000000000001\.jsonl is readable/m);
+    assert.equal(baton(['doctor', '--repair'], { cwd: dir }).code, 0);
+    const kept = readdirSync(join(dir, '.baton', 'h.json.history')).filter((name) => name.includes('.corrupt-'));
+    assert.equal(kept.length, 1);
+    assert.match(readFileSync(join(dir, '.baton', 'h.json.history', kept[0]!), 'utf8'), /garbage\{/);
+    assert.equal(baton(['set', 'h.json', 'n', '3', '--json'], { cwd: dir }).code, 0);
+    assert.deepEqual(JSON.parse(baton(['show', 'h.json', '--rev', '2'], { cwd: dir }).stdout), { n: 2 });
   });
 
   it('reports a schema violation written by hand and history that no longer matches', (t) => {

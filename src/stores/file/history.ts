@@ -1,8 +1,8 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
-import { fsyncDir } from './atomic.js';
+import { fsyncDir, writeFileAtomic } from './atomic.js';
 
 /**
  * History as append-only JSON Lines, cut into segments of SEGMENT_SIZE revisions named by their
@@ -133,7 +133,7 @@ function parseEntry(line: string, file: string): HistoryEntry {
   try {
     return JSON.parse(line) as HistoryEntry;
   } catch {
-    throw new BatonError('corrupt', `history file ${file} has a line that is not JSON; run 'baton doctor' to check the history`);
+    throw new BatonError('corrupt', `history file ${file} has a line that is not JSON; run 'baton doctor --repair' to set the bad lines aside`);
   }
 }
 
@@ -154,5 +154,32 @@ export function repairTornTail(dir: string): void {
     fdatasyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Segments holding lines that are not history entries, and how many such lines each has. */
+export function damagedSegments(dir: string): { file: string; bad: number }[] {
+  return segmentFiles(dir)
+    .map((file) => ({ file, bad: splitLines(readFileSync(file, 'utf8')).filter((line) => !isEntry(line)).length }))
+    .filter((segment) => segment.bad > 0);
+}
+
+/** Keeps a segment's good lines; the original file stays beside it as `<segment>.corrupt-<stamp>`. */
+export function setAsideBadLines(file: string, stamp: string): void {
+  const good = splitLines(readFileSync(file, 'utf8')).filter(isEntry);
+  renameSync(file, `${file}.corrupt-${stamp}`);
+  if (good.length > 0) writeFileAtomic(file, `${good.join('\n')}\n`);
+}
+
+function splitLines(text: string): string[] {
+  return text.split('\n').filter((line) => line !== '');
+}
+
+function isEntry(line: string): boolean {
+  try {
+    const entry = JSON.parse(line) as Partial<HistoryEntry> | null;
+    return typeof entry === 'object' && entry !== null && typeof entry.rev === 'number';
+  } catch {
+    return false;
   }
 }
