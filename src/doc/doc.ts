@@ -186,7 +186,13 @@ export class Doc {
       const context = this.context(schema, writer);
       const planned = await plan(current, context);
       if (!planned) return { result: { doc: current.state === 'ok' && isObject(current.doc) ? current.doc : null, rev: current.rev, notes: [] } };
-      const op: Operation = { kind: planned.kind, ...(planned.expr ? { expr: planned.expr } : {}), ...(planned.path ? { path: planned.path } : {}), ...(planned.rev ? { rev: planned.rev } : {}) };
+      const op: Operation = {
+        kind: planned.kind,
+        ...(planned.expr ? { expr: planned.expr } : {}),
+        ...(planned.path ? { path: planned.path } : {}),
+        ...(planned.rev ? { rev: planned.rev } : {}),
+        ...(planned.kind === 'init' ? { schema: ref ?? schema.name } : {}),
+      };
       const commit = planned.candidate === null
         ? { doc: null, patch: diff(planned.base, undefined), notes: [] }
         : prepareWrite(planned.kind === 'init' ? undefined : planned.base, planned.candidate, context);

@@ -3,9 +3,10 @@ import { basename, dirname, join, relative } from 'node:path';
 import { hashText, isObject, type Json } from '../core/json.js';
 import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
 import { replay } from '../stores/replay.js';
-import { damagedSegments, segmentEntries, tailEntries } from '../stores/file/history.js';
+import { damagedSegments, segmentEntries, segmentFiles, tailEntries } from '../stores/file/history.js';
 import { inspectLock, isAlive, isStale, DEFAULT_LOCK_TIMEOUT_MS } from '../stores/file/lock.js';
-import { docPaths } from '../stores/file/paths.js';
+import { docPaths, type DocPaths } from '../stores/file/paths.js';
+import type { DocMeta, HistoryEntry } from '../stores/store.js';
 import { readDocument, readMeta } from '../stores/file/index.js';
 import { mirrorText } from '../doc/mirrors.js';
 import { loadSchema } from '../doc/schemas.js';
@@ -26,6 +27,7 @@ export type Repair =
   | { kind: 'unlock' }
   | { kind: 'remove-temp'; path: string }
   | { kind: 'history'; path: string }
+  | { kind: 'meta'; path: string; schema: string }
   | { kind: 'mirror'; path: string; content: string };
 
 /** Every check for one document; each pushes a row, pass or fail, so the report shows what held. */
@@ -47,8 +49,8 @@ export async function checkDocument(root: string, file: string): Promise<Finding
   } else {
     add(true, `${name} ${read.state === 'missing' ? 'is absent (cleared)' : 'parses'}`, '');
   }
-  if (read.state === 'ok') {
-    const meta = readMeta(paths.meta);
+  const meta = readMetaRow(paths, name, add);
+  if (read.state === 'ok' && meta) {
     try {
       const schema = await loadSchema(meta.schema, root);
       const issues = schema.validate(read.doc);
@@ -76,6 +78,32 @@ export async function checkDocument(root: string, file: string): Promise<Finding
   }
   for (const temp of leftoverTemps(paths.file)) add(false, `leftover temp file ${relative(root, temp)}`, 'baton doctor --repair removes it (an unfinished write; the document was never replaced by it)', { kind: 'remove-temp', path: temp });
   return rows;
+}
+
+type AddRow = (ok: boolean, check: string, fix: string, repair?: Repair) => void;
+
+/** The metadata, or a failing row (and undefined) when it cannot be read. */
+function readMetaRow(paths: DocPaths, name: string, add: AddRow): DocMeta | undefined {
+  try {
+    return readMeta(paths.meta);
+  } catch {
+    const schema = schemaFromHistory(paths.history);
+    if (schema) add(false, `${name} metadata is readable`, `baton doctor --repair rewrites it (schema ${schema}, from the init revision)`, { kind: 'meta', path: paths.meta, schema });
+    else add(false, `${name} metadata is readable`, `history does not name the schema: run baton init ${name} --force --schema NAME, or delete ${paths.meta} to use the default`);
+    return undefined;
+  }
+}
+
+/** The schema the newest init revision chose. */
+function schemaFromHistory(historyDir: string): string | undefined {
+  for (const file of segmentFiles(historyDir).reverse()) {
+    const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').reverse();
+    for (const line of lines) {
+      const entry = JSON.parse(line) as HistoryEntry;
+      if (entry.op.kind === 'init' && entry.op.schema) return entry.op.schema;
+    }
+  }
+  return undefined;
 }
 
 function lastGood(historyDir: string, rev: number): number {

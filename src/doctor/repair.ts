@@ -33,6 +33,9 @@ export async function repair(root: string, finding: Finding, now: Date): Promise
       // The lock, not a transaction: a transaction would first read the very lines being set aside.
       await withLock(docPaths(finding.file).lock, { label: relative(root, finding.file) }, () => setAsideBadLines(action.path, now.toISOString().replace(/[:.]/g, '-')));
       return `set the bad lines of ${relative(root, action.path)} aside`;
+    case 'meta':
+      writeFileAtomic(action.path, `${JSON.stringify({ schema: action.schema })}\n`);
+      return `rebuilt ${relative(root, action.path)} (schema ${action.schema})`;
     case 'mirror':
       writeFileAtomic(action.path, action.content, { durable: false });
       return `rewrote ${relative(root, action.path)}`;

@@ -58,6 +58,8 @@ export interface Operation {
   kind: 'init' | 'update' | 'set' | 'append' | 'consume' | 'clear' | 'revert' | 'external' | 'repair' | 'snapshot';
   /** Why a snapshot was taken (e.g. `pre-compact`). */
   note?: string;
+  /** The schema an init chose, so metadata can be rebuilt from history. */
+  schema?: string;
   expr?: string;
   path?: string;
   rev?: number;

@@ -73,6 +73,19 @@ describe('baton doctor', () => {
     assert.deepEqual(JSON.parse(baton(['show', 'h.json', '--rev', '2'], { cwd: dir }).stdout), { n: 2 });
   });
 
+  it('unreadable metadata never drops the schema: writes refuse, --repair rebuilds it from history', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    baton(['init', 't.json', '--schema', 'eneo-task', '--arg', 'slug', 'x'], { cwd: dir });
+    writeFileSync(join(dir, '.baton', 't.json.meta.json'), '{oops');
+    const refused = baton(['update', 't.json', '.tdd_phase = "BLUE"'], { cwd: dir });
+    assert.equal(refused.code, 7);
+    assert.match(refused.stderr, /metadata .* doctor --repair/);
+    assert.match(baton(['doctor'], { cwd: dir }).stdout, /^fail +t\.json metadata is readable +baton doctor --repair rewrites it \(schema eneo-task/m);
+    assert.equal(baton(['doctor', '--repair'], { cwd: dir }).code, 0);
+    assert.equal(baton(['update', 't.json', '.tdd_phase = "BLUE"'], { cwd: dir }).code, 3);
+  });
+
   it('reports a schema violation written by hand and history that no longer matches', (t) => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);

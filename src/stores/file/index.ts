@@ -164,12 +164,24 @@ export function readDocument(file: string): ReadResult {
   }
 }
 
+/**
+ * The document's metadata (its schema). Missing means defaults; unreadable is an error, never a
+ * silent fallback: that would drop the document's schema and let any write through.
+ */
 export function readMeta(file: string): DocMeta {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as DocMeta;
+    text = readFileSync(file, 'utf8');
   } catch {
     return {};
   }
+  try {
+    const meta = JSON.parse(text) as DocMeta | null;
+    if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) return meta;
+  } catch {
+    // reported below
+  }
+  throw new BatonError('corrupt', `metadata file ${file} is not a JSON object; run 'baton doctor --repair' to rebuild it from history`);
 }
 
 function padTail(entries: HistoryEntry[]): [HistoryEntry | undefined, HistoryEntry | undefined] {
