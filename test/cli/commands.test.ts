@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { baton, batonAsync, BIN, jq } from '../helpers/cli.js';
@@ -108,6 +108,13 @@ describe('baton CLI', () => {
     assert.equal(result.code, 4);
     assert.match(result.stderr, /symlink/);
     assert.equal(readFileSync(join(outside.dir, 'x.json'), 'utf8'), '{"a":1}');
+    // A link to a document inside the project writes through to it and stays a link.
+    baton(['init', 'real/doc.json', '--argjson', 'n', '1'], { cwd: dir });
+    symlinkSync('real/doc.json', join(dir, 'alias.json'));
+    assert.equal(baton(['set', 'alias.json', 'n', '2', '--json'], { cwd: dir }).code, 0);
+    assert.equal(lstatSync(join(dir, 'alias.json')).isSymbolicLink(), true);
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'real/doc.json'), 'utf8')), { n: 2 });
+    assert.equal(baton(['history', 'real/doc.json'], { cwd: dir }).stdout.trim().split('\n').length, 2);
   });
 
   it('set, append, consume and clear, with history, show and revert', (t) => {

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 
@@ -48,10 +48,13 @@ export function resolveKey(root: string, key: string): string {
       throw new BatonError('unsafe_path', `document path ${key} leaves the project root ${root} through a symlink (${probe} -> ${real}); use a path inside the project`);
     }
   }
-  if (existsSync(file) && !lstatSync(file).isFile() && !lstatSync(file).isSymbolicLink()) {
+  if (!existsSync(file)) return file;
+  if (!statSync(file).isFile()) {
     throw new BatonError('unsafe_path', `document path ${key} is not a regular file; give the path of a JSON file`);
   }
-  return file;
+  // A link to a document inside the project is that document: writes go to its target (an atomic
+  // rename over the link would replace the link instead), and both names share one lock and history.
+  return lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
 }
 
 export function isInside(root: string, path: string): boolean {
