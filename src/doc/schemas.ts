@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
-import { builtinSchema, compileSchema, DEFAULT_SCHEMA, type CompiledSchema } from '../core/schema/index.js';
+import { BUILTIN_SCHEMAS, builtinSchema, compileSchema, DEFAULT_SCHEMA, type CompiledSchema } from '../core/schema/index.js';
 
 const cache = new Map<string, Promise<CompiledSchema>>();
 
@@ -12,7 +12,7 @@ export function loadSchema(ref: string | undefined, root: string): Promise<Compi
   const builtin = builtinSchema(name);
   if (builtin) return Promise.resolve(builtin);
   if (!name.includes('/') && !name.endsWith('.json')) {
-    return Promise.reject(new BatonError('usage', `unknown schema '${name}'; use a built-in name (eneo-task, any) or a path to a JSON Schema file`));
+    return Promise.reject(new BatonError('usage', `unknown schema '${name}'; use a built-in name (${BUILTIN_SCHEMAS.join(', ')}) or a path to a JSON Schema file`));
   }
   const file = isAbsolute(name) ? name : resolve(root, name);
   let pending = cache.get(file);
