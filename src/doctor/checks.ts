@@ -4,7 +4,7 @@ import { hashText, isObject, type Json } from '../core/json.js';
 import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
 import { replay } from '../stores/replay.js';
 import { damagedSegments, segmentEntries, segmentFiles, tailEntries } from '../stores/file/history.js';
-import { inspectLock, isAlive, isStale, DEFAULT_LOCK_TIMEOUT_MS } from '../stores/file/lock.js';
+import { inspectLock, isAlive, isStale, pidAlive, DEFAULT_LOCK_TIMEOUT_MS } from '../stores/file/lock.js';
 import { docPaths, type DocPaths } from '../stores/file/paths.js';
 import type { DocMeta, HistoryEntry } from '../stores/store.js';
 import { readDocument, readMeta } from '../stores/file/index.js';
@@ -134,14 +134,6 @@ function tempsIn(dir: string, targets: string[]): string[] {
     .map(({ name }) => join(dir, name));
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
 
 function sameJson(a: Json | null, b: Json): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -137,12 +137,18 @@ export function isStale(seen: SeenLock, ceilingMs: number, now = Date.now()): bo
   return !isAlive(owner);
 }
 
-export function isAlive(owner: LockOwner): boolean {
+/** Whether a pid names a process on this host (EPERM still means it exists). */
+export function pidAlive(pid: number): boolean {
   try {
-    process.kill(owner.pid, 0);
+    process.kill(pid, 0);
+    return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
+}
+
+export function isAlive(owner: LockOwner): boolean {
+  if (!pidAlive(owner.pid)) return false;
   const start = processStart(owner.pid);
   return owner.procStart === '' || start === undefined || start === owner.procStart;
 }
