@@ -44,13 +44,22 @@ test('H2 claim by Stop after goal.sh resume; a list-only turn claims nothing', (
   assert.match(pointer(box), /\nsession=s1\n$/);
   assert.ok(context?.startsWith('## Orchestrate: docs-pass\n(injected by the Stop hook: this session now owns the goal)\n'));
   assert.match(context ?? '', /\(25 lines; not loaded\)/);
-  assert.match(context ?? '', /This session took the goal over with goal\.sh\./);
+  assert.match(context ?? '', /This session took the goal over with goal\.sh resume\./);
   assert.doesNotMatch(context ?? '', /--- head of/);
   // Empty session id never claims; stop_hook_active never speaks.
   writeFileSync(join(box.root, 'active'), `slug=docs-pass\ndir=${box.work}\n`);
   assert.equal(hook(box, 'stop.sh', { session_id: '', transcript_path: t, cwd: box.work }).context, undefined);
   assert.equal(hook(box, 'stop.sh', { session_id: 's2', transcript_path: t, cwd: box.work, stop_hook_active: 'true' }).context, undefined);
   assert.equal(hook(box, 'stop.sh', { session_id: 's2', transcript_path: join(box.base, 'missing.jsonl'), cwd: box.work }).context, undefined);
+});
+
+test('a claim after `baton goal start` names baton goal, not goal.sh', () => {
+  const box = started();
+  const t = transcript(box, 'n.jsonl', [prompt('go'), bash('cd /w && npx baton goal start docs-pass "x"')]);
+  const { context } = hook(box, 'stop.sh', { session_id: 's9', transcript_path: t, cwd: box.work });
+  assert.match(pointer(box), /\nsession=s9\n$/);
+  assert.match(context ?? '', /This session took the goal over with baton goal start\./);
+  assert.doesNotMatch(context ?? '', /goal\.sh\. Reconcile/);
 });
 
 test('H3 nudge: an edit outside the state file; silent after a state edit, a read, or for another session', () => {

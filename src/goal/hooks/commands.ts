@@ -13,19 +13,25 @@ export function segments(command: string): string[] {
 const PREFIX = String.raw`^\s*(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|do|then|else|if|elif|while|until|time|env|command|exec|nohup|timeout\s+\S+)\s+)*`;
 
 const GOAL_TOOL = new RegExp(
-  `${PREFIX}(?:(?:(?:bash|sh)\\s+)?["']?[^\\s"']*goal\\.sh["']?|(?:npx\\s+)?baton\\s+goal)\\s+(start|resume|pause|close|list|touch|now|land)\\b`,
+  `${PREFIX}(?:(?:(?:bash|sh)\\s+)?["']?[^\\s"']*goal\\.sh["']?|(?:npx\\s+)?(baton)\\s+goal)\\s+(start|resume|pause|close|list|touch|now|land)\\b`,
 );
 
 /** The verb a segment runs goal.sh (or `baton goal`) with, if any. */
 export function goalVerb(segment: string): string | undefined {
-  return GOAL_TOOL.exec(segment)?.[1];
+  return GOAL_TOOL.exec(segment)?.[2];
+}
+
+/** How the first segment running one of `verbs` spelled it: `goal.sh resume`, `baton goal start`. */
+export function goalInvocation(command: string, verbs: readonly string[]): string | undefined {
+  for (const segment of segments(command)) {
+    const match = GOAL_TOOL.exec(segment);
+    if (match && verbs.includes(match[2] as string)) return `${match[1] ? 'baton goal' : 'goal.sh'} ${match[2]}`;
+  }
+  return undefined;
 }
 
 export function ranGoal(command: string, verbs: readonly string[]): boolean {
-  return segments(command).some((segment) => {
-    const verb = goalVerb(segment);
-    return verb !== undefined && verbs.includes(verb);
-  });
+  return goalInvocation(command, verbs) !== undefined;
 }
 
 const GIT_VERB = String.raw`(?:commit|push|rebase|reset|checkout|switch|merge|cherry-pick|revert|restore|pull|stash|worktree\s+(?:add|remove|move|prune)|(branch))(?=\s|\)|$)`;

@@ -5,7 +5,7 @@ import { toolNames, type ToolNames } from '../paths.js';
 import { writePointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';
 import { contextBlock, lintLines } from './context-block.js';
-import { ranGoal, isWriteCommand } from './commands.js';
+import { goalInvocation, ranGoal, isWriteCommand } from './commands.js';
 import type { HookInput } from './input.js';
 import type { Scope } from './scope.js';
 import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.js';
@@ -15,7 +15,8 @@ import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.
  * when the turn changed things without recording them, and told about lint findings only when
  * the finding set changed since the last report (`.lint-last`).
  */
-const CLAIM_MODE = 'This session took the goal over with goal.sh. Reconcile any crash or lost-agent lines below before other work.';
+/** Names the command the turn really ran (`goal.sh resume`, `baton goal start`), not always goal.sh. */
+const claimMode = (invocation: string) => `This session took the goal over with ${invocation}. Reconcile any crash or lost-agent lines below before other work.`;
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit']);
 const TOUCH_VERBS = ['start', 'resume', 'touch', 'now', 'land'];
 
@@ -69,10 +70,10 @@ export async function stop(scope: Scope, input: HookInput, cli: Cli): Promise<vo
   const calls = turnCalls(parseRecords(tailLines(input.transcriptPath)));
   const names = toolNames(cli.env);
   if (!scope.owner) {
-    const claims = input.sessionId !== '' && calls.some((c) => c.name === 'Bash' && ranGoal(c.command, ['start', 'resume']));
-    if (!claims) return;
+    const claim = input.sessionId === '' ? undefined : calls.filter((c) => c.name === 'Bash').map((c) => goalInvocation(c.command, ['start', 'resume'])).find(Boolean);
+    if (!claim) return;
     writePointer(scope.root, { ...scope.pointer, session: input.sessionId });
-    const block = contextBlock(scope, { who: 'the Stop hook: this session now owns the goal', mode: CLAIM_MODE, withHead: false, transcriptPath: input.transcriptPath, env: cli.env, names });
+    const block = contextBlock(scope, { who: 'the Stop hook: this session now owns the goal', mode: claimMode(claim), withHead: false, transcriptPath: input.transcriptPath, env: cli.env, names });
     emit(cli, block);
     return;
   }

@@ -20,6 +20,10 @@ export async function promptAudit({ input, config, root, now }: HandlerContext):
   if (slug) outcome.log.push(`${audit.prefix} current slug: ${slug} (phase=${state.field({ field: 'tdd_phase', in: [] }) || 'FREE'})`);
   const file = resolve(root, audit.file);
   const prompt = input.prompt.replace(/\n+$/, '');
+  if (isTaskNotification(prompt)) {
+    outcome.log.push(`${audit.prefix} background task notification; not counted as a user prompt`);
+    return outcome;
+  }
   if (input.prompt !== '' && (slug || existsSync(dirname(file)))) {
     if (slug) mkdirSync(dirname(file), { recursive: true });
     const record = { ts: isoSeconds(now), slug, hash: createHash('sha256').update(prompt, 'utf8').digest('hex').slice(0, 16), len: [...prompt].length };
@@ -29,6 +33,15 @@ export async function promptAudit({ input, config, root, now }: HandlerContext):
   const task = config.documents.task;
   if (task && existsSync(resolve(root, task.path))) await refreshStamp(task.path, root, outcome);
   return outcome;
+}
+
+/**
+ * Claude Code reports a finished background agent as a UserPromptSubmit whose prompt is a
+ * `<task-notification>` element: the host speaking, not the user, so it is neither audited nor
+ * counted as activity on the task.
+ */
+export function isTaskNotification(prompt: string): boolean {
+  return /^\s*<task-notification>/.test(prompt) && prompt.includes('</task-notification>');
 }
 
 /** Keeps the last `max` lines, by atomic replace, only once the file has grown past them. */

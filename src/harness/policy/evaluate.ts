@@ -50,8 +50,10 @@ function matchRule(rule: RuleConfig, input: HookInput, paths: { given: string; a
 }
 
 export function renderMessage(rule: RuleConfig, values: Record<string, string>): string {
+  // A command rule matches no file: its default text names the command pattern instead.
+  const what = values.file ? '{tool} on {file}' : `this {tool} command matches /${rule.command ?? ''}/`;
   const text = rule.message === undefined
-    ? `Blocked by baton rule '{rule}': {tool} on {file}. Fix: change the plan, or adjust the rule in baton.config.json.`
+    ? `Blocked by baton rule '{rule}': ${what}. Fix: change the plan, or adjust the rule in baton.config.json.`
     : Array.isArray(rule.message) ? rule.message.join('\n') : rule.message;
   return text.replace(/\{(slug|file|rule|tool)\}/g, (_m, key: string) => values[key] ?? '');
 }
