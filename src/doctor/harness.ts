@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { readConfigFile, CONFIG_FILE } from '../harness/config-file.js';
+import { readConfigFile, CONFIG_FILE } from '../project/config-file.js';
 import { mergeConfig, validateConfig } from '../harness/config.js';
-import { resolveRoot, rootConfigOf } from '../harness/root.js';
+import { markedRoot, rootConfigOf } from '../project/root.js';
 import { classificationIssues } from '../harness/task/classification.js';
 import { stateLockPath } from '../harness/state-lock.js';
 import { readDocument } from '../stores/file/index.js';
@@ -31,7 +31,7 @@ export async function harnessChecks(configRoot: string, cwd = configRoot, env: R
   if (issues.length > 0) return rows;
   const config = mergeConfig(file.value);
   // The state lives under the marker-resolved root (spec 1.1) when the config sets markers.
-  const root = resolveRoot(configRoot, rootConfigOf(file.value, config.profile), cwd, env);
+  const root = markedRoot(configRoot, rootConfigOf(file.value, config.profile), cwd, env);
   const rel = (path: string) => relative(root, path) || path;
   const task = config.documents.task;
   const taskPath = task ? resolve(root, task.path) : undefined;

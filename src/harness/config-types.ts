@@ -1,4 +1,4 @@
-import type { RootConfig } from './root.js';
+import type { RootConfig } from '../project/root.js';
 
 /**
  * The shape of `baton.config.json` (and of a built-in profile, which is the same thing shipped

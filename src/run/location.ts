@@ -1,6 +1,6 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
-import { projectRoot } from '../doc/root.js';
+import { defaultRoot } from '../project/root.js';
 import { isInside } from '../stores/file/paths.js';
 
 /**
@@ -35,7 +35,7 @@ export function checkLabel(label: string, what = 'session id'): string {
  * handed (`.ai_log/session-x.json`): an argument ending in `.json` that contains `/`.
  */
 export function locateRun(ref: string, options: { cwd: string; env: NodeJS.ProcessEnv; name?: string | undefined }): RunLocation {
-  const root = projectRoot(options.cwd, options.env);
+  const root = defaultRoot(options.cwd, options.env);
   const dir = join(root, RUN_DIR);
   if (ref.endsWith('.json') && ref.includes('/')) return fromPath(ref, root, dir, options);
   const label = checkLabel(ref) + (options.name === undefined ? '' : `-${checkLabel(options.name, 'run name')}`);

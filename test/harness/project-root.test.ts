@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { baton } from '../helpers/cli.js';
+import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 /**
@@ -30,6 +30,25 @@ describe('project root', () => {
       const status = baton(['statusline'], { cwd: dir, env: { NO_COLOR: '1' }, input: JSON.stringify({ workspace: { current_dir: dir, project_dir: dir } }) });
       assert.match(status.stdout, /\ndemo · GREEN · …\n$/);
       assert.match(baton(['doctor'], { cwd: dir, env }).stdout, /current-task\.json present \(deep lane\)|stale state for deep lane slug demo/);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('no config: the compat scripts and `baton hook --profile eneo` agree on the marker root, so GREEN denies a test edit', () => {
+    const { dir, cleanup } = tempTree({ 'eneo/backend/src/intric/x.py': '' });
+    const shim = (name: string, args: string[]) => {
+      const env = cleanEnv({ PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'), CLAUDE_PROJECT_DIR: dir });
+      delete env.BATON_BIN;
+      return spawnSync(join(ROOT, 'compat/eneo/bin', name), args, { cwd: dir, encoding: 'utf8', env }).status;
+    };
+    try {
+      assert.equal(shim('eneo-task-init', ['demo', 'deep', '4', 'none', 'appends']), 0);
+      assert.equal(shim('eneo-phase-set', ['GREEN']), 0);
+      assert.ok(existsSync(join(dir, 'eneo', STATE)), 'the state is under the marker root');
+      const input = JSON.stringify({ tool_name: 'Write', tool_input: { file_path: join(dir, 'eneo/tests/test_a.py') } });
+      const deny = baton(['hook', 'PreToolUse', '--profile', 'eneo'], { cwd: dir, env: { CLAUDE_PROJECT_DIR: dir }, input });
+      assert.match(deny.stdout, /"permissionDecision":"deny"/);
     } finally {
       cleanup();
     }

@@ -6,7 +6,7 @@ import { harnessChecks } from '../../doctor/harness.js';
 import { runChecks } from '../../doctor/runs.js';
 import { repair } from '../../doctor/repair.js';
 import { findDocuments } from '../../doctor/scan.js';
-import { projectRoot } from '../../doc/root.js';
+import { defaultRoot } from '../../project/root.js';
 import { parseArgs } from '../args.js';
 import type { Cli } from '../context.js';
 
@@ -15,7 +15,7 @@ const USAGE = 'baton doctor [DIR] [--json] [--repair]';
 /** Rows `ok|fail  CHECK  FIX` for every document under DIR; exit 1 when any row fails. */
 export default async function doctor(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags } = parseArgs(args, { positionals: [0, 1], booleans: { json: [], repair: [] }, usage: USAGE });
-  const root = positionals[0] ? resolve(cli.cwd, positionals[0]) : projectRoot(cli.cwd, cli.env);
+  const root = positionals[0] ? resolve(cli.cwd, positionals[0]) : defaultRoot(cli.cwd, cli.env);
   if (!existsSync(root)) throw new BatonError('not_found', `${root} does not exist; give the folder to check`);
   let findings = await checkAll(root);
   const repaired: string[] = [];

@@ -1,10 +1,7 @@
-import { resolve } from 'node:path';
-import { projectRoot } from '../../doc/root.js';
-import { readConfigFile } from '../../harness/config-file.js';
 import { BUILTIN_EVENTS, configEvents } from '../../harness/profiles/events.js';
-import { resolveRoot, rootConfigOf } from '../../harness/root.js';
 import { parsePayload, readPayload } from '../../harness/stdin.js';
 import type { HostAdapter } from '../../harness/types.js';
+import { projectContext } from '../../project/context.js';
 import type { Cli } from '../context.js';
 
 /**
@@ -38,14 +35,13 @@ export default async function hook(args: string[], cli: Cli): Promise<number> {
   const canonical = adapter.event(event);
   if (!canonical) return 0;
   const { data, garbage } = parsePayload(stdin);
-  const configRoot = hookRoot(cli, data);
-  const file = readConfigFile(configRoot);
-  const config = file.state === 'ok' ? file.value : {};
-  const profile = profileFlag ?? (typeof config.profile === 'string' ? config.profile : undefined);
+  // Cursor names its workspace in the payload; BATON_ROOT / CLAUDE_PROJECT_DIR still win.
+  const roots = data.workspace_roots;
+  const workspace = Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
+  // The same discovery as `baton task` and the compat scripts, so the gate reads the state they write.
+  const { file, config, profile, root } = projectContext({ cwd: cli.cwd, env: cli.env, profile: profileFlag, workspace });
   if (file.state === 'missing' && profile === undefined) return 0;
   if (profile === 'orchestrate') return orchestrate(event, stdin, cli);
-  // Root markers (spec 1.1) can move the project below or away from where the config was found.
-  const root = resolveRoot(configRoot, rootConfigOf(config, profile), cli.cwd, cli.env);
   const handled = new Set([...(BUILTIN_EVENTS[profile ?? ''] ?? []), ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical)) return 0;
   const { runHook } = await import('../../harness/run-hook.js');
@@ -62,11 +58,4 @@ export default async function hook(args: string[], cli: Cli): Promise<number> {
 async function orchestrate(event: string | undefined, stdin: string, cli: Cli): Promise<number> {
   if (!event) return 0;
   return ((await import('../../harness/profiles/orchestrate.js')) as OrchestrateProfile).default(event, stdin, cli);
-}
-
-/** BATON_ROOT / CLAUDE_PROJECT_DIR, else Cursor's first workspace root, else the git top level. */
-function hookRoot(cli: Cli, data: Record<string, unknown>): string {
-  const roots = data.workspace_roots;
-  if (!cli.env.BATON_ROOT && !cli.env.CLAUDE_PROJECT_DIR && Array.isArray(roots) && typeof roots[0] === 'string') return resolve(roots[0]);
-  return projectRoot(cli.cwd, cli.env);
 }

@@ -87,7 +87,7 @@ async function clean(session: string, extra: string | undefined, parsed: Parsed,
   const olderThan = typeof flags['older-than'] === 'string' ? parseDuration(flags['older-than']) : undefined;
   const name = typeof flags.name === 'string' ? flags.name : undefined;
   const own = session === '' ? undefined : new Run(session, { cwd: cli.cwd, env: cli.env }, name).location;
-  const root = own?.root ?? (await import('../../doc/root.js')).projectRoot(cli.cwd, cli.env);
+  const root = own?.root ?? (await import('../../project/root.js')).defaultRoot(cli.cwd, cli.env);
   cli.out(cleanRuns({ root, own: own?.label, olderThanMs: olderThan, force: flags.force === true }));
   return EXIT.ok;
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, isAbsolute } from 'node:path';
 import { BatonError } from '../../core/errors.js';
-import { projectRoot } from '../../doc/root.js';
+import { defaultRoot } from '../../project/root.js';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
 import { hookEntries } from './hooks.js';
 import { checkSettings, mergeSettings, type MergeRequest } from './settings.js';
@@ -33,7 +33,7 @@ export interface InstallResult {
 }
 
 export function settingsFile(scope: InstallOptions['scope'], cwd: string, env: NodeJS.ProcessEnv): string {
-  if (scope === 'project') return join(projectRoot(cwd, env), '.claude', 'settings.json');
+  if (scope === 'project') return join(defaultRoot(cwd, env), '.claude', 'settings.json');
   const configDir = env.CLAUDE_CONFIG_DIR || (env.HOME ? join(env.HOME, '.claude') : undefined);
   if (!configDir) throw new BatonError('usage', 'cannot find the user settings: HOME is not set; set HOME or use --project');
   return join(configDir, 'settings.json');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Json } from '../../core/json.js';
-import { resolveRoot, rootConfigOf } from '../root.js';
+import { markedRoot, rootConfigOf } from '../../project/root.js';
 
 /**
  * Where line 2 reads its task document, and the status-line settings of `baton.config.json`.
@@ -50,7 +50,7 @@ export function readStatuslineConfig(configRoot: string, env: NodeJS.ProcessEnv 
   const raw = typeof config === 'object' && config !== null && !Array.isArray(config) ? config : {};
   const markers = rootConfigOf(raw, nonEmpty(raw.profile));
   // The marker search starts where the config was found (the payload's project_dir, usually).
-  const root = markers ? resolveRoot(configRoot, markers, cwd, { ...env, CLAUDE_PROJECT_DIR: configRoot }) : configRoot;
+  const root = markers ? markedRoot(configRoot, markers, cwd, { ...env, CLAUDE_PROJECT_DIR: configRoot }) : configRoot;
   const taskPath = nonEmpty(field(field(field(config, 'documents'), 'task'), 'path'));
   const stateDir = nonEmpty(field(config, 'stateDir')) ?? DEFAULT_STATE_DIR;
   return {

@@ -2,12 +2,11 @@ import { resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
 import { isBatonError } from '../../core/errors.js';
 import { Doc } from '../../doc/doc.js';
-import { locate, projectRoot } from '../../doc/root.js';
+import { locate } from '../../doc/root.js';
+import { projectContext } from '../../project/context.js';
 import { FileStore } from '../../stores/file/index.js';
-import { readConfigFile } from '../config-file.js';
 import { mergeConfig } from '../config.js';
 import type { HarnessConfig } from '../config-types.js';
-import { resolveRoot, rootConfigOf } from '../root.js';
 import { classifiedStore } from './classification.js';
 
 /**
@@ -26,16 +25,15 @@ export interface TaskSetup {
 }
 
 export function taskSetup(cli: Cli): TaskSetup {
-  const configRoot = projectRoot(cli.cwd, cli.env);
-  const file = readConfigFile(configRoot);
+  // These are the Eneo harness's operations: with no profile configured, its layout and root
+  // markers apply (as `baton hook --profile eneo` assumes), so both find the same state.
+  const project = projectContext({ cwd: cli.cwd, env: cli.env, defaultProfile: 'eneo' });
+  const { file, config: raw, root } = project;
   if (file.state === 'invalid') throw new StateExit(1, file.error);
-  const raw = file.state === 'ok' ? file.value : {};
   const chosen = typeof raw.profile === 'string' && raw.profile !== 'orchestrate' ? raw.profile : undefined;
-  // The eneo layout is the default for these compat operations, but its enums and root markers
-  // apply only to a project that chose the profile: with no configuration any value is accepted.
+  // Its enums apply only to a project that chose the profile: with no configuration any value is accepted.
   const config = mergeConfig(raw, chosen ?? 'eneo');
   const classification = chosen === undefined ? raw.classification as HarnessConfig['classification'] : config.classification;
-  const root = resolveRoot(configRoot, rootConfigOf(raw, chosen), cli.cwd, cli.env);
   const taskPath = config.documents.task?.path ?? `${config.stateDir}/current-task.json`;
   const timeout = Number(cli.env.BATON_LOCK_TIMEOUT_MS);
   const lockTimeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout : 5000;

@@ -2,18 +2,24 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
- * Project-root discovery by markers (task-state spec 1.1). The Eneo harness looked for its
- * `backend/src/intric` folder because the session could start in a parent folder (a workspace
- * holding `eneo/`) or in a devcontainer mounted at `/workspace`. baton makes the three lists
- * configuration (`"root": {"markers", "nested", "fallbacks"}` in baton.config.json); with no
- * markers the root is the default one (BATON_ROOT, CLAUDE_PROJECT_DIR, git top level, cwd).
+ * Project-root discovery, the one used by every face (CLI, library, hooks, compat scripts) through
+ * projectContext(). Two steps:
  *
- * Order, from the start folder (CLAUDE_PROJECT_DIR, else the working directory):
+ * 1. The default root, where baton.config.json is looked for: BATON_ROOT, else
+ *    CLAUDE_PROJECT_DIR, else the git top level of the working directory, else the working
+ *    directory.
+ * 2. Root markers (task-state spec 1.1). The Eneo harness looked for its `backend/src/intric`
+ *    folder because the session could start in a parent folder (a workspace holding `eneo/`) or
+ *    in a devcontainer mounted at `/workspace`. baton makes the three lists configuration
+ *    (`"root": {"markers", "nested", "fallbacks"}` in baton.config.json, else the profile's);
+ *    with no markers the root is the default one.
+ *
+ * Marker order, from the start folder (CLAUDE_PROJECT_DIR, else the working directory):
  *   1. its git top level, if a marker is under it;  2. the start folder itself;
  *   3. `<start>/<nested>` for each nested folder;    4. each absolute fallback;
- *   5. otherwise the folder holding baton.config.json (the default root). The original fell back
- *      to the start folder, but baton reads its config from the default root, so landing
- *      anywhere else would put the state where no config describes it.
+ *   5. otherwise the default root. The original fell back to the start folder, but baton reads
+ *      its config from the default root, so landing anywhere else would put the state where no
+ *      config describes it.
  * BATON_ROOT is an explicit choice and always wins. Only a few `existsSync` calls: cheap enough
  * for the hook front, which resolves the root before deciding whether the event is handled.
  */
@@ -28,6 +34,12 @@ export const PROFILE_ROOTS: Record<string, RootConfig> = {
   eneo: { markers: ['backend/src/intric'], nested: ['eneo', 'workspace'], fallbacks: ['/workspace'] },
 };
 
+export function defaultRoot(cwd: string, env: Record<string, string | undefined>): string {
+  const explicit = env.BATON_ROOT || env.CLAUDE_PROJECT_DIR;
+  if (explicit) return resolve(cwd, explicit);
+  return gitTop(resolve(cwd)) ?? resolve(cwd);
+}
+
 /** The `root` section of a raw config, else the profile's; undefined when neither sets markers. */
 export function rootConfigOf(raw: Record<string, unknown>, profile: string | undefined): RootConfig | undefined {
   const own = raw.root;
@@ -35,9 +47,9 @@ export function rootConfigOf(raw: Record<string, unknown>, profile: string | und
   return profile === undefined ? undefined : PROFILE_ROOTS[profile];
 }
 
-export function resolveRoot(defaultRoot: string, spec: RootConfig | undefined, cwd: string, env: Record<string, string | undefined>): string {
+export function markedRoot(fallback: string, spec: RootConfig | undefined, cwd: string, env: Record<string, string | undefined>): string {
   const markers = (spec?.markers ?? []).filter((m) => typeof m === 'string' && m !== '');
-  if (markers.length === 0 || env.BATON_ROOT) return defaultRoot;
+  if (markers.length === 0 || env.BATON_ROOT) return fallback;
   const start = env.CLAUDE_PROJECT_DIR ? resolve(cwd, env.CLAUDE_PROJECT_DIR) : resolve(cwd);
   const marked = (dir: string) => markers.some((marker) => existsSync(join(dir, marker)));
   const top = gitTop(start);
@@ -45,7 +57,7 @@ export function resolveRoot(defaultRoot: string, spec: RootConfig | undefined, c
   if (marked(start)) return start;
   for (const sub of spec?.nested ?? []) if (typeof sub === 'string' && marked(join(start, sub))) return join(start, sub);
   for (const abs of spec?.fallbacks ?? []) if (typeof abs === 'string' && isAbsolute(abs) && marked(abs)) return abs;
-  return defaultRoot;
+  return fallback;
 }
 
 /** The nearest folder at or above `dir` holding `.git` (a folder, or a worktree's `.git` file). */
