@@ -69,7 +69,7 @@ export class Doc {
       if (current.state === 'missing' && options.ifExists) return undefined;
       const doc = this.existing(current);
       const candidate = program
-        ? singleObject(program.run(doc, { ...args, __now: stampText(context.now, context.schema.rules.stampFormat) }), 'the update expression')
+        ? singleObject(program.run(doc, { ...args, __now: stampText(context.now, context.schema.rules.stampFormat) }, { now: context.now }), 'the update expression')
         : await (change as Updater)(structuredClone(doc));
       if (!isObject(candidate)) throw new BatonError('jq_result', 'the update function must return an object; nothing was written');
       return { kind: 'update', expr: typeof change === 'string' ? change : undefined, candidate, base: doc };

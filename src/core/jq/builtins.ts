@@ -2,6 +2,7 @@ import { Raised, unsupported } from './errors.js';
 import { applyFormat, dumpCompact } from './format.js';
 import { delPaths, setPath } from './paths.js';
 import { matchImpl } from './regex.js';
+import { gmtime, mktime, strftime, strptime } from './time.js';
 import type { Json, JsonObject } from './values.js';
 import { codepointLength, compare, describe, equals, hasOwn, isObject, kindOf, sortedKeys } from './values.js';
 
@@ -193,6 +194,27 @@ function trimmer(left: boolean): ValueNative {
   };
 }
 
+// Unicode White_Space: what jq 1.8's trim, ltrim and rtrim remove.
+const WS = '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+
+function trimWhitespace(left: boolean, right: boolean): ValueNative {
+  return (v) => {
+    // jq 1.8 raises an error for other inputs; its wording is not pinned by an oracle, so refuse.
+    if (typeof v !== 'string') throw unsupported('trim, ltrim or rtrim of a non-string');
+    let start = 0;
+    let end = v.length;
+    while (left && start < end && WS.includes(v[start] as string)) start++;
+    while (right && end > start && WS.includes(v[end - 1] as string)) end--;
+    return v.slice(start, end);
+  };
+}
+
+function abs(v: Json): Json {
+  // jq 1.8's manual defines abs as `if . < 0 then - . else . end` on numbers; builds differ on other inputs.
+  if (typeof v !== 'number') throw unsupported('abs of a non-number');
+  return v < 0 ? -v : v;
+}
+
 function affix(name: string, test: (s: string, x: string) => boolean): ValueNative {
   return (v, x) => {
     if (typeof v !== 'string' || typeof x !== 'string') throw new Raised(`${name}() requires string inputs`);
@@ -268,6 +290,19 @@ export const NATIVES: Record<string, ValueNative> = {
   'trunc/0': math(Math.trunc),
   'round/0': math(round),
   'pow/2': (_v, a, b) => pow(a, b),
+  'gmtime/0': gmtime,
+  'mktime/0': mktime,
+  'strftime/1': strftime,
+  'strptime/1': strptime,
+  // jq 1.7/1.8 additions (docs/jq.md lists them).
+  'abs/0': abs,
+  'trim/0': trimWhitespace(true, true),
+  'ltrim/0': trimWhitespace(true, false),
+  'rtrim/0': trimWhitespace(false, true),
+  'have_literal_numbers/0': () => false,
+  'have_decnum/0': () => false,
+  // Messages of debug go to jq's stderr; baton's answer is the value, which passes through.
+  'debug/0': (v) => v,
   '_negate/0': (v) => {
     if (typeof v !== 'number') throw new Raised(`${describe(v)} cannot be negated`);
     return -v;

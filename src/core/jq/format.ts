@@ -116,6 +116,31 @@ function base64Decode(s: string): string {
   return text;
 }
 
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** jq 1.8's @base32d (RFC 4648), answered for canonical padded input only, like @base64d above. */
+function base32Decode(s: string): string {
+  const body = s.replace(/=+$/, '');
+  const padding = s.length - body.length;
+  if (!/^[A-Z2-7]*$/.test(body) || s.length % 8 !== 0 || ![0, 1, 3, 4, 6].includes(padding) || (padding > 0 && ![7, 5, 4, 2].includes(body.length % 8))) {
+    throw unsupported('@base32d on input that is not canonical, padded base32');
+  }
+  const bytes: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const c of body) {
+    acc = (acc << 5) | BASE32.indexOf(c);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((acc >> bits) & 0xff);
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Uint8Array.from(bytes));
+  if (text.includes('\ufffd')) throw unsupported('@base32d producing invalid UTF-8');
+  return text;
+}
+
 /** `@name` applied to one value, as jq's f_format does. */
 export function applyFormat(name: string, v: Json): string {
   switch (name) {
@@ -141,6 +166,7 @@ export function applyFormat(name: string, v: Json): string {
       return shQuote(v);
     case 'base64': return Buffer.from(utf8(toText(v))).toString('base64');
     case 'base64d': return base64Decode(toText(v));
+    case 'base32d': return base32Decode(toText(v));
     default: throw new Raised(`${name} is not a valid format`);
   }
 }

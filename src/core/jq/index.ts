@@ -20,14 +20,19 @@ import type { Env } from './evaluate.js';
 import { ev } from './evaluate.js';
 import { dumpCompact } from './format.js';
 import { parse } from './parser.js';
-import { resolve } from './resolve.js';
+import { NOW_VAR, resolve } from './resolve.js';
 import type { Json } from './values.js';
 
 export type { Json } from './values.js';
 export { JqError } from './errors.js';
 
+export interface RunOptions {
+  /** The instant `now` answers (a write passes its own timestamp); default: when `run` is called. */
+  now?: Date;
+}
+
 export interface JqProgram {
-  run(input: Json, vars?: Record<string, Json>): Json[];
+  run(input: Json, vars?: Record<string, Json>, options?: RunOptions): Json[];
 }
 
 /** Compiles `expr`; `varNames` are the `$name`s the caller will pass to `run` (like --arg/--argjson). */
@@ -35,8 +40,8 @@ export function compileJq(expr: string, varNames: string[] = []): JqProgram {
   const names = new Set(varNames);
   const ast = wrap(() => resolve(parse(expr), null, names));
   return {
-    run(input: Json, vars: Record<string, Json> = {}): Json[] {
-      let env: Env = null;
+    run(input: Json, vars: Record<string, Json> = {}, options: RunOptions = {}): Json[] {
+      let env: Env = { k: 'var', name: NOW_VAR, value: (options.now ?? new Date()).getTime() / 1000, parent: null };
       for (const name of varNames) {
         if (!Object.prototype.hasOwnProperty.call(vars, name)) throw new JqError('jq_runtime', `$${name} was declared but no value was passed`);
         env = { k: 'var', name, value: vars[name] as Json, parent: env };

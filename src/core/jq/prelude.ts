@@ -104,10 +104,22 @@ def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
 def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
 def IN(s): reduce (first(select(. == s)) | true) as $v (false; if . or $v then true else false end);
 def IN(src; s): reduce (src|IN(s)) as $v (false; if . or $v then true else false end);
+def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
+def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ")|mktime;
+def todate: todateiso8601;
+def fromdate: fromdateiso8601;
+`;
+
+/** Builtins jq 1.7 and 1.8 added, with the definitions of the release that introduced them. */
+const LATER_DEFS = String.raw`
+def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
+def debug(msg): (msg | debug | empty), .;
+def scan($re; $flags): match($re; "g" + $flags) | if (.captures|length > 0) then [ .captures | .[] | .string ] else .string end;
+def toarray: if type == "array" then . else [.] end;
 `;
 
 const index = new Map<string, string>();
-for (const chunk of DEFS.split(/\n(?=def )/)) {
+for (const chunk of (DEFS + LATER_DEFS).split(/\n(?=def )/)) {
   const src = chunk.trim();
   const m = /^def ([A-Za-z_][A-Za-z_0-9]*)(?:\(([^)]*)\))?:/.exec(src);
   if (!m) continue;
@@ -117,6 +129,36 @@ for (const chunk of DEFS.split(/\n(?=def )/)) {
 
 export function preludeSource(key: string): string | undefined {
   return index.get(key);
+}
+
+/**
+ * Why each jq 1.6 builtin baton does not run is refused, and what to write instead. Builtins
+ * missing here are refused with the generic reason (not evaluated exactly as jq 1.6 does).
+ */
+const ARG = 'pass the value in with --arg name value (or --argjson for JSON)';
+const REASONS: Record<string, string> = {
+  'env/0': `the environment is not visible to expressions, so a write replays the same from its history; ${ARG}, e.g. --arg home "$HOME"`,
+  '$ENV': `the environment is not visible to expressions, so a write replays the same from its history; ${ARG}, e.g. --arg home "$HOME"`,
+  'input/0': `an expression has exactly one input, the document; ${ARG}`,
+  'inputs/0': `an expression has exactly one input, the document; ${ARG}`,
+  'input_filename/0': `an expression has exactly one input, the document, and no file name; ${ARG}`,
+  'input_line_number/0': 'an expression has exactly one input, the document, and no line numbers',
+  'halt/0': 'an expression cannot end the process; use error("why") to stop an update without writing',
+  'halt_error/0': 'an expression cannot end the process; use error("why") to stop an update without writing',
+  'halt_error/1': 'an expression cannot end the process; use error("why") to stop an update without writing',
+  'stderr/0': 'an expression cannot write to stderr; its results are the only output',
+  'localtime/0': 'baton works in UTC only, so results do not depend on the machine; use gmtime',
+  'strflocaltime/1': 'baton works in UTC only, so results do not depend on the machine; use strftime',
+  'modulemeta/0': 'modules are not supported; define the functions in the expression with def',
+  'get_search_list/0': 'modules are not supported; define the functions in the expression with def',
+  'get_jq_origin/0': 'there is no jq executable or program file behind an expression',
+  'get_prog_origin/0': 'there is no jq executable or program file behind an expression',
+};
+
+/** The refusal for a jq 1.6 builtin (or `$ENV`) baton does not run. */
+export function refusalReason(key: string): string {
+  const why = REASONS[key];
+  return why ? `${key}: ${why}` : `builtin ${key}`;
 }
 
 /** Every builtin name/arity jq 1.6 defines (`jq -n '[builtins]'`); others are "not defined". */

@@ -1,11 +1,14 @@
 import type { FuncDef, Node, Pattern } from './ast.js';
 import { syntaxError, unsupported } from './errors.js';
 import { parseDef } from './parser.js';
-import { JQ16_BUILTINS, preludeSource } from './prelude.js';
+import { JQ16_BUILTINS, preludeSource, refusalReason } from './prelude.js';
 import { NATIVES } from './builtins.js';
 
 // Implemented directly by the evaluator (jq bytecodes or path-aware C functions).
 export const SPECIAL = new Set(['empty/0', 'error/1', 'path/1', 'getpath/1', 'range/2', 'not/0']);
+
+/** Not a legal jq name, so no program can bind or shadow it. */
+export const NOW_VAR = '*now';
 
 type Scope =
   | { kind: 'var'; name: string; parent: Scope }
@@ -50,7 +53,7 @@ export function resolve(n: Node, scope: Scope, globals: Set<string>): Node {
     case 'var':
       for (let s = scope; s; s = s.parent) if (s.kind === 'var' && s.name === n.name) return n;
       if (globals.has(n.name)) return n;
-      if (n.name === 'ENV') throw unsupported('$ENV', n.pos);
+      if (n.name === 'ENV') throw unsupported(refusalReason('$ENV'), n.pos);
       throw syntaxError(`$${n.name} is not defined`, n.pos);
     case 'as': {
       const source = r(n.source);
@@ -93,10 +96,12 @@ function resolveCall(n: Node & { t: 'call' }, scope: Scope, globals: Set<string>
     if (s.kind === 'param' && s.name === n.name && n.args.length === 0) return { ...n, args, target: { kind: 'param', name: n.name } };
     if (s.kind === 'fn' && s.def.name === n.name && s.def.params.length === n.args.length) return { ...n, args, target: { kind: 'def', def: s.def } };
   }
+  // `now` is the instant of the run the caller passes (a write's own timestamp), held in the root scope.
+  if (key === 'now/0') return { t: 'var', name: NOW_VAR, pos: n.pos };
   if (SPECIAL.has(key) || NATIVES[key]) return { ...n, args, target: { kind: 'native', name: key } };
   const def = preludeDef(key);
   if (def) return { ...n, args, target: { kind: 'def', def } };
-  if (JQ16_BUILTINS.has(key)) throw unsupported(`builtin ${key}`, n.pos);
+  if (JQ16_BUILTINS.has(key)) throw unsupported(refusalReason(key), n.pos);
   throw syntaxError(`${key} is not defined`, n.pos);
 }
 
