@@ -6,7 +6,8 @@ import { BUILTIN_CASES } from './corpus-builtins.js';
 import { HANDPICKED, MUST_WORK } from './corpus.js';
 import { generateCases } from './generate.js';
 import type { Case, JqResult } from './jq-binary.js';
-import { requireJqBinary, runJqAll } from './jq-binary.js';
+import { NOW, requireJqBinary, runJqAll } from './jq-binary.js';
+import { TIME_CASES } from './corpus-time.js';
 
 type Outcome = 'match' | 'unsupported' | 'both-error' | 'mismatch';
 
@@ -16,7 +17,8 @@ function runBaton(c: Case): { out?: string; err?: JqError } {
     const vars: Record<string, Json> = {};
     for (const a of c.args ?? []) vars[a.name] = a.json ? (JSON.parse(a.value) as Json) : a.value;
     const prog = compileJq(c.expr, names);
-    return { out: prog.run(JSON.parse(c.input) as Json, vars).map((v) => formatJqCompact(v) + '\n').join('') };
+    const out = prog.run(JSON.parse(c.input) as Json, vars, { now: new Date(NOW * 1000) });
+    return { out: out.map((v) => formatJqCompact(v) + '\n').join('') };
   } catch (e) {
     if (e instanceof JqError) return { err: e };
     throw new Error(`baton threw a non-JqError for ${c.expr}: ${String(e)}`);
@@ -66,4 +68,14 @@ test('differential: jq engine agrees with the jq 1.6 binary', async (t) => {
 
   const must = await runCorpus(MUST_WORK);
   assert.equal(must.count('match'), MUST_WORK.length, 'every task-state caller is answered exactly');
+});
+
+test('differential: date builtins and now agree with jq 1.6 (glibc, UTC)', async (t) => {
+  requireJqBinary();
+  const r = await runCorpus(TIME_CASES);
+  const mismatches = r.results.filter((x) => x.outcome === 'mismatch');
+  t.diagnostic(`dates: ${TIME_CASES.length} cases, ${r.count('match')} exact, ${r.count('both-error')} both error, ${r.count('unsupported')} refused`);
+  for (const x of r.results.filter((y) => y.outcome === 'unsupported')) t.diagnostic(`refused: ${x.c.expr} -> ${x.detail}`);
+  assert.deepEqual(mismatches.map((m) => `${m.c.expr} on ${m.c.input.slice(0, 80)}: ${m.detail}`), [], 'no silent differences from jq 1.6');
+  assert.ok(r.count('unsupported') <= 12, 'the date builtins answer nearly every case');
 });

@@ -51,8 +51,8 @@ test('undefined names fail at compile time like jq 1.6 ("... is not defined")', 
 
 test('constructs outside the subset are refused with jq_unsupported naming them', () => {
   const cases: [string, RegExp][] = [
-    ['input', /input\/0/], ['now', /now\/0/], ['env', /env\/0/], ['$ENV', /\$ENV/], ['debug', /debug\/0/],
-    ['input_line_number', /input_line_number/], ['log', /log\/0/], ['todate', /todate/], ['. as [$a] ?// $a | $a', /\?\/\//],
+    ['input', /input\/0/], ['env', /env\/0/], ['$ENV', /\$ENV/], ['stderr', /stderr\/0/],
+    ['input_line_number', /input_line_number/], ['log', /log\/0/], ['localtime', /localtime/], ['. as [$a] ?// $a | $a', /\?\/\//],
     ['import "a" as a; .', /modules/], ['path(1)', /path expression/], ['"x" | test("(?<=a)x")', /regex/],
   ];
   for (const [expr, re] of cases) {
@@ -61,9 +61,36 @@ test('constructs outside the subset are refused with jq_unsupported naming them'
     assert.match(e.message, re, expr);
   }
   // Unsupported is never swallowed by try: refusing must not turn into a different answer.
-  assert.equal(codeOf(() => run('try now catch "c"')).code, 'jq_unsupported');
-  assert.equal(codeOf(() => run('[.[]? | now]', [1])).code, 'jq_unsupported');
+  assert.equal(codeOf(() => run('try env catch "c"')).code, 'jq_unsupported');
+  assert.equal(codeOf(() => run('[.[]? | input]', [1])).code, 'jq_unsupported');
   assert.equal(codeOf(() => run('{} | .b = 1 | .["1"] = 2')).code, 'jq_unsupported');
+});
+
+test('what stays refused says why and what to write instead', () => {
+  const cases: [string, RegExp][] = [
+    ['env.HOME', /env\/0: .*--arg/], ['$ENV.HOME', /\$ENV: .*--arg/], ['input', /input\/0: .*one input.*--arg/],
+    ['[inputs]', /inputs\/0: .*--arg/], ['halt', /halt\/0: .*error\(/], ['halt_error(1)', /halt_error\/1: .*error\(/],
+    ['now | localtime', /localtime\/0: .*UTC.*gmtime/], ['now | strflocaltime("%H")', /strflocaltime\/1: .*UTC.*strftime/],
+    ['input_filename', /input_filename\/0: .*--arg/], ['get_search_list', /modules/],
+  ];
+  for (const [expr, re] of cases) {
+    const e = codeOf(() => compileJq(expr));
+    assert.equal(e.code, 'jq_unsupported', expr);
+    assert.match(e.message, re, expr);
+    assert.ok(!e.message.includes('\n'), expr);
+  }
+});
+
+test('now is the instant the caller passes, the same number for every use in one run', () => {
+  const at = new Date('2026-12-01T01:02:03.456Z');
+  const prog = compileJq('[now, (now | todate), (now | strftime("%Y-%m-%dT%H:%M:%SZ")), (now | gmtime | mktime), $t]', ['t']);
+  assert.deepEqual(prog.run(null, { t: 'x' }, { now: at }), [[at.getTime() / 1000, '2026-12-01T01:02:03Z', '2026-12-01T01:02:03Z', 1796086923, 'x']]);
+  // Without an instant, now is when run() was called: a read's own start.
+  const before = Date.now() / 1000;
+  const [n] = compileJq('now').run(null) as number[];
+  assert.ok(n! >= before && n! <= Date.now() / 1000 + 1);
+  // A program may still define its own now.
+  assert.deepEqual(compileJq('def now: 7; now').run(null, {}, { now: at }), [7]);
 });
 
 test('runtime errors carry jq_runtime with a jq-like message', () => {

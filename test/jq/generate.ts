@@ -2,7 +2,7 @@ import type { Case } from './jq-binary.js';
 import { STATE } from './corpus.js';
 
 /** Small deterministic PRNG (mulberry32) so the generated corpus is stable across runs. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

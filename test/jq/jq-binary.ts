@@ -6,6 +6,15 @@ export interface Case {
   args?: { name: string; value: string; json?: boolean }[];
 }
 
+/**
+ * The instant `now` answers in the differential tests, in seconds (exact in milliseconds). jq's
+ * own `now` is its clock, so the binary is given `def now: NOW;` in front of programs that use it:
+ * the same program at the same instant must give the same answer.
+ */
+export const NOW = 1764550000.25;
+
+export const usesNow = (expr: string): boolean => /\bnow\b/.test(expr);
+
 export interface JqResult {
   ok: boolean;
   stdout: string;
@@ -24,7 +33,7 @@ export function jqArgs(c: Case): string[] {
   const argv = ['-c'];
   for (const a of c.args ?? []) argv.push(a.json ? '--argjson' : '--arg', a.name, a.value);
   // A leading space keeps programs such as `-1` from being read as command-line options.
-  argv.push(' ' + c.expr);
+  argv.push((usesNow(c.expr) ? `def now: ${NOW}; ` : ' ') + c.expr);
   return argv;
 }
 
