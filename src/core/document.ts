@@ -18,6 +18,8 @@ export interface WriteContext {
   now: Date;
   /** Largest string value accepted, in bytes (schema `maxValueBytes` wins over this). */
   maxValueBytes?: number;
+  /** The baton operation writing (`phase`, `run.init`); sealed fields change only through theirs. */
+  operation?: string;
 }
 
 export interface Commit {
@@ -49,6 +51,7 @@ export function prepareWrite(current: JsonObject | undefined, candidate: JsonObj
     checkImmutable(current, doc, rules.immutable);
     checkOwners(current, doc, context);
   }
+  checkSealed(current, doc, context);
   if (rules.stamp) doc[rules.stamp] = stampText(context.now, rules.stampFormat);
   checkSizes(current, doc, rules.maxValueBytes ?? context.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES);
   const issues = context.schema.validate(doc);
@@ -60,6 +63,33 @@ export function checkLifecycle(kind: 'create' | 'delete', context: WriteContext)
   const allowed = context.schema.rules[kind];
   if (!allowed || allowed.length === 0 || writerMatches(context.writer, allowed)) return;
   throw new BatonError('forbidden', `writer ${context.writer ?? '(anonymous)'} may not ${kind} this document; allowed: ${allowed.join(', ')} (pass --as WRITER)`);
+}
+
+/**
+ * Replacing a document (`init --force`) is governed by the rules of the document being replaced,
+ * checked with its own schema: who may create and delete it, its field owners and its sealed
+ * fields. Otherwise a new schema named on the command line would escape them all.
+ */
+export function checkReplace(old: JsonObject, candidate: JsonObject, oldContext: WriteContext): void {
+  checkLifecycle('delete', oldContext);
+  checkLifecycle('create', oldContext);
+  checkOwners(old, candidate, oldContext);
+  checkSealed(old, candidate, oldContext);
+}
+
+/** Sealed fields change only through their operations; on creation, setting one is a change. */
+export function checkSealed(current: JsonObject | undefined, doc: JsonObject, context: WriteContext): void {
+  for (const [field, operations] of Object.entries(context.schema.rules.sealed)) {
+    const changed = current ? !deepEqual(current[field], doc[field]) : doc[field] !== undefined;
+    if (changed && (context.operation === undefined || !operations.includes(context.operation))) {
+      throw new BatonError('forbidden', `field ${field} changes only through ${operations.map(operationText).join(' or ')}; this write was not made by one, nothing was written`);
+    }
+  }
+}
+
+/** `run.init` -> `baton run init`: operations are named after the commands that perform them. */
+function operationText(operation: string): string {
+  return `'baton ${operation.replace('.', ' ')}'`;
 }
 
 function coerceIntegers(doc: JsonObject, schema: CompiledSchema, notes: string[]): JsonObject {

@@ -1,14 +1,28 @@
+import { resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
-import { checkLifecycle, initialDocument, prepareWrite, singleObject, stampText, type WriteContext } from '../core/document.js';
+import { checkLifecycle, checkReplace, initialDocument, prepareWrite, singleObject, stampText, type WriteContext } from '../core/document.js';
 import { compileJq } from '../core/jq/index.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { diff } from '../core/patch.js';
 import { getAt, parsePath, setAt } from '../core/paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
+import { projectContext, type ProjectContext } from '../project/context.js';
 import type { Change, Current, Decision, HistoryEntry, Operation, Store } from '../stores/store.js';
 import { mirrorFiles } from './mirrors.js';
 
 export type Args = Record<string, Json>;
+
+/**
+ * Names the baton operation making a write (`phase`, `run.init`), which a schema's `sealed` fields
+ * require. A symbol kept out of the public API: the run commands pass it, a library caller cannot,
+ * so a plain `update` of a run's phases is refused from every face.
+ */
+export const OPERATION: unique symbol = Symbol('baton.operation');
+
+interface WriteOptions {
+  writer?: string;
+  [OPERATION]?: string;
+}
 export type Updater = (doc: JsonObject) => JsonObject | Promise<JsonObject>;
 
 export interface DocOptions {
@@ -17,6 +31,8 @@ export interface DocOptions {
   /** Largest string value accepted in bytes (default 64 KiB). */
   maxValueBytes?: number;
   now?: () => Date;
+  /** The project whose baton.config.json adds rules (default: found from the document's root). */
+  project?: ProjectContext | (() => ProjectContext);
 }
 
 export interface WriteResult {
@@ -51,21 +67,26 @@ export class Doc {
     return doc === undefined ? [] : program.run(doc, args);
   }
 
-  async init(values: JsonObject = {}, options: { schema?: string; force?: boolean; writer?: string } = {}): Promise<WriteResult> {
-    return this.write(options.writer, async (current, context) => {
+  async init(values: JsonObject = {}, options: WriteOptions & { schema?: string; force?: boolean } = {}): Promise<WriteResult> {
+    return this.write(options, async (current, context) => {
       if (current.state !== 'missing' && !options.force) {
         throw new BatonError('exists', `${this.key} already exists; pass --force to replace it (the old document stays in history)`);
       }
       if (current.state === 'corrupt') throw corrupt(this.key, current.error);
       checkLifecycle('create', context);
       const candidate = initialDocument(context.schema, values, context.now);
+      if (current.state === 'ok' && isObject(current.doc)) {
+        // Replacing: the old document's own schema decides, whatever schema the new one names.
+        const { loadSchema } = await import('./schemas.js');
+        checkReplace(current.doc, candidate, { ...context, schema: await loadSchema(current.meta.schema, this.root) });
+      }
       return { kind: 'init', candidate, base: undefined };
     }, options.schema);
   }
 
-  async update(change: string | Updater, args: Args = {}, options: { writer?: string; ifExists?: boolean } = {}): Promise<WriteResult> {
+  async update(change: string | Updater, args: Args = {}, options: WriteOptions & { ifExists?: boolean } = {}): Promise<WriteResult> {
     const program = typeof change === 'string' ? compileJq(change, [...Object.keys(args), '__now']) : undefined;
-    return this.write(options.writer, async (current, context) => {
+    return this.write(options, async (current, context) => {
       if (current.state === 'missing' && options.ifExists) return undefined;
       const doc = this.existing(current);
       const candidate = program
@@ -78,7 +99,7 @@ export class Doc {
 
   async set(path: string, value: Json, options: { writer?: string } = {}): Promise<WriteResult> {
     const segments = parsePath(path);
-    return this.write(options.writer, async (current) => {
+    return this.write(options, async (current) => {
       const doc = this.existing(current);
       return { kind: 'set', path, candidate: asObject(setAt(doc, segments, value, path), path), base: doc };
     });
@@ -86,7 +107,7 @@ export class Doc {
 
   async append(path: string, value: Json, options: { writer?: string } = {}): Promise<WriteResult> {
     const segments = parsePath(path);
-    return this.write(options.writer, async (current) => {
+    return this.write(options, async (current) => {
       const doc = this.existing(current);
       const list = getAt(doc, segments) ?? null;
       if (list !== null && !Array.isArray(list)) {
@@ -100,7 +121,7 @@ export class Doc {
   async consume(path: string, options: { writer?: string } = {}): Promise<Json> {
     const segments = parsePath(path);
     let taken: Json = null;
-    await this.write(options.writer, async (current) => {
+    await this.write(options, async (current) => {
       if (current.state === 'missing') return undefined;
       const doc = this.existing(current);
       taken = getAt(doc, segments) ?? null;
@@ -112,7 +133,7 @@ export class Doc {
 
   /** Deletes the document; its history stays. A missing document is not an error. */
   async clear(options: { writer?: string } = {}): Promise<WriteResult> {
-    return this.write(options.writer, async (current, context) => {
+    return this.write(options, async (current, context) => {
       if (current.state === 'missing') return undefined;
       checkLifecycle('delete', context);
       return { kind: 'clear', candidate: null, base: current.state === 'ok' && isObject(current.doc) ? current.doc : undefined };
@@ -130,7 +151,7 @@ export class Doc {
   /** Writes revision `rev`'s content as a new revision (validated like any write). */
   async revert(rev: number, options: { writer?: string } = {}): Promise<WriteResult> {
     const { doc: target } = await this.store.revision(this.key, rev);
-    return this.write(options.writer, async (current, context) => {
+    return this.write(options, async (current, context) => {
       const base = current.state === 'ok' && isObject(current.doc) ? current.doc : undefined;
       if (target === null) {
         checkLifecycle('delete', context);
@@ -174,16 +195,17 @@ export class Doc {
   }
 
   private async write(
-    writer: string | undefined,
+    options: WriteOptions,
     plan: (current: Current, context: WriteContext) => Promise<Planned | undefined>,
     schemaRef?: string,
   ): Promise<WriteResult> {
+    const check = await this.projectCheck();
     return this.store.transact(this.key, async (current): Promise<Decision<WriteResult>> => {
       const ref = schemaRef ?? current.meta.schema;
       // Loaded on the first write only: reads never pay for the compiled validators.
       const { loadSchema } = await import('./schemas.js');
       const schema = await loadSchema(ref, this.root);
-      const context = this.context(schema, writer);
+      const context = this.context(schema, options);
       const planned = await plan(current, context);
       if (!planned) return { result: { doc: current.state === 'ok' && isObject(current.doc) ? current.doc : null, rev: current.rev, notes: [] } };
       const op: Operation = {
@@ -198,6 +220,7 @@ export class Doc {
         : prepareWrite(planned.kind === 'init' ? undefined : planned.base, planned.candidate, context);
       // A change that changes nothing (a set to the same value, `.` without a stamp field) commits
       // nothing: no revision, no fsync. Validation still ran, so a bad document still refuses.
+      if (commit.doc && check) check(commit.doc);
       if (commit.patch.length === 0 && ['update', 'set', 'append', 'consume'].includes(planned.kind)) {
         return { result: { doc: commit.doc, rev: current.rev, notes: commit.notes } };
       }
@@ -211,10 +234,20 @@ export class Doc {
     });
   }
 
-  private context(schema: CompiledSchema, writer: string | undefined): WriteContext {
+  /** What baton.config.json adds to this document's rules (loaded only when it names the document). */
+  private async projectCheck(): Promise<((doc: JsonObject) => void) | undefined> {
+    const given = this.options.project;
+    const project = typeof given === 'function' ? given() : given ?? projectContext({ cwd: this.root, env: {} });
+    if (project.file.state === 'missing') return undefined;
+    const { projectCheck } = await import('../project/document-rules.js');
+    return projectCheck(project, resolve(this.root, this.key));
+  }
+
+  private context(schema: CompiledSchema, options: WriteOptions): WriteContext {
     const context: WriteContext = { schema, now: (this.options.now ?? (() => new Date()))() };
-    const who = writer ?? this.options.writer;
+    const who = options.writer ?? this.options.writer;
     if (who !== undefined) context.writer = who;
+    if (options[OPERATION] !== undefined) context.operation = options[OPERATION];
     if (this.options.maxValueBytes !== undefined) context.maxValueBytes = this.options.maxValueBytes;
     return context;
   }

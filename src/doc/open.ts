@@ -1,4 +1,5 @@
 import { FileStore, type FileStoreOptions } from '../stores/file/index.js';
+import { projectContext } from '../project/context.js';
 import type { Store } from '../stores/store.js';
 import { Doc, type DocOptions } from './doc.js';
 import { locate } from './root.js';
@@ -17,7 +18,10 @@ export interface OpenOptions extends DocOptions, FileStoreOptions {
  */
 export function openDoc(path: string, options: OpenOptions = {}): Doc {
   const cwd = options.cwd ?? process.cwd();
-  if (options.store) return new Doc(options.store, path, cwd, options);
-  const { root, key } = locate(path, cwd, options.env ?? process.env);
-  return new Doc(new FileStore(root, options), key, root, options);
+  const env = options.env ?? process.env;
+  // The project's config adds rules to some documents; found on the first write, not on reads.
+  const withProject = { ...options, project: options.project ?? (() => projectContext({ cwd, env })) };
+  if (options.store) return new Doc(options.store, path, cwd, withProject);
+  const { root, key } = locate(path, cwd, env);
+  return new Doc(new FileStore(root, options), key, root, withProject);
 }

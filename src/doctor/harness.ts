@@ -3,7 +3,7 @@ import { relative, resolve } from 'node:path';
 import { readConfigFile, CONFIG_FILE } from '../project/config-file.js';
 import { mergeConfig, validateConfig } from '../harness/config.js';
 import { markedRoot, rootConfigOf } from '../project/root.js';
-import { classificationIssues } from '../harness/task/classification.js';
+import { classificationIssues } from '../project/classification.js';
 import { stateLockPath } from '../harness/state-lock.js';
 import { readDocument } from '../stores/file/index.js';
 import { inspectLock, isStale } from '../stores/file/lock.js';

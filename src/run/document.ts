@@ -1,6 +1,6 @@
 import { BatonError, isBatonError } from '../core/errors.js';
 import type { Json, JsonObject } from '../core/json.js';
-import type { Doc, Updater, WriteResult } from '../doc/doc.js';
+import { OPERATION, type Doc, type Updater, type WriteResult } from '../doc/doc.js';
 import { openDoc } from '../doc/open.js';
 import type { Contract } from './contract.js';
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.js';
@@ -33,6 +33,9 @@ export interface RunDoc {
   contract?: Contract;
   [field: string]: Json | undefined | Record<string, PhaseEntry> | Contract;
 }
+
+/** The operations the pipeline-run schema's `sealed` rule names. */
+export type RunOperation = 'run.init' | 'phase' | 'gate';
 
 export interface RunContext {
   cwd: string;
@@ -70,14 +73,17 @@ export class Run {
     return doc as unknown as RunDoc;
   }
 
-  /** Read-modify-write inside the lock; a missing run gives the compat "run 'init' first". */
-  async update(change: (run: RunDoc) => RunDoc | void): Promise<WriteResult> {
+  /**
+   * Read-modify-write inside the lock; a missing run gives the compat "run 'init' first". Only a
+   * `phase` or `gate` operation may change `phases` (the schema seals them); a field write names none.
+   */
+  async update(change: (run: RunDoc) => RunDoc | void, operation?: RunOperation): Promise<WriteResult> {
     const updater: Updater = (doc) => {
       const run = doc as unknown as RunDoc;
       return (change(run) ?? run) as unknown as JsonObject;
     };
     try {
-      return await this.doc.update(updater);
+      return await this.doc.update(updater, {}, operation ? { [OPERATION]: operation } : {});
     } catch (error) {
       if (isBatonError(error, 'not_found')) throw this.missing();
       throw error;

@@ -9,6 +9,8 @@ import { BatonError, EXIT, isBatonError } from '../core/errors.js';
 export function runExitCode(error: BatonError): number {
   if (error.code === 'usage' || error.code === 'jq_syntax') return EXIT.usage;
   if (error.code === 'internal') return EXIT.internal;
+  // New with the sealed run fields: a write the original allowed and baton refuses on purpose.
+  if (error.code === 'forbidden') return EXIT.forbidden;
   return EXIT.refused;
 }
 

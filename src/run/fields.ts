@@ -2,6 +2,7 @@ import { BatonError } from '../core/errors.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { getAt, parsePath } from '../core/paths.js';
 import type { Contract } from './contract.js';
+import { OPERATION } from '../doc/doc.js';
 import { Run, type RunDoc } from './document.js';
 import { checkSize } from './limits.js';
 import { emptyPhase } from './phases.js';
@@ -24,7 +25,7 @@ export async function initRun(run: Run, contract?: Contract): Promise<Outcome> {
   for (const phase of contract?.phases ?? []) phases[phase.phase] = emptyPhase(phase.agent) as unknown as Json;
   const values: JsonObject = { session: run.location.label, phases };
   if (contract) values.contract = contract as unknown as Json;
-  await run.doc.init(values, { schema: 'pipeline-run', force: true });
+  await run.doc.init(values, { schema: 'pipeline-run', force: true, [OPERATION]: 'run.init' });
   return { out: `pipeline-state: initialized ${run.location.file} (session=${run.location.label})\n`, warnings: [] };
 }
 

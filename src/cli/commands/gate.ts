@@ -27,7 +27,7 @@ export default async function gate(argv: string[], cli: Cli): Promise<number> {
       await run.update((current) => {
         const entry = current.phases?.[key];
         if (entry) entry.gate = { result: result.pass ? 'pass' : 'fail', at, ...(missing.length > 0 ? { missing } : {}) };
-      });
+      }, 'gate');
     }
     cli.out(flags.json ? `${JSON.stringify(result)}\n` : formatGate(result));
     return result.pass ? EXIT.ok : EXIT.refused;

@@ -52,7 +52,7 @@ export default async function phase(argv: string[], cli: Cli): Promise<number> {
 async function start(run: Run, key: string, parsed: Parsed): Promise<number> {
   const agent = str(parsed.flags.agent);
   if (!agent) throw new BatonError('usage', `phase start needs --agent NAME (the agent that runs ${key})`);
-  await run.update((doc) => void startPhase(doc, key, { agent, now: now(), rerun: parsed.flags.rerun === true }));
+  await run.update((doc) => void startPhase(doc, key, { agent, now: now(), rerun: parsed.flags.rerun === true }), 'phase');
   return EXIT.ok;
 }
 
@@ -70,7 +70,7 @@ async function done(run: Run, key: string, parsed: Parsed, lists: Record<string,
   for (const path of [...evidence, ...workItems]) {
     if (inspectPath(path, root) !== 'ok') warnings.push(`warning: ${path} does not exist yet (or is empty); the gate fails until it does`);
   }
-  await run.update((doc) => void finishPhase(doc, key, { now: now(), agent: str(flags.agent), outputs, evidence, workItems, also, promote: flags.promote === true }));
+  await run.update((doc) => void finishPhase(doc, key, { now: now(), agent: str(flags.agent), outputs, evidence, workItems, also, promote: flags.promote === true }), 'phase');
   for (const warning of warnings) cli.err(`${warning}\n`);
   return EXIT.ok;
 }

@@ -3,8 +3,8 @@ import { isObject, type Json, type JsonObject } from '../json.js';
 
 /**
  * baton's own schema keywords, under `x-baton`, for what JSON Schema cannot say: who may write
- * which field, what never changes, who may create or delete the document, the stamp field and
- * mirror files.
+ * which field, what never changes, who may create or delete the document, which fields only named
+ * operations may change, the stamp field and mirror files.
  */
 export interface Mirror {
   /** Top-level field copied out. */
@@ -21,6 +21,12 @@ export interface BatonRules {
   immutable: string[];
   /** Field name -> writers allowed to change it (`name` or `prefix*`). */
   owners: Record<string, string[]>;
+  /**
+   * Field name -> operations allowed to change it (e.g. a run's `phases` only through `phase`).
+   * The engine checks it on every write, whichever face makes it: a plain update, set, revert or
+   * replacing init names no operation and is refused.
+   */
+  sealed: Record<string, string[]>;
   create?: string[];
   delete?: string[];
   mirrors: Mirror[];
@@ -35,6 +41,7 @@ export function readRules(schema: JsonObject, label: string): BatonRules {
     stampFormat: raw.stampFormat === 'millis' ? 'millis' : 'seconds',
     immutable: stringList(raw.immutable, 'immutable', label),
     owners: {},
+    sealed: {},
     mirrors: [],
     coerceIntegers: raw.coerceIntegers === true,
   };
@@ -48,6 +55,10 @@ export function readRules(schema: JsonObject, label: string): BatonRules {
   if (raw.owners !== undefined) {
     if (!isObject(raw.owners)) throw bad(label, 'owners must map field names to writer lists');
     for (const [field, writers] of Object.entries(raw.owners)) rules.owners[field] = stringList(writers, `owners.${field}`, label);
+  }
+  if (raw.sealed !== undefined) {
+    if (!isObject(raw.sealed)) throw bad(label, 'sealed must map field names to operation lists');
+    for (const [field, operations] of Object.entries(raw.sealed)) rules.sealed[field] = stringList(operations, `sealed.${field}`, label);
   }
   for (const mirror of Array.isArray(raw.mirrors) ? raw.mirrors : []) {
     if (!isObject(mirror)) throw bad(label, 'each mirror must be {field, file, empty}');

@@ -5,9 +5,8 @@ import { Doc } from '../../doc/doc.js';
 import { locate } from '../../doc/root.js';
 import { projectContext } from '../../project/context.js';
 import { FileStore } from '../../stores/file/index.js';
-import { mergeConfig } from '../config.js';
+import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../config-types.js';
-import { classifiedStore } from './classification.js';
 
 /**
  * What the `baton task` operations share: the project's task document, state folder and wave
@@ -28,27 +27,22 @@ export function taskSetup(cli: Cli): TaskSetup {
   // These are the Eneo harness's operations: with no profile configured, its layout and root
   // markers apply (as `baton hook --profile eneo` assumes), so both find the same state.
   const project = projectContext({ cwd: cli.cwd, env: cli.env, defaultProfile: 'eneo' });
-  const { file, config: raw, root } = project;
+  const { file, root } = project;
   if (file.state === 'invalid') throw new StateExit(1, file.error);
-  const chosen = typeof raw.profile === 'string' && raw.profile !== 'orchestrate' ? raw.profile : undefined;
-  // Its enums apply only to a project that chose the profile: with no configuration any value is accepted.
-  const config = mergeConfig(raw, chosen ?? 'eneo');
-  const classification = chosen === undefined ? raw.classification as HarnessConfig['classification'] : config.classification;
-  const taskPath = config.documents.task?.path ?? `${config.stateDir}/current-task.json`;
+  // The classification is not checked here: the engine applies it to every write of the task.
+  const { config, path: taskPath } = taskRules(project);
   const timeout = Number(cli.env.BATON_LOCK_TIMEOUT_MS);
   const lockTimeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout : 5000;
   return {
     root,
     config,
-    taskPath: resolve(root, taskPath),
+    taskPath,
     stateDir: resolve(root, config.stateDir),
     waveFile: resolve(root, config.wave?.file ?? `${config.stateDir}/wave.json`),
     lockTimeoutMs,
     doc: () => {
-      const { root: storeRoot, key } = locate(resolve(root, taskPath), root, { BATON_ROOT: root });
-      const store = new FileStore(storeRoot, { lockTimeoutMs });
-      const rules = classification && Object.keys(classification).length > 0 ? classification : undefined;
-      return new Doc(rules ? classifiedStore(store, rules) : store, key, storeRoot, {});
+      const { root: storeRoot, key } = locate(taskPath, root, { BATON_ROOT: root });
+      return new Doc(new FileStore(storeRoot, { lockTimeoutMs }), key, storeRoot, { project });
     },
   };
 }

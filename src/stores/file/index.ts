@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { formatDocument, hashText, type Json } from '../../core/json.js';
@@ -116,6 +116,9 @@ export class FileStore implements Store {
     const text = change.doc === null ? '' : formatDocument(change.doc);
     const entry: Omit<HistoryEntry, 'time'> = { rev, ...change.entry, hash: change.doc === null ? '' : hashText(text) };
     if (change.doc === null) entry.deleted = true;
+    // Side-effect targets are checked before anything is written: a mirror that cannot be written
+    // (a folder in its place) refuses the whole write instead of failing after the commit.
+    const mirrors = (change.mirrors ?? []).map((mirror) => ({ file: mirrorTarget(paths.file, mirror.file), content: mirror.content }));
     if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)) entry.snapshot = change.doc;
     ensureSidecar(paths.sidecar);
     this.appendHistory(paths, entry);
@@ -128,14 +131,20 @@ export class FileStore implements Store {
       writeFileAtomic(paths.file, text, { mode: 0o644 });
     }
     if (change.meta) writeFileAtomic(paths.meta, `${JSON.stringify(change.meta)}\n`);
-    for (const mirror of change.mirrors ?? []) {
-      writeFileAtomic(resolveKey(dirname(paths.file), mirror.file), mirror.content, { durable: false });
-    }
+    for (const mirror of mirrors) writeFileAtomic(mirror.file, mirror.content, { durable: false });
   }
 
   private appendHistory(paths: DocPaths, entry: Omit<HistoryEntry, 'time'>): void {
     appendEntry(paths.history, { ...entry, time: this.options.now().toISOString() } as HistoryEntry, this.options.historyKeep);
   }
+}
+
+function mirrorTarget(file: string, mirror: string): string {
+  const target = join(dirname(file), mirror);
+  if (existsSync(target) && !statSync(target).isFile()) {
+    throw new BatonError('unsafe_path', `mirror file ${target} is not a regular file (a folder?); remove or move it, nothing was written`);
+  }
+  return resolveKey(dirname(file), mirror);
 }
 
 /**

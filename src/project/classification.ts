@@ -1,7 +1,6 @@
-import { BatonError } from '../../core/errors.js';
-import type { JsonObject } from '../../core/json.js';
-import type { Store } from '../../stores/store.js';
-import type { ClassRule } from '../config-types.js';
+import { BatonError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+import type { ClassRule } from '../harness/config-types.js';
 
 /**
  * The classification fields of the task document (spec 2.1 "class.": lane, bracket,
@@ -9,11 +8,9 @@ import type { ClassRule } from '../config-types.js';
  * of `classification` in baton.config.json. With no configuration any value of the schema's type
  * is accepted; the eneo profile configures the Eneo enums.
  *
- * Why a Store wrapper: the check must see the document exactly as it will be committed (after
- * the jq expression, the digit-string coercion and the stamp) and refuse inside the same locked
- * transaction, so the file stays untouched. The engine's Doc has no hook for an extra check, but
- * every write goes through `store.transact`, so the check sits there. The whole document is
- * checked, not just the fields an expression touched (spec 2.2), like the schema check.
+ * The engine checks them on every write of the task document (project/document-rules.ts), whichever
+ * face writes it: `baton task`, a plain `baton update` or `set`, the library, a hook. The whole
+ * document is checked, not just the fields an expression touched (spec 2.2), like the schema check.
  */
 export type Classification = Record<string, ClassRule | null>;
 
@@ -46,21 +43,4 @@ export function checkClassification(doc: JsonObject, rules: Classification): voi
   if (issues.length === 0) return;
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
   throw new BatonError('invalid', `classification refuses the write: ${summary} (classification in baton.config.json); nothing was written`, { issues });
-}
-
-/** `inner` with every committed document checked first; deletions pass. */
-export function classifiedStore(inner: Store, rules: Classification): Store {
-  return {
-    kind: inner.kind,
-    read: (key) => inner.read(key),
-    transact: (key, fn) => inner.transact(key, async (current) => {
-      const decision = await fn(current);
-      if (decision.commit?.doc) checkClassification(decision.commit.doc, rules);
-      return decision;
-    }),
-    history: (key, options) => inner.history(key, options),
-    revision: (key, rev) => inner.revision(key, rev),
-    watch: (key, listener) => inner.watch(key, listener),
-    close: () => inner.close(),
-  };
 }

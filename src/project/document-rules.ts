@@ -1,0 +1,61 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { BatonError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+import { mergeConfig } from '../harness/config.js';
+import type { HarnessConfig } from '../harness/config-types.js';
+import { checkClassification, type Classification } from './classification.js';
+import type { ProjectContext } from './context.js';
+
+/**
+ * The rules baton.config.json gives a document, beside its schema's: today the classification of
+ * the task document (spec 2.1). The engine asks for them on every write (doc/doc.ts), so they
+ * hold whichever face writes: `baton task`, a plain `update`/`set`/`revert`, the library, a hook.
+ */
+export interface TaskRules {
+  /** The merged configuration: the eneo layout unless the project chose another profile. */
+  config: HarnessConfig;
+  /** Absolute path of the task document. */
+  path: string;
+  classification: Classification | undefined;
+}
+
+export function taskRules(project: ProjectContext): TaskRules {
+  const raw = project.config;
+  const chosen = typeof raw.profile === 'string' && raw.profile !== 'orchestrate' ? raw.profile : undefined;
+  // The eneo layout is where `baton task` keeps the task, but its enums apply only to a project
+  // that chose the profile: with no configuration any value is accepted.
+  const config = mergeConfig(raw, chosen ?? 'eneo');
+  const classification = chosen === undefined ? (raw.classification as Classification | undefined) : config.classification;
+  const path = resolve(project.root, config.documents.task?.path ?? `${config.stateDir}/current-task.json`);
+  return { config, path, classification: classification && Object.keys(classification).length > 0 ? classification : undefined };
+}
+
+/** The check the project config adds to a write of `file`, or undefined when it adds none. */
+export function projectCheck(project: ProjectContext, file: string): ((doc: JsonObject) => void) | undefined {
+  if (project.file.state === 'missing') return undefined;
+  if (project.file.state === 'invalid') {
+    // Fail closed: a broken config must not switch the task document's rules off.
+    if (canonical(file) !== canonical(taskRules({ ...project, config: {} }).path)) return undefined;
+    const { error } = project.file;
+    return () => {
+      throw new BatonError('usage', `${error}; until then the task document's rules cannot be checked and nothing is written`);
+    };
+  }
+  const { path, classification } = taskRules(project);
+  if (!classification || canonical(file) !== canonical(path)) return undefined;
+  return (doc) => checkClassification(doc, classification);
+}
+
+/** The real path, through symlinks, of a file that may not exist yet (its folder resolved). */
+function canonical(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    try {
+      return join(realpathSync(dirname(file)), basename(file));
+    } catch {
+      return resolve(file);
+    }
+  }
+}
