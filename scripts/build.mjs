@@ -45,7 +45,6 @@ const lazyRequire = {
 // that returns early (an event its profile ignores, the no-goal case) never loads the engine.
 const PARTS = {
   'src/harness/run-hook.ts': 'run-hook',
-  'src/harness/profiles/orchestrate.ts': 'orchestrate-profile',
   'src/goal/hooks/run.ts': 'goal-hooks',
 };
 const partFiles = Object.fromEntries(Object.entries(PARTS).map(([file, name]) => [resolve(file), name]));

@@ -84,6 +84,11 @@ export interface HarnessConfig {
   classification?: Record<string, ClassRule | null>;
   /** Project-root markers (spec 1.1); see root.ts. */
   root?: RootConfig;
+  /**
+   * How a deny or a Stop block is answered: `json` (default; Claude Code's structured decision,
+   * exit 0) or `exit2` (the reason on stderr and exit 2, for hosts and scripts that expect it).
+   */
+  denyProtocol?: 'json' | 'exit2';
   /** Status line settings (read by the status line itself, see statusline/task.ts). */
   statusline?: { costEnv?: string };
 }

@@ -14,7 +14,7 @@ import { ENEO } from './profiles/eneo.js';
 export const PROFILES: Record<string, HarnessConfig> = { eneo: ENEO };
 
 const EMPTY: HarnessConfig = { stateDir: '.claude/state', documents: {}, pathClasses: {}, allow: [], rules: [], disable: [] };
-const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', 'classification', 'root', 'statusline', '$schema', 'description']);
+const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', 'classification', 'root', 'statusline', 'denyProtocol', '$schema', 'description']);
 
 export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   const issues: Issue[] = [];
@@ -41,6 +41,7 @@ export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   checkStringLists(raw.lanes, 'lanes', add);
   checkClassification(raw.classification, add);
   checkRoot(raw.root, add);
+  if (raw.denyProtocol !== undefined && raw.denyProtocol !== 'json' && raw.denyProtocol !== 'exit2') add('denyProtocol', 'must be "json" (the default) or "exit2" (reason on stderr, exit 2)');
   if (raw.statusline !== undefined && (!isRecord(raw.statusline) || (raw.statusline.costEnv !== undefined && typeof raw.statusline.costEnv !== 'string'))) add('statusline', 'must be {"costEnv": "ENV_VAR_NAME"}');
   return issues;
 }

@@ -1,3 +1,5 @@
+import type { EventName } from './events.js';
+
 /**
  * The host-neutral shapes every hook handler works on. Host adapters (hosts/*.ts) translate a
  * host's payload into HookInput and a HookOutcome back into the host's protocol, so the handlers
@@ -32,8 +34,10 @@ export interface HookOutcome {
   deny?: { rule: string; message: string };
   /** Stop-like events: the agent is told to continue with this reason. */
   block?: { reason: string };
-  /** SessionStart / UserPromptSubmit: text for the model's context. */
+  /** Text for the model's context (SessionStart, UserPromptSubmit, Stop). */
   context?: string;
+  /** SessionStart: a title for the session, where the host shows one. */
+  title?: string;
   /** Shown to the user (config problems that disable a gate). */
   notice?: string;
   /** Diagnostics for stderr and the debug log; never model context. */
@@ -49,7 +53,7 @@ export interface Rendered {
 export interface HostAdapter {
   name: string;
   /** Canonical event for a host event name; undefined when baton has no such hook. */
-  event(hostEvent: string): string | undefined;
+  event(hostEvent: string): EventName | undefined;
   input(hostEvent: string, raw: Record<string, unknown>): HookInput;
   render(input: HookInput, outcome: HookOutcome): Rendered;
 }

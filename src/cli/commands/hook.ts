@@ -1,18 +1,18 @@
-import { BUILTIN_EVENTS, configEvents } from '../../harness/profiles/events.js';
+import { configEvents, type EventName } from '../../harness/events.js';
+import type { HookRun } from '../../harness/pipeline.js';
+import { CONFIG_ONLY, PROFILE_FRONTS, type ProfileFront } from '../../harness/profiles/index.js';
 import { parsePayload, readPayload } from '../../harness/stdin.js';
-import type { HostAdapter } from '../../harness/types.js';
+import type { HostAdapter, Rendered } from '../../harness/types.js';
 import { projectContext } from '../../project/context.js';
 import type { Cli } from '../context.js';
 
 /**
  * `baton hook <Event> [--profile NAME] [--host claude|codex|gemini|cursor]`: reads one payload,
- * answers in the host's protocol. This file is the cheap front: it reads stdin, the config file
- * and a table of which events the profile handles, and returns for any other event before the
- * engine (schemas, documents, policy) is imported. A hook never fails its host: every odd input
- * exits 0. The `orchestrate` profile keeps its own entry point.
+ * answers in the host's protocol. This file is the cheap front: it reads stdin, the config file,
+ * the event registry and the profiles' event lists, and returns for any event the profile does
+ * not handle before the engine (schemas, documents, policy, goal state) is imported. A hook never
+ * fails its host: every odd input exits 0.
  */
-type OrchestrateProfile = { default: (event: string, stdin: string, cli: Cli) => Promise<number> };
-
 const HOSTS: Record<string, () => Promise<HostAdapter>> = {
   claude: async () => (await import('../../harness/hosts/claude.js')).claude,
   codex: async () => (await import('../../harness/hosts/codex.js')).codex,
@@ -27,13 +27,15 @@ export default async function hook(args: string[], cli: Cli): Promise<number> {
   };
   const event = args.find((arg, i) => !arg.startsWith('-') && args[i - 1] !== '--profile' && args[i - 1] !== '--host');
   const stdin = await readPayload();
-  const profileFlag = flag('--profile');
-  if (profileFlag === 'orchestrate') return orchestrate(event, stdin, cli);
   const loadHost = HOSTS[flag('--host') ?? 'claude'];
   if (!event || !loadHost) return 0;
   const adapter = await loadHost();
   const canonical = adapter.event(event);
   if (!canonical) return 0;
+  const profileFlag = flag('--profile');
+  const flagged = profileFlag === undefined ? undefined : PROFILE_FRONTS[profileFlag];
+  // Goal hooks need no config file: decided before one is looked for.
+  if (flagged?.kind === 'goal') return goal(flagged, canonical, { adapter, hostEvent: event, stdin, profile: profileFlag as string }, cli);
   const { data, garbage } = parsePayload(stdin);
   // Cursor names its workspace in the payload; BATON_ROOT / CLAUDE_PROJECT_DIR still win.
   const roots = data.workspace_roots;
@@ -41,21 +43,39 @@ export default async function hook(args: string[], cli: Cli): Promise<number> {
   // The same discovery as `baton task` and the compat scripts, so the gate reads the state they write.
   const { file, config, profile, root } = projectContext({ cwd: cli.cwd, env: cli.env, profile: profileFlag, workspace });
   if (file.state === 'missing' && profile === undefined) return 0;
-  if (profile === 'orchestrate') return orchestrate(event, stdin, cli);
-  const handled = new Set([...(BUILTIN_EVENTS[profile ?? ''] ?? []), ...configEvents(config)]);
+  const front = profile === undefined ? CONFIG_ONLY : PROFILE_FRONTS[profile] ?? CONFIG_ONLY;
+  if (front.kind === 'goal') return goal(front, canonical, { adapter, hostEvent: event, stdin, profile: profile as string }, cli);
+  const handled = new Set([...front.events, ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical)) return 0;
   const { runHook } = await import('../../harness/run-hook.js');
-  const rendered = await runHook({
-    adapter, hostEvent: event, raw: data, garbage, config, root, env: cli.env,
+  return emit(cli, await runHook({
+    adapter, hostEvent: event, raw: data, garbage, config, root, cwd: cli.cwd, env: cli.env,
     ...(profile !== undefined ? { profile } : {}),
     ...(file.state === 'invalid' ? { configError: file.error } : {}),
-  });
+  }));
+}
+
+interface GoalCall {
+  adapter: HostAdapter;
+  hostEvent: string;
+  stdin: string;
+  profile: string;
+}
+
+/** The goal hooks: the common case, no active goal, costs one stat. Silent whatever happens. */
+async function goal(front: ProfileFront, canonical: EventName, call: GoalCall, cli: Cli): Promise<number> {
+  try {
+    if (!front.events.includes(canonical) || (front.active && !front.active(cli.env))) return 0;
+    const { data, garbage } = parsePayload(call.stdin);
+    const run: HookRun = { adapter: call.adapter, hostEvent: call.hostEvent, raw: data, garbage, config: {}, profile: call.profile, root: cli.cwd, cwd: cli.cwd, env: cli.env };
+    return emit(cli, await (await import('../../goal/hooks/run.js')).runGoalHook(run));
+  } catch {
+    return 0; // silent by contract (goal-workflow spec 5.0)
+  }
+}
+
+function emit(cli: Cli, rendered: Rendered): number {
   if (rendered.stdout) cli.out(rendered.stdout);
   if (rendered.stderr) cli.err(rendered.stderr);
   return rendered.code;
-}
-
-async function orchestrate(event: string | undefined, stdin: string, cli: Cli): Promise<number> {
-  if (!event) return 0;
-  return ((await import('../../harness/profiles/orchestrate.js')) as OrchestrateProfile).default(event, stdin, cli);
 }

@@ -17,14 +17,8 @@ function asText(value: unknown): string {
   return text.replaceAll('\n', ' ');
 }
 
-export function parseHookInput(stdin: string): HookInput {
-  let data: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(stdin) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
-  } catch {
-    // garbage reads as all empty
-  }
+/** From the payload as parsed by the hook front (garbage arrives as `{}`). */
+export function goalInput(data: Record<string, unknown>): HookInput {
   const active = data.stop_hook_active;
   return {
     sessionId: asText(data.session_id),

@@ -1,19 +1,33 @@
-import type { Cli } from '../../cli/context.js';
+import type { Handler, HandlerContext } from '../../harness/handlers/context.js';
+import { runPipeline, type HandlerTable, type HookRun } from '../../harness/pipeline.js';
+import type { HookOutcome, Rendered } from '../../harness/types.js';
 import { goalRoot } from '../paths.js';
-import { parseHookInput } from './input.js';
-import { resolveScope } from './scope.js';
+import { goalInput, type HookInput } from './input.js';
+import { resolveScope, type Scope } from './scope.js';
 
 /**
- * Entry of the goal hooks once a pointer exists. Every failure is swallowed: a hook must exit 0
- * and write nothing to stderr (5.0), and a crashing hook would disable itself in the host.
+ * The goal hooks of the `orchestrate` profile as handlers of the one hook pipeline: the events
+ * of the registry they implement, each loaded only once a goal is in scope. They return the same
+ * outcome as the harness handlers; the pipeline renders it and keeps them silent (5.0).
  */
-export async function runGoalHook(event: string, stdin: string, cli: Cli): Promise<void> {
-  const root = goalRoot(cli.env);
-  if (root === undefined) return;
-  const input = parseHookInput(stdin);
-  const scope = resolveScope(root, input, cli.cwd);
-  if (!scope) return;
-  if (event === 'SessionStart') await (await import('./session-start.js')).sessionStart(scope, input, cli);
-  else if (event === 'Stop') await (await import('./stop.js')).stop(scope, input, cli);
-  else if (event === 'SessionEnd') await (await import('./session-end.js')).sessionEnd(scope, input, cli);
+type GoalHook = (scope: Scope, input: HookInput, context: HandlerContext) => Promise<HookOutcome>;
+
+function inScope(load: () => Promise<GoalHook>): () => Promise<Handler> {
+  return async () => async (context) => {
+    const root = goalRoot(context.env);
+    if (root === undefined) return { log: [] };
+    const input = goalInput(context.input.raw);
+    const scope = resolveScope(root, input, context.cwd);
+    return scope ? (await load())(scope, input, context) : { log: [] };
+  };
+}
+
+const HANDLERS: HandlerTable = {
+  SessionStart: inScope(async () => (await import('./session-start.js')).sessionStart),
+  Stop: inScope(async () => (await import('./stop.js')).stop),
+  SessionEnd: inScope(async () => (await import('./session-end.js')).sessionEnd),
+};
+
+export function runGoalHook(run: HookRun): Promise<Rendered> {
+  return runPipeline({ ...run, silent: true }, HANDLERS);
 }

@@ -1,4 +1,5 @@
-import type { Cli } from '../../cli/context.js';
+import type { HandlerContext } from '../../harness/handlers/context.js';
+import type { HookOutcome } from '../../harness/types.js';
 import { envNumber } from '../paths.js';
 import { writePointer } from '../pointer.js';
 import { appendLog, rotateLog } from '../log-file.js';
@@ -10,11 +11,12 @@ import type { Scope } from './scope.js';
  * SessionEnd (5.6), owner only: rotate, log the end with the transcript path, and on /clear hand
  * the goal off (`session=cleared:<id>`) so the next SessionStart with source clear claims it.
  */
-export async function sessionEnd(scope: Scope, input: HookInput, cli: Cli): Promise<void> {
-  if (!scope.owner) return;
-  await underStateLock(scope.paths.state, () => rotateLog(scope.paths.dir, envNumber(cli.env, 'STATE_LOG_ROTATE_BYTES', 65536)));
+export async function sessionEnd(scope: Scope, input: HookInput, { env }: HandlerContext): Promise<HookOutcome> {
+  if (!scope.owner) return { log: [] };
+  await underStateLock(scope.paths.state, () => rotateLog(scope.paths.dir, envNumber(env, 'STATE_LOG_ROTATE_BYTES', 65536)));
   const reason = input.reason === '' ? 'unknown' : input.reason;
   const transcript = input.transcriptPath === '' ? 'unknown' : input.transcriptPath;
   appendLog(scope.paths.log, `session ended (${reason}) goal:${scope.pointer.slug}\ntranscript: ${transcript}`);
   if (input.reason === 'clear') writePointer(scope.root, { ...scope.pointer, session: `cleared:${input.sessionId}` });
+  return { log: [] };
 }

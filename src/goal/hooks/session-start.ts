@@ -1,4 +1,5 @@
-import type { Cli } from '../../cli/context.js';
+import type { HandlerContext } from '../../harness/handlers/context.js';
+import type { HookOutcome } from '../../harness/types.js';
 import { envNumber, toolNames } from '../paths.js';
 import { writePointer } from '../pointer.js';
 import { rotateLog } from '../log-file.js';
@@ -13,24 +14,21 @@ import type { Scope } from './scope.js';
  */
 export const MODE_LINE = 'Orchestrate mode is active: load the /orchestrate skill with "resume" before anything else.';
 
-export async function sessionStart(scope: Scope, input: HookInput, cli: Cli): Promise<void> {
+export async function sessionStart(scope: Scope, input: HookInput, { env }: HandlerContext): Promise<HookOutcome> {
   if (!scope.owner) {
     const handOff = input.source === 'clear' && input.sessionId !== '' && scope.pointer.session.startsWith('cleared:');
-    if (!handOff) return;
+    if (!handOff) return { log: [] };
     writePointer(scope.root, { ...scope.pointer, session: input.sessionId });
   }
-  await underStateLock(scope.paths.state, () => rotateLog(scope.paths.dir, envNumber(cli.env, 'STATE_LOG_ROTATE_BYTES', 65536)));
+  await underStateLock(scope.paths.state, () => rotateLog(scope.paths.dir, envNumber(env, 'STATE_LOG_ROTATE_BYTES', 65536)));
   const source = input.source === '' ? 'unknown' : input.source;
   const block = contextBlock(scope, {
     who: `the SessionStart hook; source=${source}`,
     mode: MODE_LINE,
     withHead: input.source !== 'resume',
     transcriptPath: input.transcriptPath,
-    env: cli.env,
-    names: toolNames(cli.env),
+    env: env,
+    names: toolNames(env),
   });
-  const output = {
-    hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: block, sessionTitle: `orchestrate: ${scope.pointer.slug}` },
-  };
-  cli.out(`${JSON.stringify(output)}\n`);
+  return { context: block, title: `orchestrate: ${scope.pointer.slug}`, log: [] };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Cli } from '../../cli/context.js';
+import type { HandlerContext } from '../../harness/handlers/context.js';
+import type { HookOutcome } from '../../harness/types.js';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
 import { toolNames, type ToolNames } from '../paths.js';
 import { writePointer } from '../pointer.js';
@@ -19,10 +20,6 @@ import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.
 const claimMode = (invocation: string) => `This session took the goal over with ${invocation}. Reconcile any crash or lost-agent lines below before other work.`;
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit']);
 const TOUCH_VERBS = ['start', 'resume', 'touch', 'now', 'land'];
-
-function emit(cli: Cli, context: string): void {
-  cli.out(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'Stop', additionalContext: context } })}\n`);
-}
 
 /** Paths in ROOT itself or below `ROOT/` are bookkeeping (defect 6.6: not `ROOT-old/`). */
 function isBookkeeping(path: string, root: string): boolean {
@@ -51,8 +48,8 @@ export function findingKey(line: string): string {
   return /^lint: [^:]+/.exec(line)?.[0] ?? line;
 }
 
-function changedFindings(scope: Scope, cli: Cli, names: ToolNames): string[] {
-  const findings = lintLines(scope, { who: '', mode: '', withHead: false, transcriptPath: '', env: cli.env, names });
+function changedFindings(scope: Scope, env: NodeJS.ProcessEnv, names: ToolNames): string[] {
+  const findings = lintLines(scope, { who: '', mode: '', withHead: false, transcriptPath: '', env, names });
   const keys = findings.map(findingKey).join('\n');
   let last = '';
   try {
@@ -65,20 +62,20 @@ function changedFindings(scope: Scope, cli: Cli, names: ToolNames): string[] {
   return findings;
 }
 
-export async function stop(scope: Scope, input: HookInput, cli: Cli): Promise<void> {
-  if (input.stopHookActive || !isRegularFile(input.transcriptPath)) return;
+export async function stop(scope: Scope, input: HookInput, { env }: HandlerContext): Promise<HookOutcome> {
+  const silent: HookOutcome = { log: [] };
+  if (input.stopHookActive || !isRegularFile(input.transcriptPath)) return silent;
   const calls = turnCalls(parseRecords(tailLines(input.transcriptPath)));
-  const names = toolNames(cli.env);
+  const names = toolNames(env);
   if (!scope.owner) {
     const claim = input.sessionId === '' ? undefined : calls.filter((c) => c.name === 'Bash').map((c) => goalInvocation(c.command, ['start', 'resume'])).find(Boolean);
-    if (!claim) return;
+    if (!claim) return silent;
     writePointer(scope.root, { ...scope.pointer, session: input.sessionId });
-    const block = contextBlock(scope, { who: 'the Stop hook: this session now owns the goal', mode: claimMode(claim), withHead: false, transcriptPath: input.transcriptPath, env: cli.env, names });
-    emit(cli, block);
-    return;
+    const block = contextBlock(scope, { who: 'the Stop hook: this session now owns the goal', mode: claimMode(claim), withHead: false, transcriptPath: input.transcriptPath, env, names });
+    return { context: block, log: [] };
   }
   const { substantive, touched } = classifyTurn(calls, scope);
-  if (!substantive && !touched) return;
+  if (!substantive && !touched) return silent;
   const lines: string[] = [];
   if (substantive && !touched) {
     lines.push(
@@ -86,11 +83,11 @@ export async function stop(scope: Scope, input: HookInput, cli: Cli): Promise<vo
       `Record it in ${scope.paths.state} (${names.goal} now or land for a launch or return, a small Edit for Next and anything decided), then run ${names.goal} touch.${names.compat ? ` goal.sh is ${names.goalCommand}.` : ''}`,
     );
   }
-  const findings = changedFindings(scope, cli, names);
+  const findings = changedFindings(scope, env, names);
   if (findings.length > 0) {
     lines.push('Orchestrate state lint:', ...findings, `Read the head and the sections named, fix what is wrong with small Edits, then run ${names.goalCommand} touch.`);
   }
-  if (lines.length === 0) return;
+  if (lines.length === 0) return silent;
   lines.push('Do not repeat your previous reply; end the turn with at most one line.');
-  emit(cli, `${lines.join('\n')}\n`);
+  return { context: `${lines.join('\n')}\n`, log: [] };
 }

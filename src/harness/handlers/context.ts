@@ -6,6 +6,8 @@ export interface HandlerContext {
   input: HookInput;
   config: HarnessConfig;
   root: string;
+  /** The process's working directory. */
+  cwd: string;
   env: NodeJS.ProcessEnv;
   now: Date;
 }

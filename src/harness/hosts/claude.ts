@@ -1,3 +1,4 @@
+import { hostEvents } from '../events.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
 import { normalize, type ToolTable } from './normalize.js';
 
@@ -29,18 +30,24 @@ export function renderClaudeLike(input: HookInput, outcome: HookOutcome): Render
   }
   if (outcome.block) Object.assign(json, { decision: 'block', reason: outcome.block.reason });
   if (outcome.notice) json.systemMessage = outcome.notice;
-  let stdout = Object.keys(json).length > 0 ? `${JSON.stringify(json)}\n` : '';
-  if (outcome.context !== undefined) {
-    stdout = stdout
-      ? `${JSON.stringify({ ...json, hookSpecificOutput: { hookEventName: input.event, additionalContext: outcome.context } })}\n`
-      : `${outcome.context}\n`;
+  // Plain stdout is model context only for these two events; elsewhere, or with other fields to
+  // carry, the context goes in hookSpecificOutput.
+  if (outcome.context !== undefined && (Object.keys(json).length > 0 || outcome.title !== undefined || !PLAIN_CONTEXT.has(input.event))) {
+    const specific: Record<string, unknown> = { hookEventName: input.event, additionalContext: outcome.context };
+    if (outcome.title !== undefined) specific.sessionTitle = outcome.title;
+    json.hookSpecificOutput = specific;
+  } else if (outcome.context !== undefined) {
+    return { stdout: `${outcome.context}\n`, stderr, code: 0 };
   }
-  return { stdout, stderr, code: 0 };
+  return { stdout: Object.keys(json).length > 0 ? `${JSON.stringify(json)}\n` : '', stderr, code: 0 };
 }
+
+const PLAIN_CONTEXT = new Set(['SessionStart', 'UserPromptSubmit']);
+const EVENTS = hostEvents('claude');
 
 export const claude: HostAdapter = {
   name: 'claude',
-  event: (hostEvent) => hostEvent,
+  event: (hostEvent) => EVENTS[hostEvent],
   input: (hostEvent, raw) => normalize(hostEvent, hostEvent, raw, CLAUDE_TOOLS),
   render: renderClaudeLike,
 };

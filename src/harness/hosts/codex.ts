@@ -1,3 +1,4 @@
+import { hostEvents } from '../events.js';
 import type { HostAdapter } from '../types.js';
 import { CLAUDE_TOOLS, renderClaudeLike } from './claude.js';
 import { normalize, type ToolTable } from './normalize.js';
@@ -18,9 +19,11 @@ const TOOLS: ToolTable = {
   },
 };
 
+const EVENTS = hostEvents('codex');
+
 export const codex: HostAdapter = {
   name: 'codex',
-  event: (hostEvent) => hostEvent,
+  event: (hostEvent) => EVENTS[hostEvent],
   input: (hostEvent, raw) => normalize(hostEvent, hostEvent, raw, TOOLS),
   render: renderClaudeLike,
 };

@@ -1,3 +1,4 @@
+import { hostEvents } from '../events.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
 import { normalize, type ToolTable } from './normalize.js';
 
@@ -7,18 +8,7 @@ import { normalize, type ToolTable } from './normalize.js';
  * "agent_message"}`; `stop` continues the agent with `followup_message`. An allowed call prints
  * nothing, which leaves Cursor's own permission settings in charge.
  */
-const EVENTS: Record<string, string> = {
-  sessionStart: 'SessionStart',
-  sessionEnd: 'SessionEnd',
-  beforeSubmitPrompt: 'UserPromptSubmit',
-  preToolUse: 'PreToolUse',
-  beforeShellExecution: 'PreToolUse',
-  postToolUse: 'PostToolUse',
-  afterFileEdit: 'PostToolUse',
-  subagentStop: 'SubagentStop',
-  preCompact: 'PreCompact',
-  stop: 'Stop',
-};
+const EVENTS = hostEvents('cursor');
 
 const TOOLS: ToolTable = {
   tools: {

@@ -1,3 +1,4 @@
+import { hostEvents } from '../events.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
 import { normalize, type ToolTable } from './normalize.js';
 
@@ -7,16 +8,7 @@ import { normalize, type ToolTable } from './normalize.js';
  * "reason"}`. Context goes in `hookSpecificOutput.additionalContext`. Timeouts in its settings
  * are milliseconds.
  */
-const EVENTS: Record<string, string> = {
-  BeforeTool: 'PreToolUse',
-  AfterTool: 'PostToolUse',
-  BeforeAgent: 'UserPromptSubmit',
-  AfterAgent: 'Stop',
-  SessionStart: 'SessionStart',
-  SessionEnd: 'SessionEnd',
-  PreCompress: 'PreCompact',
-  Notification: 'Notification',
-};
+const EVENTS = hostEvents('gemini');
 
 const TOOLS: ToolTable = {
   tools: {

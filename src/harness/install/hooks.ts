@@ -1,9 +1,9 @@
+import { EVENT_NAMES, EVENTS } from '../events.js';
+
 /**
- * The hooks baton registers with Claude Code: one table for both faces, the plugin's
- * `plugin/hooks/hooks.json` (a test checks the committed file matches it) and the settings entries
- * `baton install claude` writes. Timeouts are in seconds, as the host reads them. Matchers are
- * narrow where the host filters on something useful (tool names), so the common tool calls (Read,
- * Grep, Glob, ...) never start a Node process; the other events have nothing worth filtering on.
+ * The hooks baton registers with Claude Code, read from the event registry (events.ts): the
+ * plugin's `plugin/hooks/hooks.json` (committed; test/install/registry.test.ts fails until it
+ * matches) and the settings entries `baton install claude` writes.
  */
 export interface HookSpec {
   event: string;
@@ -11,17 +11,10 @@ export interface HookSpec {
   timeout: number;
 }
 
-export const HOOKS: readonly HookSpec[] = [
-  { event: 'SessionStart', timeout: 5 },
-  { event: 'UserPromptSubmit', timeout: 5 },
-  { event: 'PreToolUse', matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash', timeout: 5 },
-  { event: 'SubagentStop', timeout: 10 },
-  { event: 'PreCompact', timeout: 15 },
-  // Stop may run the project's verification commands (baton.config.json `stop.commands`).
-  { event: 'Stop', timeout: 300 },
-  // The host gives SessionEnd hooks 1.5 s in total; baton does nothing slow there.
-  { event: 'SessionEnd', timeout: 2 },
-];
+export const HOOKS: readonly HookSpec[] = EVENT_NAMES.map((event) => {
+  const { matcher, timeout } = EVENTS[event];
+  return matcher === undefined ? { event, timeout } : { event, matcher, timeout };
+});
 
 export interface HookEntry {
   matcher?: string;

@@ -1,0 +1,83 @@
+/**
+ * The one registry of hook events baton handles. Everything else derives from it: the entries
+ * `baton install claude` writes and the plugin's `hooks/hooks.json` (install/hooks.ts), the event
+ * names each host adapter accepts (hosts/*.ts), the events a project's config sections turn on,
+ * and which payloads are worth nothing when empty (run-hook.ts). A new event is one entry here,
+ * its handler in run-hook.ts, and its name in the profiles that use it (profiles/index.ts).
+ *
+ * This module imports nothing: the hook front reads it before deciding whether to load anything.
+ */
+export type EventName = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'SubagentStop' | 'PreCompact' | 'Stop' | 'SessionEnd';
+
+export type HostName = 'claude' | 'codex' | 'gemini' | 'cursor';
+
+export interface EventSpec {
+  /** Claude Code matcher; narrow where the host filters on something useful (tool names). */
+  matcher?: string;
+  /** Seconds, as Claude Code reads them. */
+  timeout: number;
+  /** An empty or garbage payload leaves nothing to decide: exit 0 without loading the engine. */
+  needsPayload: boolean;
+  /** baton.config.json sections that turn the event on for a project without a profile. */
+  sections: readonly string[];
+  /** The host's own event names that arrive as this event; claude always uses the canonical name. */
+  hosts: { codex?: readonly string[]; gemini?: readonly string[]; cursor?: readonly string[] };
+}
+
+export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
+  SessionStart: {
+    timeout: 5, needsPayload: false, sections: ['sessionStart'],
+    hosts: { codex: ['SessionStart'], gemini: ['SessionStart'], cursor: ['sessionStart'] },
+  },
+  UserPromptSubmit: {
+    timeout: 5, needsPayload: true, sections: ['audit'],
+    hosts: { codex: ['UserPromptSubmit'], gemini: ['BeforeAgent'], cursor: ['beforeSubmitPrompt'] },
+  },
+  // The common tool calls (Read, Grep, Glob, ...) never start a Node process.
+  PreToolUse: {
+    matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash', timeout: 5, needsPayload: true, sections: ['rules'],
+    hosts: { codex: ['PreToolUse'], gemini: ['BeforeTool'], cursor: ['preToolUse', 'beforeShellExecution'] },
+  },
+  SubagentStop: {
+    timeout: 10, needsPayload: true, sections: ['wave'],
+    hosts: { codex: ['SubagentStop'], cursor: ['subagentStop'] },
+  },
+  PreCompact: {
+    timeout: 15, needsPayload: false, sections: ['snapshot'],
+    hosts: { codex: ['PreCompact'], gemini: ['PreCompress'], cursor: ['preCompact'] },
+  },
+  // Stop may run the project's verification commands (`stop.commands`, `stop.presets`).
+  Stop: {
+    timeout: 300, needsPayload: true, sections: ['stop'],
+    hosts: { codex: ['Stop'], gemini: ['AfterAgent'], cursor: ['stop'] },
+  },
+  // The host gives SessionEnd hooks 1.5 s in total; baton does nothing slow there.
+  SessionEnd: {
+    timeout: 2, needsPayload: false, sections: [],
+    hosts: { gemini: ['SessionEnd'], cursor: ['sessionEnd'] },
+  },
+};
+
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(EVENTS, name);
+}
+
+/** Host event name -> canonical event, for one host. */
+export function hostEvents(host: HostName): Record<string, EventName> {
+  const table: Record<string, EventName> = {};
+  for (const name of EVENT_NAMES) {
+    const names = host === 'claude' ? [name] : EVENTS[name].hosts[host] ?? [];
+    for (const hostName of names) table[hostName] = name;
+  }
+  return table;
+}
+
+/** Events a project's own config sections ask for, on top of its profile's. */
+export function configEvents(config: Record<string, unknown>): EventName[] {
+  return EVENT_NAMES.filter((name) => EVENTS[name].sections.some((section) => {
+    const value = config[section];
+    return Array.isArray(value) ? value.length > 0 : Boolean(value);
+  }));
+}
