@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** The three UTC formats of the goal files (2.1). The clock is injectable for tests. */
 export function isoTime(date: Date = new Date()): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -22,4 +24,19 @@ export function clockTime(epochSeconds: number): string {
 /** File times compare in whole seconds (2.1). */
 export function wholeSeconds(mtimeMs: number): number {
   return Math.floor(mtimeMs / 1000);
+}
+
+/**
+ * The clock of the goal commands: the system's, or the ISO time held in the file BATON_CLOCK_FILE
+ * names, read at every tick. A file rather than a fixed time so a test can move the clock while
+ * processes wait for a lock, as the minute turns over in real use.
+ */
+export function clockOf(env: Record<string, string | undefined>): () => Date {
+  const file = env.BATON_CLOCK_FILE;
+  if (!file) return () => new Date();
+  return () => {
+    const date = new Date(readFileSync(file, 'utf8').trim());
+    if (Number.isNaN(date.getTime())) throw new Error(`BATON_CLOCK_FILE ${file} does not hold an ISO time`);
+    return date;
+  };
 }

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { baton, sandbox, script, type Sandbox } from './helpers.js';
+import { baton, BATON_BIN, sandbox, script, type Sandbox } from './helpers.js';
 
 /** Every goal verb and exit code, run as the plugin's checks run goal.sh (spec 3, C1-C10). */
 const goal = (box: Sandbox, ...args: string[]) => script(box, 'goal.sh', args);
@@ -226,4 +228,36 @@ test('goal.sh has no transcript verb: it is an unknown verb there (usage, 2); ba
   assert.match(run.stderr, /^ {4}goal\.sh start <slug>/);
   assert.equal(script(box, 'transcript-text.sh', [t]).stdout, '[2026-03-04T09:00:00Z] USER: hi\n');
   assert.equal(baton(box, ['goal', 'transcript', t]).stdout, '[2026-03-04T09:00:00Z] USER: hi\n');
+});
+
+test('land stamps its Done line under the lock: a land that waited across a minute boundary keeps Done in order', async () => {
+  const box = sandbox();
+  goal(box, 'start', 'docs-pass', 'x');
+  const dir = join(box.root, 'docs-pass');
+  const clock = join(box.base, 'clock');
+  writeFileSync(clock, '2026-01-01T12:00:59Z');
+  const env = { ...box.env, BATON_CLOCK_FILE: clock };
+  // A live process holds the state lock, so the first land waits for it.
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+  try {
+    writeFileSync(join(dir, '.state.md.lock'), `${holder.pid}\n${hostname()}\n${Date.now()}\ntok\n\n`);
+    const first = spawn(process.execPath, [BATON_BIN, 'goal', 'land', '-', 'first'], { cwd: box.work, env, stdio: 'ignore' });
+    const firstDone = new Promise((resolve) => first.on('close', resolve));
+    // Let it start and wait on the lock (a settle, not an assertion), then freeze it there while
+    // the minute turns and a second land goes through.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    first.kill('SIGSTOP');
+    writeFileSync(clock, '2026-01-01T12:01:00Z');
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.on('close', resolve));
+    assert.equal(baton(box, ['goal', 'land', '-', 'second'], { env }).status, 0);
+    first.kill('SIGCONT');
+    assert.equal(await firstDone, 0);
+    const done = read(join(dir, 'state.md')).trimEnd().split('\n').slice(-2);
+    assert.deepEqual(done, ['- 2026-01-01 12:01Z second', '- 2026-01-01 12:01Z first']);
+    assert.doesNotMatch(script(box, 'state-lint.sh', [join(dir, 'state.md')]).stdout, /done-order/);
+  } finally {
+    holder.kill('SIGKILL');
+    rmSync(box.base, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 import { isBatonError } from '../../core/errors.js';
 import { countNowEntries, hasNowHeading, nowBlock, rewriteNowDone, type NowDoneEdit } from '../now-done.js';
 import { editState, fromBytes, toBytes } from '../state-file.js';
-import { doneStamp } from '../time.js';
+import { clockOf, doneStamp } from '../time.js';
 import { activeGoal, labelled, refuse, usageError, type GoalContext } from './context.js';
 
 /** One leading `- ` removed, newlines folded: how now and land read their free text. */
@@ -18,16 +18,18 @@ export async function touch(ctx: GoalContext): Promise<number> {
   return 0;
 }
 
-async function rewrite(ctx: GoalContext, edit: NowDoneEdit): Promise<{ before: string[]; after: string[] }> {
+/** `edit` is built under the state lock: a Done line's stamp is the time it lands, in file order. */
+async function rewrite(ctx: GoalContext, edit: (now: Date) => NowDoneEdit): Promise<{ before: string[]; after: string[] }> {
   const { paths } = activeGoal(ctx, true);
   let before: string[] = [];
+  const clock = clockOf(ctx.cli.env);
   try {
     const after = await editState(
       paths.state,
       (lines) => {
         before = lines;
         if (!hasNowHeading(lines)) throw refuse(`${paths.state} has no '## Now' line`);
-        return rewriteNowDone(lines, edit);
+        return rewriteNowDone(lines, edit(clock()));
       },
       { touchUpdated: true },
     );
@@ -46,7 +48,7 @@ function printNow(ctx: GoalContext, lines: string[]): void {
 export async function now(ctx: GoalContext, args: string[]): Promise<number> {
   const entry = entryText(args);
   if (entry === '') throw usageError();
-  const { after } = await rewrite(ctx, { addEntry: toBytes(`- ${entry}`) });
+  const { after } = await rewrite(ctx, () => ({ addEntry: toBytes(`- ${entry}`) }));
   printNow(ctx, after);
   return 0;
 }
@@ -55,9 +57,8 @@ export async function now(ctx: GoalContext, args: string[]): Promise<number> {
 export async function land(ctx: GoalContext, args: string[]): Promise<number> {
   const label = args[0] ?? '';
   if (label === '') throw usageError();
-  const edit: NowDoneEdit = { dropLabel: toBytes(label) };
-  if (args.slice(1).join(' ') !== '') edit.doneLine = toBytes(`- ${doneStamp()} ${entryText(args.slice(1))}`);
-  const { before, after } = await rewrite(ctx, edit);
+  const text = args.slice(1).join(' ') !== '' ? entryText(args.slice(1)) : undefined;
+  const { before, after } = await rewrite(ctx, (now) => ({ dropLabel: toBytes(label), ...(text !== undefined ? { doneLine: toBytes(`- ${doneStamp(now)} ${text}`) } : {}) }));
   printNow(ctx, after);
   if (label !== '-' && countNowEntries(before) === countNowEntries(after)) {
     ctx.cli.out(labelled('note', `no Now entry names ${label}; Now is unchanged`));
