@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
@@ -90,6 +90,11 @@ describe('rules hold whichever command writes', () => {
       assert.equal(baton(['set', `../${TASK}`, 'lane', 'sideways'], { cwd: join(dir, 'src'), env: {} }).code, 3);
       assert.equal(library(dir, `async (lib) => lib.openDoc(${JSON.stringify(TASK)}).update((d) => ({ ...d, lane: 'sideways' }))`).stdout, 'invalid');
       assert.equal(library(dir, `async (lib) => lib.openDoc(${JSON.stringify(TASK)}).set('audit_impact', 'all')`).stdout, 'invalid');
+      assert.deepEqual(snapshot(dir), before);
+      // A broken config does not switch the rules off: writes to the task document are refused.
+      writeFileSync(join(dir, 'baton.config.json'), '{"profile": ');
+      assert.equal(baton(['set', TASK, 'lane', 'sideways'], { cwd: dir, env }).code, 2);
+      writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo"}');
       assert.deepEqual(snapshot(dir), before);
       // A good value still lands through the plain commands.
       assert.equal(baton(['set', TASK, 'lane', 'fast'], { cwd: dir, env }).code, 0);

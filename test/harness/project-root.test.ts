@@ -49,6 +49,8 @@ describe('project root', () => {
       const input = JSON.stringify({ tool_name: 'Write', tool_input: { file_path: join(dir, 'eneo/tests/test_a.py') } });
       const deny = baton(['hook', 'PreToolUse', '--profile', 'eneo'], { cwd: dir, env: { CLAUDE_PROJECT_DIR: dir }, input });
       assert.match(deny.stdout, /"permissionDecision":"deny"/);
+      const status = baton(['statusline'], { cwd: dir, env: { NO_COLOR: '1' }, input: JSON.stringify({ workspace: { current_dir: dir, project_dir: dir } }) });
+      assert.match(status.stdout, /\ndemo · GREEN · …\n$/);
     } finally {
       cleanup();
     }

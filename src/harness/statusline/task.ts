@@ -11,7 +11,7 @@ import { markedRoot, rootConfigOf } from '../../project/root.js';
  *   { "documents": { "task": { "path": "..." } } }   the task document, relative to the root
  *   { "stateDir": ".claude/state" }                  else current-task.json in this folder
  *   { "statusline": { "costEnv": "NAME" } }          variable that turns the cost segment on
- *   { "root": {...} } or { "profile": "eneo" }       root markers (spec 1.1), see ../root.ts
+ *   { "root": {...} } or { "profile": ... }         root markers (spec 1.1; the eneo ones by default), see project/root.ts
  */
 export const DEFAULT_STATE_DIR = '.claude/state';
 export const TASK_FILE = 'current-task.json';
@@ -48,7 +48,9 @@ function nonEmpty(value: Json | undefined): string | undefined {
 export function readStatuslineConfig(configRoot: string, env: NodeJS.ProcessEnv = {}, cwd = configRoot): StatuslineConfig {
   const config = readJson(join(configRoot, 'baton.config.json'));
   const raw = typeof config === 'object' && config !== null && !Array.isArray(config) ? config : {};
-  const markers = rootConfigOf(raw, nonEmpty(raw.profile));
+  // Line 2 shows the Eneo task: with no profile configured, its root markers apply, as they do
+  // for `baton task`, the compat scripts and `baton hook --profile eneo` (project/context.ts).
+  const markers = rootConfigOf(raw, nonEmpty(raw.profile) ?? 'eneo');
   // The marker search starts where the config was found (the payload's project_dir, usually).
   const root = markers ? markedRoot(configRoot, markers, cwd, { ...env, CLAUDE_PROJECT_DIR: configRoot }) : configRoot;
   const taskPath = nonEmpty(field(field(field(config, 'documents'), 'task'), 'path'));
