@@ -9,6 +9,8 @@ import type { Cli } from '../context.js';
  *   init SLUG LANE BRACKET TENANCY AUDIT     update [--if-exists] -- EXPR [NAME VALUE]...
  *   get EXPR [--default TEXT]                phase-set RED|GREEN|REFACTOR|FREE
  *   next-hint-consume    clear               wave-start WAVE EXPECTED [--total N] [--agents JSON]
+ *   path task|phase|wave|locks               lock NAME [--pid PID]        unlock HANDLE
+ * (path, lock and unlock serve the original library's path and lock functions in state.sh.)
  */
 const USAGE: Record<string, string> = {
   init: 'usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>',
@@ -18,6 +20,9 @@ const USAGE: Record<string, string> = {
   'next-hint-consume': 'usage: eneo_next_hint_consume',
   clear: 'usage: eneo_task_clear',
   'wave-start': 'usage: baton task wave-start <wave> <expected> [--total <wave_total>] [--agents <json-array>]',
+  path: 'usage: baton task path task|phase|wave|locks',
+  lock: 'usage: eneo_acquire_lock <name>',
+  unlock: 'usage: eneo_release_lock <handle>',
 };
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -28,7 +33,7 @@ export default async function task(args: string[], cli: Cli): Promise<number> {
     cli.err(`usage: baton task ${Object.keys(USAGE).join('|')} ...\n`);
     return 2;
   }
-  const { flags, positionals } = split(rest, ['--default', '--total', '--agents'], ['--if-exists']);
+  const { flags, positionals } = split(rest, ['--default', '--total', '--agents', '--pid'], ['--if-exists']);
   const ops = await import('../../harness/task/ops.js');
   const { taskSetup, StateExit } = await import('../../harness/task/setup.js');
   const fail = (code: number, message: string) => {
@@ -75,6 +80,25 @@ export default async function task(args: string[], cli: Cli): Promise<number> {
       case 'clear':
         await ops.taskClear(setup);
         return 0;
+      case 'path': {
+        const paths: Record<string, string> = { task: setup.taskPath, phase: ops.mirrorPath(setup), wave: setup.waveFile, locks: `${setup.stateDir}/.locks` };
+        const path = positionals.length === 1 ? paths[positionals[0] as string] : undefined;
+        if (path === undefined) return fail(2, usage);
+        cli.out(`${path}\n`);
+        return 0;
+      }
+      case 'lock': {
+        const pid = flags['--pid'] === undefined ? process.ppid : Number(flags['--pid']);
+        if (positionals.length !== 1 || !Number.isInteger(pid) || pid <= 0) return fail(2, usage);
+        const { shellLock } = await import('../../harness/task/shell-lock.js');
+        cli.out(`${await shellLock(setup, positionals[0] as string, pid)}\n`);
+        return 0;
+      }
+      case 'unlock': {
+        if (positionals.length !== 1) return fail(2, usage);
+        (await import('../../harness/task/shell-lock.js')).shellUnlock(positionals[0] as string);
+        return 0;
+      }
       default: {
         const [wave, expected] = positionals;
         const total = flags['--total'];

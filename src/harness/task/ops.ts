@@ -4,7 +4,8 @@ import type { Cli } from '../../cli/context.js';
 import type { Json } from '../../core/json.js';
 import { readDocument } from '../../stores/file/index.js';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
-import { withStateLock } from '../state-lock.js';
+import { stateLockPath, withStateLock } from '../state-lock.js';
+import { heldBy } from './shell-lock.js';
 import { StateExit, stateError, stateNote, type TaskSetup } from './setup.js';
 
 /**
@@ -121,15 +122,21 @@ function previousAgents(file: string): string[] {
   }
 }
 
-function writeMirror(setup: TaskSetup, phase: string): void {
+export function mirrorPath(setup: TaskSetup): string {
   const mirror = setup.config.documents.task?.mirrors?.tdd_phase;
-  const file = resolve(setup.root, mirror?.file ?? `${setup.stateDir}/phase`);
+  return resolve(setup.root, mirror?.file ?? `${setup.stateDir}/phase`);
+}
+
+function writeMirror(setup: TaskSetup, phase: string): void {
+  const file = mirrorPath(setup);
   if (existsSync(dirname(file))) writeFileAtomic(file, `${phase}\n`, { durable: false, mode: 0o644 });
 }
 
 async function locked(setup: TaskSetup, fn: () => Promise<void>): Promise<void> {
   try {
-    await withStateLock(setup.config, setup.root, setup.lockTimeoutMs, fn);
+    // A shell that holds the state lock through eneo_acquire_lock writes inside its hold.
+    if (heldBy(setup.lockHolder, stateLockPath(setup.config, setup.root))) await fn();
+    else await withStateLock(setup.config, setup.root, setup.lockTimeoutMs, fn);
   } catch (error) {
     throw stateError(error);
   }

@@ -20,6 +20,8 @@ export interface TaskSetup {
   stateDir: string;
   waveFile: string;
   lockTimeoutMs: number;
+  /** The shell that may hold the state lock for this write (BATON_LOCK_HOLDER_PID; shell-lock.ts). */
+  lockHolder?: number;
   doc(): Doc;
 }
 
@@ -40,6 +42,7 @@ export function taskSetup(cli: Cli): TaskSetup {
     stateDir: resolve(root, config.stateDir),
     waveFile: resolve(root, config.wave?.file ?? `${config.stateDir}/wave.json`),
     lockTimeoutMs,
+    ...(Number(cli.env.BATON_LOCK_HOLDER_PID) > 0 ? { lockHolder: Number(cli.env.BATON_LOCK_HOLDER_PID) } : {}),
     doc: () => {
       const { root: storeRoot, key } = locate(taskPath, root, { BATON_ROOT: root });
       return new Doc(new FileStore(storeRoot, { lockTimeoutMs }), key, storeRoot, { project });

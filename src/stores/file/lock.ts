@@ -28,6 +28,11 @@ export interface LockOptions {
   createDir?: boolean;
   /** Label used in error messages (the document path). */
   label?: string;
+  /**
+   * The process the lock belongs to, when it is not this one: `baton task lock` takes the lock
+   * for the shell that called it (compat/eneo/lib/state.sh), so it is stale once that shell dies.
+   */
+  ownerPid?: number;
 }
 
 export interface LockOwner {
@@ -53,7 +58,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const ceilingMs = options.ceilingMs ?? Math.max(2 * timeoutMs, 60_000);
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
-    const handle = tryCreate(path, options.createDir ?? true);
+    const handle = tryCreate(path, options.createDir ?? true, options.ownerPid);
     if (handle) return handle;
     const seen = inspectLock(path);
     if (seen && isStale(seen, ceilingMs) && steal(path, seen)) continue;
@@ -75,13 +80,13 @@ function backoff(attempt: number): number {
  * holder killed between creating and filling the lock would otherwise leave a record-less lock
  * that no one may judge stale until the ceiling (the crash test caught exactly this).
  */
-function tryCreate(path: string, createDir: boolean): LockHandle | undefined {
+function tryCreate(path: string, createDir: boolean, pid = process.pid): LockHandle | undefined {
   const owner: LockOwner = {
-    pid: process.pid,
+    pid,
     host: HOST,
     acquiredAt: Date.now(),
     token: uniqueHex(16),
-    procStart: processStart(process.pid) ?? '',
+    procStart: processStart(pid) ?? '',
   };
   const temp = tempPathFor(path);
   try {
@@ -89,7 +94,7 @@ function tryCreate(path: string, createDir: boolean): LockHandle | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && createDir) {
       mkdirSync(dirname(path), { recursive: true });
-      return tryCreate(path, false);
+      return tryCreate(path, false, pid);
     }
     throw new BatonError('io', `cannot create lock ${path}: ${(error as Error).message}; check the folder is writable`);
   }
@@ -109,7 +114,7 @@ function tryCreate(path: string, createDir: boolean): LockHandle | undefined {
 }
 
 /** Removes the lock only while it is still ours; never touches the folder or anything else. */
-function releaseLock(path: string, token: string): void {
+export function releaseLock(path: string, token: string): void {
   const current = readOwner(path);
   if (current?.token === token) unlinkQuietly(path);
 }

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { isBatonError } from '../../core/errors.js';
+import { acquireLock, isAlive, readOwner, releaseLock } from '../../stores/file/lock.js';
+import { StateExit, type TaskSetup } from './setup.js';
+
+/**
+ * The original library's lock functions for shell callers (`eneo_acquire_lock` and
+ * `eneo_release_lock` in compat/eneo/lib/state.sh), on baton's own lock files: the named lock is
+ * `<stateDir>/.locks/<name>.lock`, so `state` is the one state lock every `baton task` write and
+ * the wave barrier take. The lock is recorded as held by the calling shell (its pid), so it is
+ * stale as soon as that shell dies. The handle printed is `<lock path>:<token>`. A `baton task`
+ * write run with `BATON_LOCK_HOLDER_PID=<shell pid>` (what `eneo_task_update_unlocked` does)
+ * works inside that shell's hold instead of waiting for it, and only while the shell holds it:
+ * otherwise it takes the lock as every write does.
+ */
+const NAME = /^[A-Za-z0-9_-]+$/;
+
+export function lockPath(setup: TaskSetup, name: string): string {
+  return resolve(setup.stateDir, '.locks', `${name}.lock`);
+}
+
+export async function shellLock(setup: TaskSetup, name: string, pid: number): Promise<string> {
+  if (!NAME.test(name)) throw new StateExit(2, `invalid lock name: ${name} (letters, digits, - and _)`);
+  // Locking never creates the state folder (spec 11.11): only its .locks folder inside it.
+  if (!existsSync(setup.stateDir)) throw new StateExit(1, `no state folder (${setup.stateDir}); run init first`);
+  try {
+    const handle = await acquireLock(lockPath(setup, name), { timeoutMs: setup.lockTimeoutMs, label: name, ownerPid: pid });
+    return `${handle.path}:${handle.token}`;
+  } catch (error) {
+    if (isBatonError(error, 'lock_timeout')) throw new StateExit(1, `timed out acquiring lock: ${name}`);
+    throw error;
+  }
+}
+
+export function shellUnlock(handle: string): void {
+  const { path, token } = splitHandle(handle);
+  if (path.endsWith('.lock')) releaseLock(path, token);
+}
+
+/** Whether the process `pid` (from the environment) holds the lock at `path` on this host. */
+export function heldBy(pid: number | undefined, path: string): boolean {
+  if (pid === undefined) return false;
+  const owner = readOwner(path);
+  return owner !== undefined && owner.pid === pid && owner.host === hostname() && isAlive(owner);
+}
+
+function splitHandle(handle: string): { path: string; token: string } {
+  const at = handle.lastIndexOf(':');
+  return at < 0 ? { path: handle, token: '' } : { path: handle.slice(0, at), token: handle.slice(at + 1) };
+}
