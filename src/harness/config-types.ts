@@ -40,6 +40,8 @@ export interface RuleConfig {
   also?: string[];
   /** Globs or classes that exempt a path from this rule. */
   unless?: string[];
+  /** Only recursive deletions count (rm -r, find -delete, git clean, mv of a folder): bulk removal. */
+  bulkDelete?: boolean;
   /** A regular expression tested against each line of a shell command. */
   command?: string;
   /** Text of the deny reason; `{slug}`, `{file}`, `{rule}`, `{tool}` are filled in. */
@@ -89,6 +91,12 @@ export interface HarnessConfig {
    * exit 0) or `exit2` (the reason on stderr and exit 2, for hosts and scripts that expect it).
    */
   denyProtocol?: 'json' | 'exit2';
+  /**
+   * The shell analysis (docs/gates.md). strict (default): a command whose writes baton cannot
+   * resolve (`$(...)`, eval, a variable set elsewhere, a one-liner that writes) is denied when it
+   * names a path a rule protects now; false allows it.
+   */
+  shell?: { strict?: boolean };
   /** Status line settings (read by the status line itself, see statusline/task.ts). */
   statusline?: { costEnv?: string };
 }

@@ -14,7 +14,7 @@ import { ENEO } from './profiles/eneo.js';
 export const PROFILES: Record<string, HarnessConfig> = { eneo: ENEO };
 
 const EMPTY: HarnessConfig = { stateDir: '.claude/state', documents: {}, pathClasses: {}, allow: [], rules: [], disable: [] };
-const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', 'classification', 'root', 'statusline', 'denyProtocol', '$schema', 'description']);
+const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', 'classification', 'root', 'statusline', 'denyProtocol', 'shell', '$schema', 'description']);
 
 export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   const issues: Issue[] = [];
@@ -42,6 +42,7 @@ export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   checkClassification(raw.classification, add);
   checkRoot(raw.root, add);
   if (raw.denyProtocol !== undefined && raw.denyProtocol !== 'json' && raw.denyProtocol !== 'exit2') add('denyProtocol', 'must be "json" (the default) or "exit2" (reason on stderr, exit 2)');
+  if (raw.shell !== undefined && (!isRecord(raw.shell) || Object.keys(raw.shell).some((k) => k !== 'strict') || (raw.shell.strict !== undefined && typeof raw.shell.strict !== 'boolean'))) add('shell', 'must be {"strict": true|false}');
   if (raw.statusline !== undefined && (!isRecord(raw.statusline) || (raw.statusline.costEnv !== undefined && typeof raw.statusline.costEnv !== 'string'))) add('statusline', 'must be {"costEnv": "ENV_VAR_NAME"}');
   return issues;
 }
@@ -84,6 +85,7 @@ function checkRule(rule: unknown, at: string, add: (path: string, message: strin
     const when = rule.when;
     if (!isRecord(when) || typeof when.field !== 'string' || !isStringList(when.in)) add(`${at}.when`, 'must be {"field": "tdd_phase", "in": ["GREEN"]} (optionally "doc": "task")');
   }
+  if (rule.bulkDelete !== undefined && typeof rule.bulkDelete !== 'boolean') add(`${at}.bulkDelete`, 'must be true or false');
   if (rule.message !== undefined && typeof rule.message !== 'string' && !isStringList(rule.message)) add(`${at}.message`, 'must be a string or a list of lines');
 }
 

@@ -1,3 +1,4 @@
+import { patchPaths } from '../shell/apply-patch.js';
 import type { HookInput, ToolKind } from '../types.js';
 
 /**
@@ -49,16 +50,6 @@ function editedPaths(input: Record<string, unknown>): string[] {
   if (single) return [single];
   const patch = text(input.patch) || text(input.input) || commandText(input.command);
   return patch ? patchPaths(patch) : [];
-}
-
-/** Files named in an apply_patch envelope (`*** Add File: x`, `*** Update File: x`, `*** Move to: x`, ...). */
-export function patchPaths(patch: string): string[] {
-  const paths: string[] = [];
-  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) {
-    const path = (match[1] ?? match[2] ?? '').trim();
-    if (path) paths.push(path);
-  }
-  return paths;
 }
 
 /** A command given as a string, or as argv (`["bash", "-lc", "..."]`, Codex), as one text. */

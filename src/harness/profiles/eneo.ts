@@ -93,7 +93,9 @@ export const ENEO: HarnessConfig = {
       ],
     },
     {
-      id: 'bash-rm-tests', on: 'bash', command: '\\brm\\s+-(?:r|rf)\\s+.*(?:tests?/|__tests__/)',
+      // Any recursive deletion that reaches a test file (rm -r/-R/--recursive in every spelling,
+      // find -delete, git clean, mv of a folder), found by the shell analysis.
+      id: 'bash-rm-tests', on: 'bash', paths: ['test'], bulkDelete: true,
       message: [
         '✗ Blocked: bulk deletion of test files via bash.',
         `  Rule: agents must not remove tests to bypass the phase-gate (${GATE}#protected-paths).`,
