@@ -78,7 +78,8 @@ describe('eneo bash firewall', () => {
     assert.equal(rule('rm -rf backend/tests/'), 'bash-rm-tests');
     assert.equal(rule('echo A=1 >> .env.example'), undefined);
     assert.equal(rule('cat .env'), undefined);
-    assert.equal(rule('rm -fr tests/'), undefined, 'the spec keeps the original heuristic: -fr is not caught');
+    for (const command of ['rm -fr tests/', 'rm -R backend/tests', 'rm --recursive backend/tests', 'find backend/tests -delete']) assert.equal(rule(command), 'bash-rm-tests', command);
+    assert.equal(rule('rm -rf build/'), undefined);
   });
 
   it('GREEN blocks test writes and RED blocks red-source .py writes; reads and pipes are fine', () => {

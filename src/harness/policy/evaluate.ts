@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { HarnessConfig, RuleConfig } from '../config-types.js';
 import type { Analysis, Write } from '../shell/analyze.js';
 import type { HookInput } from '../types.js';
-import { compilePatterns, type PathTest } from './glob.js';
+import { compilePatterns, globToRegExp, type PathTest } from './glob.js';
 import { realPath, treeEntries, MAX_TREE } from './real-path.js';
 import { stateRule, STATE_RULE } from './state-files.js';
 import { StateReader } from './state.js';
@@ -128,13 +128,14 @@ function expandCandidates(writes: Write[]): { list: Candidate[]; overflow: Write
       for (const abs of forms) {
         // A recursive write of a file is not bulk; of a folder (or one that may appear), it is.
         const folder = !!write.tree && isFolderOrMissing(real);
-        list.push({ given: write.given, abs, ...flags, tree: folder });
+        const named = write.name ? globToRegExp(write.name) : undefined;
+        if (!named || named.test(basename(abs))) list.push({ given: write.given, abs, ...flags, tree: folder });
         if (!folder) continue;
-        list.push({ given: write.given, abs: join(abs, '_'), ...flags });
+        if (!named) list.push({ given: write.given, abs: join(abs, '_'), ...flags });
         if (abs !== real) continue;
         const entries = treeEntries(real);
         if (!entries) overflow.push(write);
-        for (const entry of entries ?? []) list.push({ given: entry, abs: entry, ...flags });
+        for (const entry of entries ?? []) if (!named || named.test(basename(entry))) list.push({ given: entry, abs: entry, ...flags });
       }
     }
   }

@@ -24,6 +24,8 @@ export interface Write {
   delete?: boolean;
   /** The target is a folder written recursively (rm -r, find -delete, git checkout dir). */
   tree?: boolean;
+  /** Only the entries of the folder whose name matches this glob (`find -name`). */
+  name?: string;
 }
 
 /** A program text baton cannot analyse (an interpreter one-liner that may write, a non-literal eval). */
@@ -39,6 +41,8 @@ export interface Analysis {
   /** The folders the command may run in (for resolving names). */
   cwds: string[];
 }
+
+export type WriteFlags = Pick<Write, 'delete' | 'tree' | 'name'>;
 
 export interface Stdin {
   /** The literal text on standard input (a here-document or here-string), if known. */
@@ -206,11 +210,11 @@ export class Walker {
   }
 
   /** Records one target: resolved against every folder the command may be in, through globs and links. */
-  write(field: Field, env: Env, via: string, flags: { delete?: boolean; tree?: boolean } = {}): void {
+  write(field: Field, env: Env, via: string, flags: WriteFlags = {}): void {
     const given = field.text;
     const rel = !isAbsolute(field.text);
     const cwds = rel ? env.cwd : ['/'];
-    const base = { given, via, ...(flags.delete ? { delete: true } : {}), ...(flags.tree ? { tree: true } : {}) };
+    const base = { given, via, ...flags };
     if (field.unknown || !cwds) {
       const known = field.unknown ? field.text.slice(0, field.text.indexOf('*')) : field.text;
       const paths = cwds && known.includes('/') ? cwds.map((cwd) => resolve(cwd, known.slice(0, known.lastIndexOf('/') + 1), '*')) : [];

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { linkTarget, type Stdin, type Walker } from './analyze.js';
+import { linkTarget, type Stdin, type Walker, type WriteFlags } from './analyze.js';
 import { patchPaths } from './apply-patch.js';
 import { cloneEnv, type Env, type Field } from './expand.js';
 import { interpreterRisk } from './interpreters.js';
@@ -11,7 +11,7 @@ import { interpreterRisk } from './interpreters.js';
  * their targets; wrappers (sudo, env, timeout, xargs...) run another command; shells and `eval`
  * run text; interpreters run a program text baton can only inspect (interpreters.ts).
  */
-type Flags = { delete?: boolean; tree?: boolean };
+type Flags = WriteFlags;
 interface Ctx {
   walker: Walker;
   env: Env;
@@ -289,9 +289,13 @@ function find(args: Field[], ctx: Ctx): void {
   const roots: Field[] = [];
   for (; i < args.length && !/^[-(!]/.test((args[i] as Field).text); i++) roots.push(args[i] as Field);
   if (roots.length === 0) roots.push({ text: '.', glob: false, pieces: [{ c: '.', q: true }] });
+  // A single -name narrows what is deleted (`find . -name '*.pyc' -delete`); -o or a -path does not.
+  const names = args.flatMap((a, k) => (/^-i?name$/.test(a.text) && args[k + 1] ? [(args[k + 1] as Field).text] : []));
+  const name = names.length === 1 && !args.some((a) => /^(-o|-or|-path|-ipath|-regex|-not|!)$/.test(a.text)) ? names[0] : undefined;
+  const tree = { tree: true, ...(name ? { name } : {}) };
   for (; i < args.length; i++) {
     const text = (args[i] as Field).text;
-    if (text === '-delete') for (const root of roots) ctx.write(root, { delete: true, tree: true });
+    if (text === '-delete') for (const root of roots) ctx.write(root, { delete: true, ...tree });
     else if (/^-f(print0?|printf|ls)$/.test(text) && args[i + 1]) ctx.write(args[++i] as Field);
     else if (/^-(exec|execdir|ok|okdir)$/.test(text)) {
       const end = args.findIndex((a, k) => k > i && (a.text === ';' || a.text === '+'));
@@ -304,7 +308,7 @@ function find(args: Field[], ctx: Ctx): void {
       if (probe.length) runCommand(ctx.walker, probe, cloneEnv(ctx.env), {});
       const found = ctx.walker.out.writes.splice(before).concat();
       if (found.length > 0 || ctx.walker.out.opaque.length > opaque) {
-        for (const root of roots) ctx.write(root, { tree: true, ...(found.some((w) => w.delete) ? { delete: true } : {}) });
+        for (const root of roots) ctx.write(root, { ...tree, ...(found.some((w) => w.delete) ? { delete: true } : {}) });
         for (const w of found) if (!w.given.includes(marker)) ctx.walker.out.writes.push(w);
       }
     }

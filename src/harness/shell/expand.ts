@@ -100,6 +100,8 @@ function paramPieces(part: Extract<WordPart, { type: 'param' }>, env: Env, quote
   if (part.op === ':-' || part.op === '-') {
     if (values && values.every((v) => v !== '')) return values.map((v) => chars(v, quoted));
     if (values && part.arg) return values.flatMap((v) => (v === '' ? partsPieces(part.arg?.parts ?? [], env, quoted) : [chars(v, quoted)]));
+    // Unknown: the value from the environment, or the default.
+    if (!values && part.arg) return [...unknown, ...partsPieces(part.arg.parts, env, quoted)];
   }
   return unknown;
 }

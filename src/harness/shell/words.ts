@@ -111,7 +111,7 @@ export abstract class Lexer {
           flush();
           parts.push(part);
         }
-      } else if ('@!+*?'.includes(c) && this.peek(1) === '(' && (lit !== '' || parts.length > 0 || c !== '!')) {
+      } else if ('@!+*?'.includes(c) && this.peek(1) === '(') {
         flush();
         parts.push({ type: 'extglob', value: this.balanced(this.pos + 1) });
       } else {
