@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { patchPaths } from '../shell/apply-patch.js';
 import type { HookInput, ToolKind } from '../types.js';
 
@@ -41,7 +42,7 @@ export function normalize(event: string, hostEvent: string, raw: Record<string, 
     stopHookActive: raw.stop_hook_active === true || raw.stop_hook_active === 'true',
     source: text(raw.source),
     sessionId: text(raw.session_id) || text(raw.conversation_id),
-    cwd: text(raw.cwd),
+    cwd: kind === 'bash' ? shellCwd(toolInput, text(raw.cwd)) : text(raw.cwd),
   };
 }
 
@@ -52,8 +53,23 @@ function editedPaths(input: Record<string, unknown>): string[] {
   return patch ? patchPaths(patch) : [];
 }
 
-/** A command given as a string, or as argv (`["bash", "-lc", "..."]`, Codex), as one text. */
+/**
+ * A command given as a string, or as argv (`["bash", "-lc", "..."]`, `["apply_patch", "..."]`,
+ * Codex) as the shell text that runs exactly that argv: each word quoted, so the shell analysis
+ * sees `bash -lc '...'` and parses the inner text, and a patch stays one argument.
+ */
 function commandText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(text).join(' ');
+  if (Array.isArray(value)) return value.map((word) => quote(text(word))).join(' ');
   return text(value);
+}
+
+function quote(word: string): string {
+  return /^[A-Za-z0-9_\/.:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** Where a shell tool runs: its own folder (Codex `workdir`, Gemini `directory`) against the session's cwd. */
+function shellCwd(input: Record<string, unknown>, cwd: string): string {
+  const own = text(input.workdir) || text(input.directory) || text(input.dir_path) || text(input.cwd);
+  if (!own) return cwd;
+  return isAbsolute(own) || !cwd ? own : resolve(cwd, own);
 }
