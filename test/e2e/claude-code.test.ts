@@ -167,9 +167,12 @@ test('settings from `baton install claude --project` (no plugin): the bash firew
   const installed = baton(['install', 'claude', '--project'], { cwd: p.project });
   assert.equal(installed.code, 0, installed.stderr);
   const mirror = join(p.project, '.claude', 'state', 'phase');
+  mkdirSync(join(p.project, 'tests'));
   const script: Turn[] = [
     { tool: 'Bash', input: { command: `echo RED > ${mirror}`, description: 'flip the phase' } },
     { tool: 'Bash', input: { command: 'echo hello > notes.txt', description: 'write a note' } },
+    // Read by the shell parser: no string match sees a test file in this one.
+    { tool: 'Bash', input: { command: "D=te; cd \"${D}sts\" && echo x >| 'test_''gate.py'", description: 'write a test file another way' } },
     { text: 'Done.' },
   ];
   const model = await startMockModel(script);
@@ -179,5 +182,7 @@ test('settings from `baton install claude --project` (no plugin): the bash firew
   assert.equal(readFileSync(mirror, 'utf8'), 'GREEN\n', 'the mirror is unchanged');
   assert.match(toolResults(model).get('toolu_mock_1')?.text ?? '', /bash modification of \.claude\/state\/phase[\s\S]*bash-phase-mirror/);
   assert.equal(readFileSync(join(p.project, 'notes.txt'), 'utf8'), 'hello\n', 'an ordinary command ran');
+  assert.match(toolResults(model).get('toolu_mock_3')?.text ?? '', /bash modification of a test file during GREEN[\s\S]*bash-green-tests/);
+  assert.ok(!existsSync(join(p.project, 'tests', 'test_gate.py')), 'the parsed-shell deny kept the test file unwritten');
   assert.ok(JSON.stringify(model.turns()[0]?.body ?? {}).includes('Resume: demo'), 'settings SessionStart hook ran too');
 });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { linkTarget, type Stdin, type Walker, type WriteFlags } from './analyze.js';
 import { patchPaths } from './apply-patch.js';
@@ -76,7 +76,17 @@ function destination(args: Field[], ctx: Ctx, flags: Flags, withValue: string): 
   const dest = files[files.length - 1];
   if (!dest) return;
   ctx.write(dest, flags);
-  for (const file of files.slice(0, -1)) ctx.write(joinField(dest, file), flags);
+  // Into a folder only when there are several sources or the destination is (or reads as) one.
+  const folder = files.length > 2 || dest.text.endsWith('/') || dest.unknown !== undefined || (ctx.env.cwd ?? []).some((cwd) => isDirectory(resolve(cwd, dest.text)));
+  if (folder) for (const file of files.slice(0, -1)) ctx.write(joinField(dest, file), flags);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** `dir/basename(file)`: where cp and mv put a file when the destination is a folder. */
