@@ -63,7 +63,8 @@ function oracleWord(parts: any[], ctx: 'u' | 'd' | 'h' | 'raw'): string {
         if (ctx === 'raw') return p.Value;
         if (ctx === 'u') return p.Value.replace(/\\\n/g, '').replace(/\\([\s\S])/g, '$1');
         return p.Value.replace(/\\\n/g, '').replace(ctx === 'd' ? /\\([$`"\\])/g : /\\([$`\\])/g, '$1');
-      case 'SglQuoted': return p.Dollar ? p.Value.replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\(['"\\])/g, '$1') : p.Value;
+      // mvdan-sh keeps the raw text of $'...'; decode the escapes the corpus uses.
+      case 'SglQuoted': return p.Dollar ? p.Value.replace(/\\(x[0-9A-Fa-f]{1,2}|n|t|['"\\])/g, (_m: string, e: string) => (e[0] === 'x' ? String.fromCharCode(parseInt(e.slice(1), 16)) : e === 'n' ? '\n' : e === 't' ? '\t' : e)) : p.Value;
       case 'DblQuoted': return oracleWord(p.Parts, 'd');
       case 'ParamExp': return `\${${p.Param ? p.Param.Value : ''}}`;
       case 'CmdSubst': return '$(…)';
