@@ -1,5 +1,6 @@
 /**
- * baton's jq engine: a hand-written interpreter for a subset of jq 1.6, exact where it answers.
+ * baton's jq engine: a hand-written interpreter for a subset of jq 1.6 plus the builtins later
+ * releases added (docs/jq.md lists the dialect), exact where it answers.
  *
  * Why: every `baton get/update` is its own Node process (~41 ms bare start), so the engine must
  * load in a few ms with no dependencies. jq-wasm is exact but costs ~120 ms to instantiate;
@@ -13,6 +14,8 @@
  * to_entries pipeline ~0.5 ms). Differential corpus vs /usr/bin/jq 1.6 (`jq -c`, same --arg/
  * --argjson): 764 hand-picked cases, 730 answered (621 identical output, 109 both error) = 95.5%,
  * 34 refused; 500 generated cases, 499 answered; 0 mismatches. All task-state callers answered.
+ * 2026-12-01, with now and the date builtins: 736 of 764 answered, 148 date cases all answered,
+ * and 118 of 118 expressions of the realistic corpus (seeds, spec, agent-written) identical.
  */
 import type { Node } from './ast.js';
 import { JqError, Raised, unsupported } from './errors.js';
