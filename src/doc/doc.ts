@@ -157,6 +157,8 @@ export class Doc {
         checkLifecycle('delete', context);
         return { kind: 'revert', rev, candidate: null, base };
       }
+      // Bringing back a deleted document creates it again: the `create` rule decides.
+      if (current.state === 'missing') checkLifecycle('create', context);
       return { kind: 'revert', rev, candidate: asObject(structuredClone(target), `revision ${rev}`), base };
     });
   }

@@ -38,7 +38,7 @@ try { await (${body})(lib); console.log('ok'); } catch (error) { console.log(err
 }
 
 describe('rules hold whichever command writes', () => {
-  it('init --force with another schema is governed by the replaced document: a non-creator is refused, nothing changes', () => {
+  it('init --force with another schema, or a revert that recreates, is governed by the replaced document: a non-creator is refused, nothing changes', () => {
     const { dir, cleanup } = tempTree({ 'owned.json': OWNED_SCHEMA });
     try {
       const env = { BATON_ROOT: dir };
@@ -59,6 +59,10 @@ describe('rules hold whichever command writes', () => {
       assert.equal(baton(['clear', 'd.json', '--as', 'agent:x'], { cwd: dir, env }).code, 5);
       assert.equal(library(dir, `async (lib) => lib.openDoc('d.json', { writer: 'agent:x' }).init({}, { force: true, schema: 'any' })`).stdout, 'forbidden');
       assert.deepEqual(snapshot(dir), before);
+      // Once the creator deleted it, reverting to an old revision creates it again: still the creator's call.
+      assert.equal(baton(['clear', 'd.json', '--as', 'orchestrator'], { cwd: dir, env }).code, 0);
+      assert.equal(baton(['revert', 'd.json', '--rev', '1', '--as', 'agent:x'], { cwd: dir, env }).code, 5);
+      assert.equal(baton(['revert', 'd.json', '--rev', '1', '--as', 'orchestrator'], { cwd: dir, env }).code, 0);
       // The creator may replace it, with another schema too.
       assert.equal(baton(['init', 'd.json', '--force', '--schema', 'any', '--as', 'orchestrator'], { cwd: dir, env }).code, 0);
     } finally {
