@@ -5,7 +5,7 @@ import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
 import { replay } from '../stores/replay.js';
 import { damagedSegments, segmentEntries, segmentFiles, tailEntries } from '../stores/file/history.js';
 import { inspectLock, isAlive, isStale, pidAlive, DEFAULT_LOCK_TIMEOUT_MS } from '../stores/file/lock.js';
-import { docPaths, type DocPaths } from '../stores/file/paths.js';
+import { docPaths, isTempOf, type DocPaths } from '../stores/file/paths.js';
 import type { DocMeta, HistoryEntry } from '../stores/store.js';
 import { readDocument, readMeta } from '../stores/file/index.js';
 import { mirrorText } from '../doc/mirrors.js';
@@ -130,7 +130,7 @@ function tempsIn(dir: string, targets: string[]): string[] {
   }
   return names
     .map((name) => ({ name, match: TEMP_FILE_PATTERN.exec(name) }))
-    .filter(({ match }) => match?.[1] !== undefined && targets.includes(match[1]) && !pidAlive(Number(match[2])))
+    .filter(({ match }) => match?.[1] !== undefined && targets.some((target) => isTempOf(match[1] as string, target)) && !pidAlive(Number(match[2])))
     .map(({ name }) => join(dir, name));
 }
 

@@ -1,6 +1,6 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { SIDECAR } from '../stores/file/paths.js';
+import { auxName, SIDECAR } from '../stores/file/paths.js';
 
 const SKIP = new Set(['node_modules', '.git']);
 const SIDECAR_FILE = /^(.+?)\.(lock|meta\.json|history)$/;
@@ -16,7 +16,7 @@ export function findDocuments(dir: string, depth = 12): { folder: string; names:
       return;
     }
     const sidecar = entries.find((entry) => entry.name === SIDECAR && entry.isDirectory());
-    if (sidecar) found.push({ folder, names: documentNames(join(folder, SIDECAR)) });
+    if (sidecar) found.push({ folder, names: documentNames(join(folder, SIDECAR), entries) });
     if (level >= depth) return;
     for (const entry of entries) {
       if (entry.isDirectory() && !entry.isSymbolicLink() && !SKIP.has(entry.name) && entry.name !== SIDECAR) walk(join(folder, entry.name), level + 1);
@@ -26,11 +26,13 @@ export function findDocuments(dir: string, depth = 12): { folder: string; names:
   return found;
 }
 
-function documentNames(sidecar: string): string[] {
+/** Sidecar names of a long document name are shortened (auxName): the folder's files map them back. */
+function documentNames(sidecar: string, entries: Dirent[]): string[] {
+  const long = new Map(entries.filter((entry) => auxName(entry.name) !== entry.name).map((entry) => [auxName(entry.name), entry.name]));
   const names = new Set<string>();
   for (const name of readdirSync(sidecar)) {
     const match = SIDECAR_FILE.exec(name);
-    if (match?.[1]) names.add(match[1]);
+    if (match?.[1]) names.add(long.get(match[1]) ?? match[1]);
   }
   return [...names].sort();
 }

@@ -2,6 +2,7 @@ import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, statSync, unlin
 import { basename, dirname, join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { uniqueHex } from '../../core/hash.js';
+import { tempName } from './paths.js';
 
 /**
  * Atomic replace: unique temp file in the target's own folder, fsync, rename, fsync the folder.
@@ -16,11 +17,11 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
-/** Temp names look like `.NAME.PID.HEX.tmp`, so the doctor can tell ours from anything else. */
+/** Temp names look like `.NAME.PID.HEX.tmp` (NAME shortened when too long, see tempName), so the doctor can tell ours from anything else. */
 export const TEMP_FILE_PATTERN = /^\.(.+)\.(\d+)\.([0-9a-f]{12})\.tmp$/;
 
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${uniqueHex(12)}.tmp`);
+  return join(dirname(target), tempName(basename(target), process.pid, uniqueHex(12)));
 }
 
 export function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {

@@ -6,7 +6,7 @@ import { SNAPSHOT_EVERY, type Change, type Current, type Decision, type DocMeta,
 import { fsyncDir, writeFileAtomic } from './atomic.js';
 import { appendEntry, DEFAULT_HISTORY_KEEP, dropLastEntry, recentEntries, repairTornTail, segmentEntries, tailEntries } from './history.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from './lock.js';
-import { docPaths, resolveKey, type DocPaths } from './paths.js';
+import { checkedDocPaths, resolveKey, type DocPaths } from './paths.js';
 import { replay } from '../replay.js';
 
 export interface FileStoreOptions {
@@ -38,7 +38,7 @@ export class FileStore implements Store {
   }
 
   paths(key: string): DocPaths {
-    return docPaths(resolveKey(this.root, key));
+    return checkedDocPaths(this.root, key);
   }
 
   async read(key: string): Promise<ReadResult> {

@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../../core/errors.js';
+import { fnv64 } from '../../core/hash.js';
 
 /** Where a document and its sidecar files live on disk. */
 export interface DocPaths {
@@ -14,9 +15,46 @@ export interface DocPaths {
 
 export const SIDECAR = '.baton';
 
+/** The longest file name, in bytes, that ext4, XFS, btrfs, APFS and NTFS accept. */
+const NAME_MAX = 255;
+/**
+ * The longest suffix the engine adds to a document's name: the lock's steal guard temp file
+ * `.NAME.lock.steal.<pid>.<12 hex>.tmp` is 33 bytes plus the pid (at most 7 digits on Linux).
+ * Names up to NAME_MAX - 40 keep their readable sidecar names, as before; longer ones use
+ * `shortName`. Session files (`session-<200 chars>.json`, 213 bytes) stay readable.
+ */
+const READABLE_MAX = NAME_MAX - 40;
+
+/**
+ * A name for auxiliary files of a long document name: a readable prefix of the name (cut at a
+ * UTF-8 character boundary) and a hash of the whole name, 150 + 17 bytes.
+ */
+export function shortName(name: string): string {
+  const bytes = Buffer.from(name, 'utf8');
+  let cut = Math.min(bytes.length, 150);
+  while (cut > 0 && cut < bytes.length && ((bytes[cut] as number) & 0xc0) === 0x80) cut--;
+  return `${bytes.subarray(0, cut).toString('utf8')}~${fnv64(name)}`;
+}
+
+/** The base of a document's lock, metadata and history names. */
+export function auxName(name: string): string {
+  return Buffer.byteLength(name) <= READABLE_MAX ? name : shortName(name);
+}
+
+/** The temp file of an atomic write to `target`: `.NAME.PID.HEX.tmp`, NAME shortened only when the whole would not fit. */
+export function tempName(target: string, pid: number, hex: string): string {
+  const plain = `.${target}.${pid}.${hex}.tmp`;
+  return Buffer.byteLength(plain) <= NAME_MAX ? plain : `.${shortName(target)}.${pid}.${hex}.tmp`;
+}
+
+/** Whether a temp file's NAME part (see TEMP_FILE_PATTERN) stands for `target`. */
+export function isTempOf(namePart: string, target: string): boolean {
+  return namePart === target || namePart === shortName(target);
+}
+
 export function docPaths(file: string): DocPaths {
   const sidecar = join(dirname(file), SIDECAR);
-  const name = basename(file);
+  const name = auxName(basename(file));
   return {
     file,
     sidecar,
@@ -27,9 +65,21 @@ export function docPaths(file: string): DocPaths {
 }
 
 /**
+ * The document's paths under `root`, each checked: the document (resolveKey), and the `.baton/`
+ * folder and its lock, metadata and history, none of which may be a symlink leading out of the
+ * root (the engine writes all of them).
+ */
+export function checkedDocPaths(root: string, key: string): DocPaths {
+  const paths = docPaths(resolveKey(root, key));
+  const realRoot = realTarget(root);
+  for (const path of [paths.sidecar, paths.lock, paths.meta, paths.history]) confineReal(realRoot, path, `${key}'s sidecar file`);
+  return paths;
+}
+
+/**
  * Maps a key to a file under `root`, refusing anything that leaves it: `..` that climbs out, an
- * absolute key, a control character, or a symlink (of the file or any folder on the way) whose
- * target lies outside the root.
+ * absolute key, a control character, or a symlink (of the file or any folder on the way, dangling
+ * or not) whose target lies outside the root.
  */
 export function resolveKey(root: string, key: string): string {
   if (key === '' || /[\u0000-\u001f\u007f]/.test(key)) {
@@ -40,21 +90,21 @@ export function resolveKey(root: string, key: string): string {
   if (!isInside(root, file)) {
     throw new BatonError('unsafe_path', `document path ${key} escapes the project root ${root} through '..'; use a path inside the project`);
   }
-  const realRoot = realPath(root);
-  const probe = existsSync(file) ? file : deepestExisting(dirname(file));
-  if (probe !== undefined) {
-    const real = realpathSync(probe);
-    if (!isInside(realRoot, real)) {
-      throw new BatonError('unsafe_path', `document path ${key} leaves the project root ${root} through a symlink (${probe} -> ${real}); use a path inside the project`);
-    }
+  const real = realTarget(file);
+  if (!isInside(realTarget(root), real)) {
+    throw new BatonError('unsafe_path', `document path ${key} leaves the project root ${root} through a symlink (to ${real}); use a path inside the project`);
   }
-  if (!existsSync(file)) return file;
-  if (!statSync(file).isFile()) {
-    throw new BatonError('unsafe_path', `document path ${key} is not a regular file; give the path of a JSON file`);
+  let link: boolean;
+  try {
+    link = lstatSync(file).isSymbolicLink();
+    if (!statSync(file).isFile()) throw new BatonError('unsafe_path', `document path ${key} is not a regular file; give the path of a JSON file`);
+  } catch (error) {
+    if (error instanceof BatonError) throw error;
+    return file;
   }
   // A link to a document inside the project is that document: writes go to its target (an atomic
   // rename over the link would replace the link instead), and both names share one lock and history.
-  return lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
+  return link ? real : file;
 }
 
 export function isInside(root: string, path: string): boolean {
@@ -62,15 +112,52 @@ export function isInside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
-/** realpath of a folder that may not exist yet: its deepest existing ancestor, resolved, plus the rest. */
-function realPath(path: string): string {
-  const existing = deepestExisting(path);
-  return existing === undefined ? path : join(realpathSync(existing), relative(existing, path));
+/**
+ * Where a write to `path` would land: every symlink on the way resolved, including a dangling
+ * one (writing through it would create its target), and the parts that do not exist yet
+ * appended as they are.
+ */
+export function realTarget(path: string): string {
+  return resolveLinks(resolve(path), 0);
 }
 
-function deepestExisting(dir: string): string | undefined {
-  for (let current = dir; ; current = dirname(current)) {
-    if (existsSync(current)) return current;
-    if (dirname(current) === current) return undefined;
+function resolveLinks(path: string, depth: number): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // missing, or a dangling link on the way: resolved part by part below
+  }
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(resolveLinks(parent, depth), basename(path));
+  }
+  if (!stat.isSymbolicLink()) return path;
+  if (depth >= 40) throw new BatonError('unsafe_path', `${path} is a loop of symlinks; remove the link`);
+  return resolveLinks(resolve(resolveLinks(dirname(path), depth + 1), readlinkSync(path)), depth + 1);
+}
+
+/**
+ * The one check every write of the engine, the harness and the goal tools goes through: `path`,
+ * its symlinks resolved, must lie inside `root` (itself resolved, so a project reached through a
+ * symlink is fine). Refuses with `unsafe_path` (exit 4) before anything is written. Returns `path`.
+ */
+export function confine(root: string, path: string, what = 'path'): string {
+  confineReal(realTarget(root), resolve(root, path), what);
+  return path;
+}
+
+/** `mkdir -p` of a folder that must lie inside `root`, checked before anything is created. */
+export function mkdirInside(root: string, dir: string, what = 'folder'): void {
+  confine(root, dir, what);
+  mkdirSync(dir, { recursive: true });
+}
+
+function confineReal(realRoot: string, path: string, what: string): void {
+  const real = realTarget(path);
+  if (!isInside(realRoot, real)) {
+    throw new BatonError('unsafe_path', `${what} ${path} leads outside ${realRoot} through a symlink (to ${real}); remove the symlink or make it point inside`);
   }
 }
