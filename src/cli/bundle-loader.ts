@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
 import { fnv32 } from '../core/hash.js';
+import { userTempDir } from '../stores/file/paths.js';
 
 /**
  * Loads a command bundle through a V8 code cache, so a hook process skips compiling its ~100 KB
@@ -11,15 +11,26 @@ import { fnv32 } from '../core/hash.js';
  * Node 22 has module.enableCompileCache for this; Node 20 has nothing built in, and the
  * v8-compile-cache package measured slower than no cache at all.
  *
- * The cache is derived data, kept beside the bundle (`dist/commands/.cache/`), or in a per-user
- * temp folder (named by the bundle's path, so installs never share files) when the install is
- * read-only. V8 rejects a stale one (the source or Node changed)
+ * The cache is derived data, kept beside the bundle (`dist/commands/.cache/`), or in this user's
+ * own temp folder (userTempDir: 0700 and owned by us, so no one else can plant code to run; named
+ * by the bundle's path, so installs never share files) when the install is read-only. V8 rejects a stale one (the source or Node changed)
  * and it is rewritten; when nothing is writable the command just runs uncached.
  */
 export function loadBundle<T>(file: string): T {
   const name = `${basename(file)}.${process.version}.v8`;
-  const places = [join(dirname(file), '.cache', name), join(tmpdir(), `baton-v8-cache-${process.getuid?.() ?? 0}`, `${fnv32(file)}-${name}`)];
-  const found = places.map((place) => ({ place, data: readOptional(place) })).find((entry) => entry.data);
+  const beside = join(dirname(file), '.cache', name);
+  const places = [beside];
+  let found = ((data) => (data ? { place: beside, data } : undefined))(readOptional(beside));
+  if (!found) {
+    // The temp folder only when the install has no cache: finding it costs a mkdir and two lstats.
+    const own = userTempDir(process.env, 'v8-cache');
+    if (own !== undefined) {
+      const place = join(own, `${fnv32(file)}-${name}`);
+      places.push(place);
+      const data = readOptional(place);
+      if (data) found = { place, data };
+    }
+  }
   const script = new Script(wrap(readFileSync(file, 'utf8')), {
     filename: file,
     ...(found ? { cachedData: found.data } : {}),

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { confine } from '../stores/file/paths.js';
 
 /**
  * Where goals live and how the tools name themselves. The root is fixed by the spec
@@ -25,9 +26,14 @@ export interface GoalPaths {
   lintLast: string;
 }
 
+/**
+ * The goal's files, each checked to lie inside ROOT once symlinks are resolved (a goal folder or
+ * state.md linked elsewhere is refused with exit 4): every write of the goal tools and hooks
+ * goes to one of these paths, the pointer or the archive (see `insideRoot`).
+ */
 export function goalPaths(root: string, slug: string): GoalPaths {
   const dir = join(root, slug);
-  return {
+  const paths = {
     root,
     dir,
     state: join(dir, 'state.md'),
@@ -35,6 +41,13 @@ export function goalPaths(root: string, slug: string): GoalPaths {
     sidecar: join(dir, '.lint'),
     lintLast: join(dir, '.lint-last'),
   };
+  for (const path of [dir, paths.state, paths.log, paths.sidecar, paths.lintLast, join(dir, 'archive'), stateLockPath(paths.state)]) confine(root, path, `goal '${slug}' path`);
+  return paths;
+}
+
+/** A path under ROOT the goal tools write (the pointer, the archive), checked like goalPaths. */
+export function insideRoot(root: string, path: string): string {
+  return confine(root, path, 'goal path');
 }
 
 /**

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../stores/file/atomic.js';
+import { mkdirInside } from '../stores/file/paths.js';
+import { insideRoot } from './paths.js';
 
 /** The `ROOT/active` pointer (2.3): one active goal, its launch directory and owner session. */
 export interface Pointer {
@@ -34,9 +35,9 @@ export function readPointer(root: string): Pointer | undefined {
 
 /** Always the whole file, atomically; the session line only when a session is given. */
 export function writePointer(root: string, pointer: Pointer): void {
-  mkdirSync(root, { recursive: true });
+  mkdirInside(root, root, 'goal root');
   const session = pointer.session ? `session=${pointer.session}\n` : '';
-  writeFileAtomic(pointerPath(root), `slug=${pointer.slug}\ndir=${pointer.dir}\n${session}`);
+  writeFileAtomic(insideRoot(root, pointerPath(root)), `slug=${pointer.slug}\ndir=${pointer.dir}\n${session}`);
 }
 
 export function removePointer(root: string): void {

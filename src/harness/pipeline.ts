@@ -1,4 +1,4 @@
-import type { Issue } from '../core/errors.js';
+import { isBatonError, type Issue } from '../core/errors.js';
 import type { ConfigInput } from './config-types.js';
 import { mergeConfig, validateConfig } from './config.js';
 import { debugLog } from './debug-log.js';
@@ -55,7 +55,10 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
     const load = handlers[input.event];
     outcome = load ? await (await load())({ input, config, root: run.root, cwd: run.cwd, env: run.env, now: new Date() }) : { log: [] };
   } catch (error) {
-    const line = `[baton hook] internal error in ${input.event}, allowing: ${(error as Error)?.stack ?? String(error)}`;
+    // A refusal (a path leading out of the project, a lock timeout) is reported as itself, not as a bug.
+    const line = isBatonError(error)
+      ? `[baton hook] ${input.event} did nothing, allowing: ${error.message}`
+      : `[baton hook] internal error in ${input.event}, allowing: ${(error as Error)?.stack ?? String(error)}`;
     debugLog(run.env, run.hostEvent, [line]);
     return { stdout: '', stderr: `${line.split('\n')[0]}\n`, code: 0 };
   }

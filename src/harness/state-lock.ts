@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { withLock } from '../stores/file/lock.js';
+import { confine } from '../stores/file/paths.js';
 import type { HarnessConfig } from './config-types.js';
 
 /**
@@ -14,5 +15,5 @@ export function stateLockPath(config: HarnessConfig, root: string): string {
 
 export function withStateLock<T>(config: HarnessConfig, root: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
   // createDir: false when the state folder is absent would refuse; callers check existence first.
-  return withLock(stateLockPath(config, root), { timeoutMs, label: 'state' }, fn);
+  return withLock(confine(root, stateLockPath(config, root), 'state lock'), { timeoutMs, label: 'state' }, fn);
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isBatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import { writeFileAtomic } from '../stores/file/atomic.js';
+import { confine } from '../stores/file/paths.js';
 import type { HandlerContext } from './handlers/context.js';
 import { withStateLock } from './state-lock.js';
 import type { HookOutcome } from './types.js';
@@ -110,7 +111,7 @@ export async function waveBarrier({ input, config, root }: HandlerContext): Prom
       if (!wave) return void outcome.log.push(`[wave-barrier] ${settings.file} is not a JSON object; left as it is (run baton doctor)`);
       if (agentId && wave.seen_agents.includes(agentId)) return void outcome.log.push(`[wave-barrier] duplicate SubagentStop for ${agentId} ignored`);
       const next = countResult(wave, result, agentId);
-      writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
+      writeFileAtomic(confine(root, file, 'wave file'), `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
       outcome.log.push(result.kind === 'done'
         ? `[wave-barrier] wave ${next.wave}: ${next.done}/${next.expected} (${next.status})`
         : `[wave-barrier] wave ${next.wave}: blocked result from ${input.agentType || 'unknown'}; not advancing`);

@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
-import { SIDECAR } from '../stores/file/paths.js';
+import { confine, SIDECAR } from '../stores/file/paths.js';
 import { RUN_DIR } from './location.js';
 
 /**
@@ -28,7 +28,9 @@ export interface CleanOptions {
 }
 
 export function cleanRuns(options: CleanOptions): string {
-  const dir = join(options.root, RUN_DIR);
+  // A symlinked .ai_log that leads out of the project is refused before anything is listed:
+  // removing "its" entries would delete files elsewhere.
+  const dir = confine(options.root, join(options.root, RUN_DIR), 'the run folder');
   const now = options.now ?? Date.now();
   let names: string[];
   try {

@@ -92,7 +92,7 @@ test('git counts are cached 5 s per session and folder; the branch is always fre
   r.git('checkout', '-q', '-b', 'next');
   assert.match(run(r.dir, payload('s')).stdout, /⎇ next · ~1\n$/, 'cached counts, fresh branch');
   assert.match(run(r.dir, payload('other')).stdout, / · ~2\n$/, 'another session has its own cache');
-  const dir = cacheDir({ TMPDIR: join(r.dir, '.tmp') });
+  const dir = cacheDir({ TMPDIR: join(r.dir, '.tmp') }) as string;
   const old = (Date.now() - 6000) / 1000;
   for (const file of readdirSync(dir)) utimesSync(join(dir, file), old, old);
   assert.match(run(r.dir, payload('s')).stdout, / · ~2\n$/, 'recomputed after the TTL');
@@ -119,7 +119,7 @@ test('a failing run prints the last good output instead of a blank line', async 
   assert.equal(await runStatusline({ stdin, env: broken, cwd: r.dir }), good);
   const fresh = JSON.stringify({ session_id: 'never-rendered', model: { display_name: 'Opus' } });
   assert.equal(await runStatusline({ stdin: fresh, env: broken, cwd: r.dir }), '[Opus]\n', 'no last good yet: at least the model');
-  assert.equal(readFileSync(join(cacheDir(env), 'fail-1.last'), 'utf8'), good);
+  assert.equal(readFileSync(join(cacheDir(env) as string, 'fail-1.last'), 'utf8'), good);
 });
 
 test('stays far below the host 300 ms debounce', (t) => {

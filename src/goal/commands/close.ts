@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync } from 'node:
 import { join } from 'node:path';
 import { diskUsageBytes, humanSize } from '../disk-usage.js';
 import { appendLog } from '../log-file.js';
+import { insideRoot } from '../paths.js';
 import { removePointer } from '../pointer.js';
 import { editState, underStateLock } from '../state-file.js';
 import { setMarkerField } from '../text.js';
@@ -35,9 +36,10 @@ function removeIfEmpty(dir: string): void {
 export default async function close(ctx: GoalContext): Promise<number> {
   const { pointer, paths } = activeGoal(ctx, true);
   const slug = pointer.slug;
+  // Checked before anything changes: an archive folder linked out of ROOT refuses the close.
+  const dest = insideRoot(ctx.root, destination(ctx.root, slug));
   await editState(paths.state, (lines) => setMarkerField(lines, 'status', 'closed'), { touchUpdated: true });
   appendLog(paths.log, `goal:${slug} stopped`);
-  const dest = destination(ctx.root, slug);
   try {
     mkdirSync(dest, { recursive: true });
   } catch {

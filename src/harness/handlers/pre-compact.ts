@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { confine, mkdirInside } from '../../stores/file/paths.js';
 import { globToRegExp } from '../policy/glob.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
@@ -34,8 +35,8 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
     if (!statSync(path).isFile()) continue;
     body += `## ${name}\n\n\`\`\`\n${readFileSync(path, 'utf8').replace(/\n$/, '')}\n\`\`\`\n\n`;
   }
-  mkdirSync(resolve(root, snapshot.dest), { recursive: true });
-  writeFileAtomic(dest, body, { mode: 0o644 });
+  mkdirInside(root, resolve(root, snapshot.dest), 'snapshot folder');
+  writeFileAtomic(confine(root, dest, 'snapshot'), body, { mode: 0o644 });
   outcome.log.push(`[pre-compact] snapshotted scratchpad to ${dest}`);
   return outcome;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { confine, mkdirInside } from '../../stores/file/paths.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { isoSeconds, type HandlerContext } from './context.js';
@@ -25,7 +26,8 @@ export async function promptAudit({ input, config, root, now }: HandlerContext):
     return outcome;
   }
   if (input.prompt !== '' && (slug || existsSync(dirname(file)))) {
-    if (slug) mkdirSync(dirname(file), { recursive: true });
+    confine(root, file, 'audit log');
+    if (slug) mkdirInside(root, dirname(file), 'audit folder');
     const record = { ts: isoSeconds(now), slug, hash: createHash('sha256').update(prompt, 'utf8').digest('hex').slice(0, 16), len: [...prompt].length };
     appendFileSync(file, `${JSON.stringify(record)}\n`);
     trim(file, audit.maxLines);

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { userTempDir } from '../../stores/file/paths.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './context.js';
@@ -12,7 +12,8 @@ import type { HandlerContext } from './context.js';
  * document field (e.g. only when status is `verified`). A failure blocks the stop with the
  * command's output tail as the reason. Two guards against stop loops: nothing blocks while
  * `stop_hook_active` is set, and the same reason never blocks twice in a row for one session
- * (remembered in a small file under the temp folder, keyed by session and project).
+ * (remembered in a small file in this user's own temp folder, keyed by session and project; without
+ * a usable one the second guard is off).
  */
 const TAIL_LINES = 20;
 
@@ -20,12 +21,13 @@ export async function stop({ input, config, root, env }: HandlerContext): Promis
   const outcome: HookOutcome = { log: [] };
   const commands = config.stop?.commands ?? [];
   if (commands.length === 0) return outcome;
-  const memory = join(env.TMPDIR || tmpdir(), 'baton-stop', `${createHash('sha256').update(`${input.sessionId}\0${root}`).digest('hex').slice(0, 16)}.txt`);
+  const dir = userTempDir(env, 'stop');
+  const memory = dir === undefined ? undefined : join(dir, `${createHash('sha256').update(`${input.sessionId}\0${root}`).digest('hex').slice(0, 16)}.txt`);
   // The memory holds the reason of the previous Stop's block only: a Stop that does not block
   // (here, the continuation the block caused) clears it, so the next turn's Stop checks afresh
   // instead of letting a still-failing check through as a "repeat".
   if (input.stopHookActive) {
-    rmSync(memory, { force: true });
+    forget(memory);
     return { log: ['[stop] stop_hook_active is set; not blocking again'] };
   }
   const state = new StateReader(config, root);
@@ -37,16 +39,27 @@ export async function stop({ input, config, root, env }: HandlerContext): Promis
     const tail = `${run.stdout ?? ''}${run.stderr ?? ''}`.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
     const reason = `Verification '${command.name}' failed (${why}). Fix what it reports, then finish.\n$ ${command.run}\n${tail}`.slice(0, 9000);
     const key = createHash('sha256').update(`${command.name}\0${why}\0${tail}`).digest('hex');
-    if (readText(memory) === key) {
-      rmSync(memory, { force: true });
+    if (memory !== undefined && readText(memory) === key) {
+      forget(memory);
       return { log: [`[stop] '${command.name}' failed again for the same reason; not blocking twice in a row`] };
     }
-    mkdirSync(join(memory, '..'), { recursive: true });
-    writeFileSync(memory, key);
+    if (memory !== undefined) remember(memory, key);
     return { block: { reason }, log: [`[stop] blocked: '${command.name}' ${why}`] };
   }
-  rmSync(memory, { force: true });
+  forget(memory);
   return outcome;
+}
+
+function remember(memory: string, key: string): void {
+  try {
+    writeFileSync(memory, key, { flag: (constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0)) as unknown as string, mode: 0o600 });
+  } catch {
+    // only the repeat guard is lost
+  }
+}
+
+function forget(memory: string | undefined): void {
+  if (memory !== undefined) rmSync(memory, { force: true });
 }
 
 function readText(path: string): string | undefined {

@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, isAbsolute } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { defaultRoot } from '../../project/root.js';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { confine } from '../../stores/file/paths.js';
 import { hookEntries } from './hooks.js';
 import { checkSettings, mergeSettings, type MergeRequest } from './settings.js';
 
@@ -92,6 +93,8 @@ export function installClaude(options: InstallOptions): InstallResult {
   const differs = JSON.stringify(settings) !== JSON.stringify(current);
   const changed = options.remove ? exists && differs : differs || !exists;
   if (changed && !options.dryRun) {
+    // A project's .claude/ linked out of the project is refused (exit 4); the user's own is theirs.
+    if (options.scope === 'project') confine(root, file, 'settings file');
     mkdirSync(dirname(file), { recursive: true });
     writeFileAtomic(file, text);
   }

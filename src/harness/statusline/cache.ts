@@ -1,11 +1,12 @@
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fnv32 as fingerprint } from '../../core/hash.js';
+import { userTempDir } from '../../stores/file/paths.js';
 
 /**
- * Small files under `${TMPDIR:-/tmp}/baton-statusline-<uid>/`: git counts per session and folder,
- * and the last good output per session. The uid in the folder name keeps users of a shared /tmp
- * from reading or pre-creating each other's cache. Writes are atomic (temp file and rename) because
+ * Small files under `${TMPDIR:-/tmp}/baton-<uid>/statusline/`: git counts per session and folder,
+ * and the last good output per session. userTempDir creates that folder 0700 and refuses one
+ * another user pre-created or linked elsewhere (the cache is then not used). Writes are atomic (temp file and rename) because
  * the host cancels a running status line when the next update fires: a half-written cache would
  * otherwise be read back as the "last good" line. Not stores/file/atomic.ts: that one fsyncs and
  * its fsyncs cost more than a status line refresh can pay, and a cache is derived data that may be
@@ -14,9 +15,8 @@ import { fnv32 as fingerprint } from '../../core/hash.js';
  */
 export const CACHE_TTL_MS = 5000;
 
-export function cacheDir(env: NodeJS.ProcessEnv): string {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return join(env.TMPDIR || '/tmp', `baton-statusline-${uid}`);
+export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  return userTempDir(env, 'statusline');
 }
 
 
@@ -35,7 +35,9 @@ export function lastGoodName(sessionId: string | undefined): string {
 
 export function readCache(env: NodeJS.ProcessEnv, name: string, now = Date.now()): { text: string; fresh: boolean } | undefined {
   try {
-    const path = join(cacheDir(env), name);
+    const dir = cacheDir(env);
+    if (dir === undefined) return undefined;
+    const path = join(dir, name);
     const age = now - statSync(path).mtimeMs;
     return { text: readFileSync(path, 'utf8'), fresh: age >= 0 && age < CACHE_TTL_MS };
   } catch {
@@ -45,10 +47,10 @@ export function readCache(env: NodeJS.ProcessEnv, name: string, now = Date.now()
 
 export function writeCache(env: NodeJS.ProcessEnv, name: string, text: string): void {
   const dir = cacheDir(env);
+  if (dir === undefined) return;
   const target = join(dir, name);
   const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
     renameSync(temp, target);
   } catch {

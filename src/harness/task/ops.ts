@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
 import type { Json } from '../../core/json.js';
 import { readDocument } from '../../stores/file/index.js';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { confine, mkdirInside } from '../../stores/file/paths.js';
 import { stateLockPath, withStateLock } from '../state-lock.js';
 import { heldBy } from './shell-lock.js';
 import { StateExit, stateError, stateNote, type TaskSetup } from './setup.js';
@@ -24,7 +25,7 @@ export async function taskInit(setup: TaskSetup, cli: Cli, [slug, lane, bracket,
   await locked(setup, async () => {
     const old = readDocument(setup.taskPath);
     const oldSlug = old.state === 'ok' && typeof (old.doc as Record<string, Json>)?.slug === 'string' ? (old.doc as Record<string, string>).slug : undefined;
-    mkdirSync(setup.stateDir, { recursive: true });
+    mkdirInside(setup.root, setup.stateDir, 'state folder');
     try {
       await setup.doc().init(values, { schema: setup.config.documents.task?.schema ?? 'eneo-task', force: true, writer: WRITER });
     } catch (error) {
@@ -32,7 +33,7 @@ export async function taskInit(setup: TaskSetup, cli: Cli, [slug, lane, bracket,
       throw exit.code === 1 && (error as { code?: string }).code === 'invalid' ? new StateExit(2, exit.message) : exit;
     }
     if (oldSlug && oldSlug !== slug) cli.err(`[state] replacing current task ${oldSlug} with ${slug}\n`);
-    rmSync(setup.waveFile, { force: true });
+    rmSync(confine(setup.root, setup.waveFile, 'wave file'), { force: true });
   });
 }
 
@@ -55,7 +56,7 @@ export async function phaseSet(setup: TaskSetup, value: string): Promise<void> {
   const phase = value.toUpperCase();
   if (!PHASES.includes(phase)) throw new StateExit(2, `invalid phase: ${value} (expected RED|GREEN|REFACTOR|FREE)`);
   if (!existsSync(setup.taskPath) && phase !== 'FREE') throw new StateExit(3, 'no current task; run init first');
-  mkdirSync(setup.stateDir, { recursive: true });
+  mkdirInside(setup.root, setup.stateDir, 'state folder');
   await locked(setup, async () => {
     if (existsSync(setup.taskPath)) {
       await setup.doc().update((doc) => ({ ...doc, tdd_phase: phase }), {}, { writer: WRITER });
@@ -79,7 +80,7 @@ export async function taskClear(setup: TaskSetup): Promise<void> {
   if (!existsSync(setup.stateDir)) return;
   await locked(setup, async () => {
     if (existsSync(setup.taskPath)) await setup.doc().clear({ writer: WRITER });
-    rmSync(setup.waveFile, { force: true });
+    rmSync(confine(setup.root, setup.waveFile, 'wave file'), { force: true });
     writeMirror(setup, 'FREE');
   });
 }
@@ -98,7 +99,7 @@ export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<voi
     // earlier wave is ignored instead of counting toward this one (ids are unique per agent run).
     const seen = previousAgents(setup.waveFile);
     const wave = { wave: start.wave, expected: start.expected, done: 0, status: 'in-progress', ...(seen.length > 0 ? { seen_agents: seen } : {}) };
-    writeFileAtomic(setup.waveFile, `${JSON.stringify(wave, null, 2)}\n`, { mode: 0o644 });
+    writeFileAtomic(confine(setup.root, setup.waveFile, 'wave file'), `${JSON.stringify(wave, null, 2)}\n`, { mode: 0o644 });
     await setup.doc().update((doc) => {
       const status = doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status) ? doc.wave_status : {};
       return {
@@ -129,7 +130,7 @@ export function mirrorPath(setup: TaskSetup): string {
 
 function writeMirror(setup: TaskSetup, phase: string): void {
   const file = mirrorPath(setup);
-  if (existsSync(dirname(file))) writeFileAtomic(file, `${phase}\n`, { durable: false, mode: 0o644 });
+  if (existsSync(dirname(file))) writeFileAtomic(confine(setup.root, file, 'phase mirror'), `${phase}\n`, { durable: false, mode: 0o644 });
 }
 
 async function locked(setup: TaskSetup, fn: () => Promise<void>): Promise<void> {
