@@ -1,4 +1,4 @@
-import { BatonError, EXIT } from '../../core/errors.js';
+import { BatonError, EXIT, isBatonError } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/document.js';
 import { reportRunError } from '../../run/exit.js';
@@ -88,7 +88,15 @@ async function clean(session: string, extra: string | undefined, parsed: Parsed,
   const name = typeof flags.name === 'string' ? flags.name : undefined;
   const own = session === '' ? undefined : new Run(session, { cwd: cli.cwd, env: cli.env }, name).location;
   const root = own?.root ?? (await import('../../project/root.js')).defaultRoot(cli.cwd, cli.env);
-  cli.out(cleanRuns({ root, own: own?.label, olderThanMs: olderThan, force: flags.force === true }));
+  try {
+    cli.out(cleanRuns({ root, own: own?.label, olderThanMs: olderThan, force: flags.force === true }));
+  } catch (error) {
+    // clean is baton's own verb (the original had none), so it keeps the engine's exit 4 for a
+    // run folder linked out of the project instead of the bus's catch-all 1.
+    if (!isBatonError(error, 'unsafe_path')) throw error;
+    cli.err(`Error: ${error.message}\n`);
+    return EXIT.unsafe;
+  }
   return EXIT.ok;
 }
 
