@@ -33,9 +33,10 @@ async function showPointer(ctx: GoalContext): Promise<number> {
 export default async function resume(ctx: GoalContext, args: string[]): Promise<number> {
   const slug = args[0];
   if (slug === undefined || slug === '') return showPointer(ctx);
-  const paths = goalPaths(ctx.root, slug);
   // An invalid slug could name something outside ROOT (defect 6.2): it is simply no goal.
-  if (!isValidSlug(slug) || !isRegularFile(paths.state)) throw refuse(`no goal '${slug}' (${ctx.names.goal} list)`);
+  if (!isValidSlug(slug)) throw refuse(`no goal '${slug}' (${ctx.names.goal} list)`);
+  const paths = goalPaths(ctx.root, slug);
+  if (!isRegularFile(paths.state)) throw refuse(`no goal '${slug}' (${ctx.names.goal} list)`);
   if (readMarkerField(readLines(paths.state), 'status') === 'closed') throw refuse(`goal '${slug}' is closed`);
   const wasActive = readPointer(ctx.root)?.slug === slug;
   await pauseOther(ctx, slug);
