@@ -43,7 +43,11 @@ const lazyRequire = {
 
 // Heavy handlers a command imports lazily are bundles of their own in dist/parts/, so a hook
 // that returns early (an event its profile ignores, the no-goal case) never loads the engine.
+// The shell parser and analysis are a part of their own, loaded by run-hook only for a shell
+// command, so Write/Edit decisions and other events never load them.
+const LEAF_PARTS = { 'src/harness/shell/analyze.ts': 'shell-gate' };
 const PARTS = {
+  ...LEAF_PARTS,
   'src/harness/run-hook.ts': 'run-hook',
   'src/goal/hooks/run.ts': 'goal-hooks',
 };
@@ -57,7 +61,8 @@ const lazyParts = {
     b.onResolve({ filter: /\.js$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const part = partFiles[resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))];
-      return part ? { path: part, namespace: 'lazy-part' } : undefined;
+      // A part not built yet (while the parts themselves are built) is bundled inline.
+      return part && partExports[part] ? { path: part, namespace: 'lazy-part' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'lazy-part' }, (args) => ({
       contents: [
@@ -72,11 +77,18 @@ const lazyParts = {
   },
 };
 
-await build({ ...common, entryPoints: Object.fromEntries(Object.entries(PARTS).map(([file, name]) => [name, file])), outdir: 'dist/parts', format: 'cjs', plugins: [lazyRequire] });
 // A part's export names, read from the built bundle (its top level only defines functions).
-for (const name of Object.values(PARTS)) {
-  partExports[name] = Object.keys(createRequire(import.meta.url)(resolve(`dist/parts/${name}.js`))).filter((key) => key !== '__esModule');
-}
+const readExports = (parts) => {
+  for (const name of Object.values(parts)) {
+    partExports[name] = Object.keys(createRequire(import.meta.url)(resolve(`dist/parts/${name}.js`))).filter((key) => key !== '__esModule');
+  }
+};
+const entries = (parts) => Object.fromEntries(Object.entries(parts).map(([file, name]) => [name, file]));
+await build({ ...common, entryPoints: entries(LEAF_PARTS), outdir: 'dist/parts', format: 'cjs', plugins: [lazyRequire] });
+readExports(LEAF_PARTS);
+const outer = Object.fromEntries(Object.entries(PARTS).filter(([file]) => !(file in LEAF_PARTS)));
+await build({ ...common, entryPoints: entries(outer), outdir: 'dist/parts', format: 'cjs', plugins: [lazyParts, lazyRequire] });
+readExports(outer);
 
 await Promise.all([
   build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', format: 'cjs' }),
