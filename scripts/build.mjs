@@ -21,9 +21,10 @@ await compileBuiltinSchemas();
 const common = { bundle: true, platform: 'node', target: 'node20', minify: true, sourcemap: 'linked', logLevel: 'warning' };
 const commands = readdirSync('src/cli/commands').filter((file) => file.endsWith('.ts')).map((file) => `src/cli/commands/${file}`);
 
-// Large libraries that only some runs need (Ajv for user schemas, yaml for contracts) are bundled
+// Large libraries that only some runs need (Ajv for user schemas, yaml for contracts, re2js for
+// jq regex builtins) are bundled
 // once into dist/vendor/ and loaded on first use, instead of being parsed by every command.
-const VENDOR = { 'ajv/dist/2020.js': 'ajv', yaml: 'yaml' };
+const VENDOR = { 'ajv/dist/2020.js': 'ajv', yaml: 'yaml', re2js: 're2js' };
 
 // Commands run inside a vm.Script (for the code cache, src/cli/bundle-loader.ts), where `import()`
 // has no loader. Every dynamic import that leaves the bundle (a vendor library, a node: builtin)
@@ -31,7 +32,7 @@ const VENDOR = { 'ajv/dist/2020.js': 'ajv', yaml: 'yaml' };
 const lazyRequire = {
   name: 'lazy-require',
   setup(b) {
-    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|yaml|node:.+)$/ }, (args) => {
+    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|yaml|re2js|node:.+)$/ }, (args) => {
       if (args.kind === 'require-call' || args.namespace === 'lazy-require') {
         return { path: VENDOR[args.path] ? `../vendor/${VENDOR[args.path]}.js` : args.path, external: true };
       }

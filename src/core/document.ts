@@ -1,6 +1,7 @@
 import { BatonError, type Issue } from './errors.js';
 import { deepEqual, isObject, typeName, type Json, type JsonObject } from './json.js';
 import { diff, type PatchOp } from './patch.js';
+import { checkShape, DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { CompiledSchema } from './schema/index.js';
 import { writerMatches } from './schema/rules.js';
 
@@ -20,6 +21,8 @@ export interface WriteContext {
   maxValueBytes?: number;
   /** The baton operation writing (`phase`, `run.init`); sealed fields change only through theirs. */
   operation?: string;
+  /** Depth and size bounds of the whole document (default DEFAULT_LIMITS). */
+  limits?: Pick<Limits, 'maxDepth' | 'maxDocumentBytes'>;
 }
 
 export interface Commit {
@@ -43,6 +46,8 @@ export function singleObject(results: Json[], what: string): JsonObject {
 }
 
 export function prepareWrite(current: JsonObject | undefined, candidate: JsonObject, context: WriteContext): Commit {
+  // First: every later step walks the document recursively, which a too-deep one would overflow.
+  checkShape(candidate, context.limits ?? DEFAULT_LIMITS, 'the document');
   const { rules } = context.schema;
   const notes: string[] = [];
   const doc = rules.coerceIntegers ? coerceIntegers(candidate, context.schema, notes) : candidate;

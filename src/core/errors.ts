@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'jq_syntax'
   | 'jq_runtime'
   | 'jq_unsupported'
+  | 'jq_budget'
   | 'jq_result'
   | 'invalid'
   | 'too_large'
@@ -38,6 +39,7 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   jq_syntax: EXIT.usage,
   jq_runtime: EXIT.usage,
   jq_unsupported: EXIT.usage,
+  jq_budget: EXIT.usage,
   jq_result: EXIT.usage,
   invalid: EXIT.invalid,
   too_large: EXIT.unsafe,

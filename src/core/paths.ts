@@ -1,5 +1,6 @@
 import { BatonError } from './errors.js';
 import { isObject, type Json } from './json.js';
+import { DEFAULT_LIMITS } from './limits.js';
 
 /**
  * Dotted paths for callers who do not want jq: `phases.3-impl.evidence`. A segment is a key; on an
@@ -44,19 +45,23 @@ export function getAt(doc: Json, segments: string[]): Json | undefined {
 }
 
 /** Returns a copy of `doc` with the value at `segments` replaced, creating objects on the way. */
-export function setAt(doc: Json, segments: string[], value: Json, label: string): Json {
+export function setAt(doc: Json, segments: string[], value: Json, label: string, maxDocumentBytes = DEFAULT_LIMITS.maxDocumentBytes): Json {
   if (segments.length === 0) return value;
   const [head, ...rest] = segments as [string, ...string[]];
   if (Array.isArray(doc) && /^\d+$/.test(head)) {
     const copy = [...doc];
     const index = Number(head);
+    // Refused before the nulls it pads with are allocated: `arr.20000000` would be a 100 MB file.
+    if ((index - copy.length) * 5 > maxDocumentBytes) {
+      throw new BatonError('too_large', `cannot set ${label}: index ${head} would pad the array past the ${maxDocumentBytes}-byte document limit (maxDocumentBytes); use 'baton append' to add an item`);
+    }
     while (copy.length < index) copy.push(null);
-    copy[index] = setAt(copy[index] ?? null, rest, value, label);
+    copy[index] = setAt(copy[index] ?? null, rest, value, label, maxDocumentBytes);
     return copy;
   }
   if (doc === null || isObject(doc)) {
     const base = doc ?? {};
-    return { ...base, [head]: setAt(base[head] ?? null, rest, value, label) };
+    return { ...base, [head]: setAt(base[head] ?? null, rest, value, label, maxDocumentBytes) };
   }
   throw new BatonError('invalid', `cannot set ${label}: '${head}' is inside a ${Array.isArray(doc) ? 'array (use a numeric index)' : typeof doc}, not an object`);
 }

@@ -3,6 +3,7 @@ import { BatonError } from '../core/errors.js';
 import { checkLifecycle, checkReplace, initialDocument, prepareWrite, singleObject, stampText, type WriteContext } from '../core/document.js';
 import { compileJq } from '../core/jq/index.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
+import { projectLimits, resolveLimits, type Limits } from '../core/limits.js';
 import { diff } from '../core/patch.js';
 import { getAt, parsePath, setAt } from '../core/paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
@@ -30,6 +31,8 @@ export interface DocOptions {
   writer?: string;
   /** Largest string value accepted in bytes (default 64 KiB). */
   maxValueBytes?: number;
+  /** jq budgets, depth and size limits (core/limits.ts); unset ones take the defaults. */
+  limits?: Partial<Limits>;
   now?: () => Date;
   /** The project whose baton.config.json adds rules (default: found from the document's root). */
   project?: ProjectContext | (() => ProjectContext);
@@ -46,6 +49,9 @@ export interface WriteResult {
  * the document it changes is the one committed at that moment, never a stale copy.
  */
 export class Doc {
+  private ownProject?: ProjectContext;
+  private ownLimits?: Limits;
+
   constructor(
     readonly store: Store,
     readonly key: string,
@@ -63,8 +69,9 @@ export class Doc {
   /** Results of a jq expression on the document; none when the document does not exist. */
   async get(expr = '.', args: Args = {}): Promise<Json[]> {
     const program = compileJq(expr, Object.keys(args));
+    await program.ready();
     const doc = await this.read();
-    return doc === undefined ? [] : program.run(doc, args);
+    return doc === undefined ? [] : program.run(doc, args, { limits: this.limits });
   }
 
   async init(values: JsonObject = {}, options: WriteOptions & { schema?: string; force?: boolean } = {}): Promise<WriteResult> {
@@ -86,11 +93,12 @@ export class Doc {
 
   async update(change: string | Updater, args: Args = {}, options: WriteOptions & { ifExists?: boolean } = {}): Promise<WriteResult> {
     const program = typeof change === 'string' ? compileJq(change, [...Object.keys(args), '__now']) : undefined;
+    await program?.ready();
     return this.write(options, async (current, context) => {
       if (current.state === 'missing' && options.ifExists) return undefined;
       const doc = this.existing(current);
       const candidate = program
-        ? singleObject(program.run(doc, { ...args, __now: stampText(context.now, context.schema.rules.stampFormat) }, { now: context.now }), 'the update expression')
+        ? singleObject(program.run(doc, { ...args, __now: stampText(context.now, context.schema.rules.stampFormat) }, { now: context.now, limits: this.limits }), 'the update expression')
         : await (change as Updater)(structuredClone(doc));
       if (!isObject(candidate)) throw new BatonError('jq_result', 'the update function must return an object; nothing was written');
       return { kind: 'update', expr: typeof change === 'string' ? change : undefined, candidate, base: doc };
@@ -101,7 +109,7 @@ export class Doc {
     const segments = parsePath(path);
     return this.write(options, async (current) => {
       const doc = this.existing(current);
-      return { kind: 'set', path, candidate: asObject(setAt(doc, segments, value, path), path), base: doc };
+      return { kind: 'set', path, candidate: asObject(setAt(doc, segments, value, path, this.limits.maxDocumentBytes), path), base: doc };
     });
   }
 
@@ -113,7 +121,7 @@ export class Doc {
       if (list !== null && !Array.isArray(list)) {
         throw new BatonError('invalid', `cannot append to ${path}: it holds ${Array.isArray(list) ? 'an array' : typeof list === 'object' ? 'an object' : `a ${typeof list}`}, not an array; use 'baton set' to replace it`);
       }
-      return { kind: 'append', path, candidate: asObject(setAt(doc, segments, [...(list ?? []), value], path), path), base: doc };
+      return { kind: 'append', path, candidate: asObject(setAt(doc, segments, [...(list ?? []), value], path, this.limits.maxDocumentBytes), path), base: doc };
     });
   }
 
@@ -236,10 +244,21 @@ export class Doc {
     });
   }
 
+  private project(): ProjectContext {
+    const given = this.options.project;
+    this.ownProject ??= typeof given === 'function' ? given() : given ?? projectContext({ cwd: this.root, env: {} });
+    return this.ownProject;
+  }
+
+  /** Budgets and bounds: the defaults, then the project's `limits`, then the caller's. */
+  private get limits(): Limits {
+    this.ownLimits ??= resolveLimits(projectLimits(this.project().config), this.options.limits);
+    return this.ownLimits;
+  }
+
   /** What baton.config.json adds to this document's rules (loaded only when it names the document). */
   private async projectCheck(): Promise<((doc: JsonObject) => void) | undefined> {
-    const given = this.options.project;
-    const project = typeof given === 'function' ? given() : given ?? projectContext({ cwd: this.root, env: {} });
+    const project = this.project();
     if (project.file.state === 'missing') return undefined;
     const { projectCheck } = await import('../project/document-rules.js');
     return projectCheck(project, resolve(this.root, this.key));
@@ -251,6 +270,7 @@ export class Doc {
     if (who !== undefined) context.writer = who;
     if (options[OPERATION] !== undefined) context.operation = options[OPERATION];
     if (this.options.maxValueBytes !== undefined) context.maxValueBytes = this.options.maxValueBytes;
+    context.limits = this.limits;
     return context;
   }
 }

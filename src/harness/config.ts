@@ -1,4 +1,5 @@
 import type { Issue } from '../core/errors.js';
+import { checkLimits } from '../core/limits.js';
 import type { ConfigInput, HarnessConfig, RuleConfig } from './config-types.js';
 import { ENEO } from './profiles/eneo.js';
 
@@ -14,7 +15,7 @@ import { ENEO } from './profiles/eneo.js';
 export const PROFILES: Record<string, HarnessConfig> = { eneo: ENEO };
 
 const EMPTY: HarnessConfig = { stateDir: '.claude/state', documents: {}, pathClasses: {}, allow: [], rules: [], disable: [] };
-const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', 'classification', 'root', 'statusline', 'denyProtocol', 'shell', '$schema', 'description']);
+const SECTIONS = new Set(['profile', 'stateDir', 'documents', 'pathClasses', 'allow', 'rules', 'disable', 'sessionStart', 'audit', 'wave', 'snapshot', 'stop', 'lanes', 'requiredFiles', 'classification', 'root', 'statusline', 'denyProtocol', 'shell', 'limits', '$schema', 'description']);
 
 export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   const issues: Issue[] = [];
@@ -43,6 +44,7 @@ export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   checkRoot(raw.root, add);
   if (raw.denyProtocol !== undefined && raw.denyProtocol !== 'json' && raw.denyProtocol !== 'exit2') add('denyProtocol', 'must be "json" (the default) or "exit2" (reason on stderr, exit 2)');
   if (raw.shell !== undefined && (!isRecord(raw.shell) || Object.keys(raw.shell).some((k) => k !== 'strict') || (raw.shell.strict !== undefined && typeof raw.shell.strict !== 'boolean'))) add('shell', 'must be {"strict": true|false}');
+  issues.push(...checkLimits(raw.limits));
   if (raw.statusline !== undefined && (!isRecord(raw.statusline) || (raw.statusline.costEnv !== undefined && typeof raw.statusline.costEnv !== 'string'))) add('statusline', 'must be {"costEnv": "ENV_VAR_NAME"}');
   return issues;
 }

@@ -4,6 +4,9 @@ import { test } from 'node:test';
 import { compileJq, formatJqCompact, JqError } from '../../src/core/jq/index.js';
 import type { Json } from '../../src/core/jq/index.js';
 
+// Regex builtins run on an engine loaded on demand (Doc.get/update await this themselves).
+await compileJq('test("")').ready();
+
 // jq-wasm embeds jq 1.7.1: the oracle for the additions it knows. Test-only; nothing loads it at run time.
 const jqWasm = createRequire(import.meta.url)('jq-wasm') as { raw(input: string, filter: string, flags?: string[]): Promise<string> };
 

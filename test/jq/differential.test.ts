@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { compileJq, formatJqCompact, JqError } from '../../src/core/jq/index.js';
 import type { Json } from '../../src/core/jq/index.js';
 import { BUILTIN_CASES } from './corpus-builtins.js';
+import { REGEX_CASES } from './corpus-regex.js';
 import { HANDPICKED, MUST_WORK } from './corpus.js';
 import { generateCases } from './generate.js';
 import type { Case, JqResult } from './jq-binary.js';
@@ -11,12 +12,13 @@ import { TIME_CASES } from './corpus-time.js';
 
 type Outcome = 'match' | 'unsupported' | 'both-error' | 'mismatch';
 
-function runBaton(c: Case): { out?: string; err?: JqError } {
+async function runBaton(c: Case): Promise<{ out?: string; err?: JqError }> {
   try {
     const names = (c.args ?? []).map((a) => a.name);
     const vars: Record<string, Json> = {};
     for (const a of c.args ?? []) vars[a.name] = a.json ? (JSON.parse(a.value) as Json) : a.value;
     const prog = compileJq(c.expr, names);
+    await prog.ready();
     const out = prog.run(JSON.parse(c.input) as Json, vars, { now: new Date(NOW * 1000) });
     return { out: out.map((v) => formatJqCompact(v) + '\n').join('') };
   } catch (e) {
@@ -25,8 +27,8 @@ function runBaton(c: Case): { out?: string; err?: JqError } {
   }
 }
 
-function classify(c: Case, jq: JqResult): { outcome: Outcome; detail: string } {
-  const b = runBaton(c);
+async function classify(c: Case, jq: JqResult): Promise<{ outcome: Outcome; detail: string }> {
+  const b = await runBaton(c);
   if (b.err?.code === 'jq_unsupported') return { outcome: 'unsupported', detail: b.err.message };
   if (!jq.ok) {
     if (b.err) return { outcome: 'both-error', detail: '' };
@@ -41,7 +43,7 @@ async function runCorpus(cases: Case[]) {
   // The engine only ever sees parsed JSON; give jq the same (JS-ordered) text.
   const canonical = cases.map((c) => ({ ...c, input: JSON.stringify(JSON.parse(c.input)) }));
   const jq = await runJqAll(canonical);
-  const results = canonical.map((c, i) => ({ c, ...classify(c, jq[i] as JqResult) }));
+  const results = await Promise.all(canonical.map(async (c, i) => ({ c, ...(await classify(c, jq[i] as JqResult)) })));
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
   return { results, count };
 }
@@ -78,4 +80,14 @@ test('differential: date builtins and now agree with jq 1.6 (glibc, UTC)', async
   for (const x of r.results.filter((y) => y.outcome === 'unsupported')) t.diagnostic(`refused: ${x.c.expr} -> ${x.detail}`);
   assert.deepEqual(mismatches.map((m) => `${m.c.expr} on ${m.c.input.slice(0, 80)}: ${m.detail}`), [], 'no silent differences from jq 1.6');
   assert.ok(r.count('unsupported') <= 12, 'the date builtins answer nearly every case');
+});
+
+test('differential: regex builtins on the linear-time engine agree with jq 1.6 (Oniguruma)', async (t) => {
+  requireJqBinary();
+  const r = await runCorpus(REGEX_CASES);
+  t.diagnostic(`regex: ${REGEX_CASES.length} cases, ${r.count('match')} exact, ${r.count('both-error')} both error, ${r.count('unsupported')} refused`);
+  const mismatches = r.results.filter((x) => x.outcome === 'mismatch');
+  assert.deepEqual(mismatches.map((m) => `${m.c.expr} on ${m.c.input}: ${m.detail}`), [], 'no silent differences from jq 1.6');
+  // The rest are refusals by design (backreferences, lookaround, classes on non-ASCII text).
+  assert.ok(r.count('match') >= REGEX_CASES.length * 0.7, `most regex cases are answered (${r.count('match')})`);
 });

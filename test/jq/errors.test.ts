@@ -3,6 +3,9 @@ import { test } from 'node:test';
 import { compileJq, formatJqCompact, formatJqRaw, JqError } from '../../src/core/jq/index.js';
 import type { Json } from '../../src/core/jq/index.js';
 
+// Regex builtins run on an engine loaded on demand (Doc.get/update await this themselves).
+await compileJq('test("")').ready();
+
 function codeOf(f: () => unknown): JqError {
   try {
     f();

@@ -8,6 +8,9 @@ import { AGENT_WRITTEN, FROM_SEEDS, PIPELINE, TASK } from './fixtures/realistic-
 import type { Case } from './jq-binary.js';
 import { jqArgs, NOW, requireJqBinary, runJqAll } from './jq-binary.js';
 
+// Regex builtins run on an engine loaded on demand (Doc.get/update await this themselves).
+await compileJq('test("")').ready();
+
 const jqWasm = createRequire(import.meta.url)('jq-wasm') as { raw(input: string, filter: string, flags?: string[]): Promise<string> };
 
 function toCase(e: CorpusEntry): Case {

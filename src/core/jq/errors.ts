@@ -1,7 +1,7 @@
 import { BatonError } from '../errors.js';
 import type { Json } from './values.js';
 
-export type JqErrorCode = 'jq_syntax' | 'jq_runtime' | 'jq_unsupported';
+export type JqErrorCode = 'jq_syntax' | 'jq_runtime' | 'jq_unsupported' | 'jq_budget';
 
 /**
  * What to do about an error, appended to its message. Runtime errors keep jq's own words: they
@@ -10,6 +10,7 @@ export type JqErrorCode = 'jq_syntax' | 'jq_runtime' | 'jq_unsupported';
 const HINTS: Record<JqErrorCode, string | undefined> = {
   jq_syntax: 'fix the jq expression (in a shell, wrap it in single quotes)',
   jq_runtime: undefined,
+  jq_budget: 'make the expression do less, or raise the budget for this call (--jq-steps N, --jq-timeout-ms MS) or for the project ("limits" in baton.config.json)',
   jq_unsupported: "baton refuses what it cannot evaluate exactly as jq 1.6 does: rewrite the expression, or compute the value outside and pass it with --arg/--argjson",
 };
 
@@ -20,9 +21,9 @@ const HINTS: Record<JqErrorCode, string | undefined> = {
 export class JqError extends BatonError {
   declare readonly code: JqErrorCode;
   position?: number;
-  constructor(code: JqErrorCode, message: string, position?: number) {
+  constructor(code: JqErrorCode, message: string, position?: number, hint = HINTS[code]) {
     const line = message.replace(/\s*\n\s*/g, ' ');
-    super(code, HINTS[code] ? `${line}; ${HINTS[code]}` : line);
+    super(code, hint ? `${line}; ${hint}` : line);
     this.name = 'JqError';
     if (position !== undefined) this.position = position;
   }

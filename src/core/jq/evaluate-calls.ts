@@ -1,4 +1,5 @@
 import type { FuncDef, Node, Pattern } from './ast.js';
+import { chargeValue, tick } from './budget.js';
 import { Raised, unsupported } from './errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat, toText } from './format.js';
@@ -21,7 +22,9 @@ export function buildObject(entries: { key: Node; value: Node }[], i: number, ac
     if (typeof k !== 'string') throw new Raised(`Cannot use ${describe(k)} as object key`);
     ev(entry.value, input, null, env, (v) => {
       const next: JsonObject = {};
-      for (const key of Object.keys(acc)) objPut(next, key, acc[key] as Json);
+      const keys = Object.keys(acc);
+      tick(keys.length + 1);
+      for (const key of keys) objPut(next, key, acc[key] as Json);
       objPut(next, k, v);
       buildObject(entries, i + 1, next, input, env, emit);
     });
@@ -41,6 +44,7 @@ export function interpolate(parts: (string | Node)[], i: number, suffix: string,
   }
   ev(part, input, null, env, (v) => {
     const s = fmt === 'text' ? toText(v) : applyFormat(fmt, v);
+    chargeValue(s);
     interpolate(parts, i - 1, s + suffix, fmt, input, env, emit);
   });
 }
@@ -149,7 +153,10 @@ function callNative(key: string, args: Node[], input: Json, path: Path, env: Env
       ev(args[0] as Node, input, null, env, (from) => {
         ev(args[1] as Node, input, null, env, (upto) => {
           if (typeof from !== 'number' || typeof upto !== 'number') throw new Raised('Range bounds must be numeric');
-          for (let x = from; x < upto; x++) emit(x, null);
+          for (let x = from; x < upto; x++) {
+            tick();
+            emit(x, null);
+          }
         });
       });
       return;
@@ -161,7 +168,9 @@ function callNative(key: string, args: Node[], input: Json, path: Path, env: Env
   // C-coded builtins evaluate their arguments last-to-first: the last argument loops outermost.
   const step = (i: number): void => {
     if (i < 0) {
-      emit(fn(input, ...vals), null);
+      const v = fn(input, ...vals);
+      chargeValue(v);
+      emit(v, null);
       return;
     }
     ev(args[i] as Node, input, null, env, (v) => {

@@ -1,5 +1,6 @@
 import type { FuncDef, Node } from './ast.js';
 import { bind, buildObject, call, interpolate } from './evaluate-calls.js';
+import { chargeValue, tick } from './budget.js';
 import { Raised, unsupported } from './errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat } from './format.js';
@@ -38,6 +39,7 @@ function lookupVar(env: Env, name: string): Json {
  * fork points. That is what makes `try` catch downstream errors just as 1.6 does.
  */
 export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void {
+  tick();
   switch (n.t) {
     case 'identity':
       emit(input, path);
@@ -84,9 +86,15 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
     case 'each':
       ev(n.term, input, path, env, (t, p) => {
         if (Array.isArray(t)) {
-          for (let i = 0; i < t.length; i++) emit(t[i] as Json, p && p.concat([i]));
+          for (let i = 0; i < t.length; i++) {
+            tick();
+            emit(t[i] as Json, p && p.concat([i]));
+          }
         } else if (isObject(t)) {
-          for (const k of Object.keys(t)) emit(t[k] as Json, p && p.concat([k]));
+          for (const k of Object.keys(t)) {
+            tick();
+            emit(t[k] as Json, p && p.concat([k]));
+          }
         } else if (!n.opt) {
           throw new Raised(`Cannot iterate over ${describe(t)}`);
         }
@@ -105,7 +113,11 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
       return;
     case 'binop':
       notPath(path, `operator ${n.op}`);
-      ev(n.right, input, null, env, (b) => ev(n.left, input, null, env, (a) => emit(binop(n.op, a, b), null)));
+      ev(n.right, input, null, env, (b) => ev(n.left, input, null, env, (a) => {
+        const v = binop(n.op, a, b);
+        chargeValue(v);
+        emit(v, null);
+      }));
       return;
     case 'and':
     case 'or':
@@ -204,7 +216,10 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
     case 'array': {
       notPath(path, 'array construction');
       const out: Json[] = [];
-      if (n.e) ev(n.e, input, null, env, (v) => { out.push(v); });
+      if (n.e) ev(n.e, input, null, env, (v) => {
+        tick();
+        out.push(v);
+      });
       emit(out, null);
       return;
     }

@@ -17,12 +17,16 @@
  * 2026-12-01, with now and the date builtins: 736 of 764 answered, 148 date cases all answered,
  * and 118 of 118 expressions of the realistic corpus (seeds, spec, agent-written) identical.
  */
-import type { Node } from './ast.js';
-import { JqError, Raised, unsupported } from './errors.js';
+import type { FuncDef, Node } from './ast.js';
+import { BatonError } from '../errors.js';
+import { checkShape, DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { withBudget } from './budget.js';
+import { JqError, Raised } from './errors.js';
 import type { Env } from './evaluate.js';
 import { ev } from './evaluate.js';
 import { dumpCompact } from './format.js';
 import { parse } from './parser.js';
+import { loadRegexEngine } from './regex.js';
 import { NOW_VAR, resolve } from './resolve.js';
 import type { Json } from './values.js';
 
@@ -32,16 +36,25 @@ export { JqError } from './errors.js';
 export interface RunOptions {
   /** The instant `now` answers (a write passes its own timestamp); default: when `run` is called. */
   now?: Date;
+  /**
+   * Budgets and bounds (defaults in ../limits.ts): past its step or time budget a run throws
+   * `jq_budget`; an output nested deeper than maxDepth or larger than maxDocumentBytes throws
+   * `too_large`.
+   */
+  limits?: Partial<Limits>;
 }
 
 export interface JqProgram {
   run(input: Json, vars?: Record<string, Json>, options?: RunOptions): Json[];
+  /** Loads what the program needs beyond the core (the regex engine); await it before `run`. */
+  ready(): Promise<void>;
 }
 
 /** Compiles `expr`; `varNames` are the `$name`s the caller will pass to `run` (like --arg/--argjson). */
 export function compileJq(expr: string, varNames: string[] = []): JqProgram {
   const names = new Set(varNames);
   const ast = wrap(() => resolve(parse(expr), null, names));
+  const regex = callsNative(ast, '_match_impl/3');
   return {
     run(input: Json, vars: Record<string, Json> = {}, options: RunOptions = {}): Json[] {
       let env: Env = { k: 'var', name: NOW_VAR, value: (options.now ?? new Date()).getTime() / 1000, parent: null };
@@ -49,8 +62,12 @@ export function compileJq(expr: string, varNames: string[] = []): JqProgram {
         if (!Object.prototype.hasOwnProperty.call(vars, name)) throw new JqError('jq_runtime', `$${name} was declared but no value was passed`);
         env = { k: 'var', name, value: vars[name] as Json, parent: env };
       }
-      return wrap(() => execute(ast, input, env));
+      const all = { ...DEFAULT_LIMITS, ...options.limits };
+      const out = wrap(() => withBudget({ steps: all.jqSteps, timeoutMs: all.jqTimeoutMs }, () => execute(ast, input, env)));
+      for (const value of out) checkShape(value, all, 'a result of the jq expression');
+      return out;
     },
+    ready: () => (regex ? loadRegexEngine() : Promise.resolve()),
   };
 }
 
@@ -60,16 +77,46 @@ function execute(ast: Node, input: Json, env: Env): Json[] {
   return out;
 }
 
+/** Whether a run can reach the native `key`, through any definition it calls. */
+function callsNative(ast: Node, key: string): boolean {
+  const seen = new Set<FuncDef>();
+  const visit = (x: unknown): boolean => {
+    if (!x || typeof x !== 'object') return false;
+    if (Array.isArray(x)) return x.some(visit);
+    const n = x as Record<string, unknown>;
+    if (n.t === 'call') {
+      const target = n.target as { kind: string; name?: string; def?: FuncDef } | undefined;
+      if (target?.kind === 'native' && target.name === key) return true;
+      if (target?.kind === 'def' && target.def && !seen.has(target.def)) {
+        seen.add(target.def);
+        if (visit(target.def.body)) return true;
+      }
+      return visit(n.args);
+    }
+    if (n.t === 'literal') return false;
+    if (n.t === 'funcdef') return visit(n.rest);
+    return Object.values(n).some(visit);
+  };
+  return visit(ast);
+}
+
 function wrap<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof JqError) throw e;
+    if (e instanceof BatonError) throw e;
     if (e instanceof Raised) {
       const v = e.value;
       throw new JqError('jq_runtime', typeof v === 'string' ? v : `${dumpCompact(v)} (not a string)`);
     }
-    if (e instanceof RangeError) throw unsupported('expression too deeply recursive for this engine');
+    // The engine recurses on the JS stack (continuation passing): a runaway recursion ends
+    // here, as does a value too large for V8 (`Invalid string length`).
+    if (e instanceof RangeError) {
+      if (/call stack/i.test(e.message)) {
+        throw new JqError('jq_budget', "the jq expression recursed deeper than baton's engine allows (its JS stack, a few hundred nested calls of a recursive def); an endless recursion such as `def f: f; f` ends here", undefined, 'bound the recursion, or rewrite it with reduce, foreach or limit');
+      }
+      throw new JqError('jq_budget', `the jq expression built a value too large for memory (${e.message})`);
+    }
     throw e;
   }
 }

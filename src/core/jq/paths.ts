@@ -1,3 +1,4 @@
+import { tick } from './budget.js';
 import { Raised, unsupported } from './errors.js';
 import type { Json, JsonObject } from './values.js';
 import { compare, describe, equals, getOwn, isObject, kindOf, objDelete, objSet } from './values.js';
@@ -74,6 +75,7 @@ export function setIndex(t: Json, k: Json, v: Json): Json {
       if (i < 0) throw new Raised('Out of bounds negative array index');
     }
     if (i > 100_000_000) throw unsupported('array index too large');
+    if (i > arr.length) tick(i - arr.length); // the nulls it pads with are allocated values
     const r = arr.slice();
     while (r.length < i) r.push(null);
     r[i] = v;

@@ -21,6 +21,7 @@ export async function taskGet(setup: TaskSetup, cli: Cli, expr: string, fallback
   try {
     const { readDocument } = await import('../../stores/file/index.js');
     const read = readDocument(setup.taskPath);
+    await program.ready();
     if (read.state === 'ok') results = program.run(read.doc, {});
   } catch (error) {
     if (!isBatonError(error)) throw error;

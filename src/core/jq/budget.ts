@@ -1,0 +1,64 @@
+import { JqError } from './errors.js';
+
+/**
+ * The running program's budget (see Limits in ../limits.ts). Module state rather than a
+ * parameter threaded through every evaluator call: a run is synchronous, so exactly one
+ * budget is live at a time, and `tick` stays a decrement and a compare on the hot path.
+ */
+export interface JqBudget {
+  steps: number;
+  timeoutMs: number;
+}
+
+// How many steps pass between two reads of the clock: ~40 µs of work, so the time budget is
+// kept to well under a millisecond while the clock costs nothing measurable.
+const CLOCK_EVERY = 1024;
+
+let live: JqBudget | null = null;
+let left = Infinity;
+let untilClock = CLOCK_EVERY;
+let deadline = Infinity;
+
+/** Runs `f` under `budget`, restoring the enclosing one (if any) afterwards. */
+export function withBudget<T>(budget: JqBudget, f: () => T): T {
+  const saved = { live, left, untilClock, deadline };
+  live = budget;
+  left = budget.steps;
+  untilClock = CLOCK_EVERY;
+  deadline = performance.now() + budget.timeoutMs;
+  try {
+    return f();
+  } finally {
+    ({ live, left, untilClock, deadline } = saved);
+  }
+}
+
+/** Charges `n` steps: one per evaluated term, one per element a run allocates. */
+export function tick(n = 1): void {
+  left -= n;
+  if (left < 0) exhausted('steps');
+  untilClock -= n;
+  if (untilClock <= 0) {
+    untilClock = CLOCK_EVERY;
+    if (performance.now() > deadline) exhausted('time');
+  }
+}
+
+/** What an allocated value costs: its elements or entries, or 16 characters of a string. */
+export function chargeValue(v: unknown): void {
+  if (typeof v === 'string') {
+    if (v.length >= 16) tick(v.length >> 4);
+  } else if (Array.isArray(v)) {
+    if (v.length > 0) tick(v.length);
+  }
+}
+
+function exhausted(what: 'steps' | 'time'): never {
+  const budget = live as JqBudget;
+  throw new JqError(
+    'jq_budget',
+    what === 'steps'
+      ? `the jq expression exceeded its budget of ${budget.steps} evaluation steps (jqSteps; each term evaluated and each value allocated is a step)`
+      : `the jq expression exceeded its time budget of ${budget.timeoutMs} ms (jqTimeoutMs)`,
+  );
+}

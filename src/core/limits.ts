@@ -1,0 +1,115 @@
+import { BatonError, type Issue } from './errors.js';
+import type { Json } from './json.js';
+
+/**
+ * The budgets and size limits every write and every jq run is held to, so that no input (an
+ * expression, a value, a document) can hang a writer while it holds the lock, exhaust Node's
+ * memory, or overflow the stack. Each has a default here; a project overrides them in the
+ * `limits` section of baton.config.json, and a caller per call (library options, CLI flags).
+ * This module holds the names, defaults and validation only: no I/O.
+ */
+export interface Limits {
+  /**
+   * Evaluation steps one jq run may take. Every evaluated term costs a step, and so does every
+   * element a run allocates (array items, object entries, 16 characters of string), which
+   * bounds the memory a run can claim as well as its time: `[range(1e9)]` stops at the budget.
+   */
+  jqSteps: number;
+  /** Milliseconds one jq run may take, whatever its step count. */
+  jqTimeoutMs: number;
+  /** Deepest nesting of arrays and objects in a document or a jq result. */
+  maxDepth: number;
+  /** Largest document, in characters of compact JSON. */
+  maxDocumentBytes: number;
+}
+
+/**
+ * Measured on the 2-core dev machine: the engine runs ~25 M steps/s (`last(range(1e7))`
+ * takes ~0.4 s), so 50 M steps is ~2 s of work and, at its worst (`[range(5e7)]`), some
+ * 400 MB of numbers, well inside Node's default heap. The time budget catches what steps do
+ * not (a slow native on a large value). jq 1.6's own parser stops at depth 256
+ * (MAX_PARSING_DEPTH), so no document jq could read is refused here.
+ */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  jqSteps: 20_000_000,
+  jqTimeoutMs: 5_000,
+  maxDepth: 256,
+  maxDocumentBytes: 16 * 1024 * 1024,
+});
+
+export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
+
+/** Problems with a `limits` section (baton.config.json): unknown names, non-positive numbers. */
+export function checkLimits(raw: unknown, at = 'limits'): Issue[] {
+  if (raw === undefined) return [];
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return [{ path: at, message: `must be an object like {"jqTimeoutMs": 10000}; known limits: ${LIMIT_NAMES.join(', ')}` }];
+  }
+  const issues: Issue[] = [];
+  for (const [name, value] of Object.entries(raw)) {
+    if (!(LIMIT_NAMES as string[]).includes(name)) issues.push({ path: `${at}.${name}`, message: `unknown limit; known limits: ${LIMIT_NAMES.join(', ')}` });
+    else if (!Number.isSafeInteger(value) || (value as number) <= 0) issues.push({ path: `${at}.${name}`, message: 'must be a positive integer' });
+  }
+  return issues;
+}
+
+/** The `limits` section of a project's config; bad values refuse the call rather than being ignored. */
+export function projectLimits(config: Record<string, unknown>): Partial<Limits> | undefined {
+  if (config.limits === undefined) return undefined;
+  const issues = checkLimits(config.limits);
+  const first = issues[0];
+  if (first) throw new BatonError('usage', `baton.config.json ${first.path}: ${first.message}; fix the file`, { issues });
+  return config.limits as Partial<Limits>;
+}
+
+/** Defaults overridden by each layer in turn (project config, then the call); bad values are skipped. */
+export function resolveLimits(...layers: (Partial<Limits> | Record<string, unknown> | undefined)[]): Limits {
+  const out: Limits = { ...DEFAULT_LIMITS };
+  for (const layer of layers) {
+    if (!layer || typeof layer !== 'object') continue;
+    for (const name of LIMIT_NAMES) {
+      const value = (layer as Record<string, unknown>)[name];
+      if (Number.isSafeInteger(value) && (value as number) > 0) out[name] = value as number;
+    }
+  }
+  return out;
+}
+
+/**
+ * Refuses (`too_large`, exit 4) a value nested deeper than `maxDepth` or larger than
+ * `maxDocumentBytes` as compact JSON (a character counts as one byte). Iterative, and it stops
+ * at the first excess, so it is safe on exactly the values it refuses: a recursive walk (JSON
+ * serialisation, diffing, validation) overflows the stack on them.
+ */
+export function checkShape(value: Json, limits: Pick<Limits, 'maxDepth' | 'maxDocumentBytes'>, what: string): void {
+  const { maxDepth, maxDocumentBytes } = limits;
+  const values: Json[] = [value];
+  const depths: number[] = [0];
+  let bytes = 0;
+  while (values.length > 0) {
+    const v = values.pop() as Json;
+    const depth = depths.pop() as number;
+    if (typeof v === 'string') bytes += v.length + 2;
+    else if (typeof v === 'number') bytes += String(v).length;
+    else if (v === null || typeof v === 'boolean') bytes += 5;
+    else {
+      if (depth >= maxDepth) {
+        throw new BatonError('too_large', `${what} is nested deeper than ${maxDepth} levels (maxDepth); flatten it, or raise "limits": {"maxDepth": N} in baton.config.json`);
+      }
+      if (Array.isArray(v)) {
+        bytes += v.length + 1;
+        if (bytes <= maxDocumentBytes) for (const item of v) { values.push(item); depths.push(depth + 1); }
+      } else {
+        for (const key of Object.keys(v)) {
+          bytes += key.length + 4;
+          values.push(v[key] as Json);
+          depths.push(depth + 1);
+        }
+        bytes += 1;
+      }
+    }
+    if (bytes > maxDocumentBytes) {
+      throw new BatonError('too_large', `${what} is over ${maxDocumentBytes} bytes as JSON (maxDocumentBytes); keep large content in a file and record its path, or raise "limits": {"maxDocumentBytes": N} in baton.config.json`);
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+// Budgets, depth and size limits (docs/guarantees.md "Budgets and limits"), through the CLI.
+const trees: { cleanup(): void }[] = [];
+after(() => trees.forEach((t) => t.cleanup()));
+
+/**
+ * The CLI as a real process. Without the limits some of these never end (an endless jq
+ * expression, a backtracking regex), so a process still running after two minutes is killed:
+ * that is a failed assertion below, not a timing measurement.
+ */
+function baton(cwd: string, ...args: string[]): RunResult {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: cleanEnv({ BATON_LOCK_TIMEOUT_MS: '3000' }), encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+function project(config?: object): string {
+  const tree = tempTree(config ? { 'baton.config.json': JSON.stringify(config) } : {});
+  trees.push(tree);
+  assert.equal(baton(tree.dir, 'init', 'c.json', '--argjson', 'n', '0', '--argjson', 'arr', '[]').code, 0);
+  return tree.dir;
+}
+
+/** What a refused write must leave alone: the document's bytes and its history. */
+function snapshot(dir: string): { doc: string; history: string } {
+  return { doc: readFileSync(join(dir, 'c.json'), 'utf8'), history: baton(dir, 'history', 'c.json', '--json').stdout };
+}
+
+function assertUntouchedAndUnlocked(dir: string, before: { doc: string; history: string }): void {
+  assert.deepEqual(snapshot(dir), before, 'the document and its history are unchanged');
+  // The lock was released: the next writer gets it at once (BATON_LOCK_TIMEOUT_MS is 3 s).
+  assert.equal(baton(dir, 'update', 'c.json', '.n += 1').code, 0);
+  assert.equal(baton(dir, 'get', 'c.json', '.n').stdout, '1\n');
+}
+
+for (const expr of ['last(range(infinite))', '[range(1e9)]', '.x = [range(1e9)]', 'reduce range(40) as $i ("ab"; . + .) | {}']) {
+  test(`update '${expr}' ends on the jq budget: exit 2, nothing written, the lock free`, () => {
+    const dir = project();
+    const before = snapshot(dir);
+    const r = baton(dir, 'update', 'c.json', expr);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /jqSteps|jqTimeoutMs|too large for memory/, 'the message names the budget');
+    assertUntouchedAndUnlocked(dir, before);
+  });
+}
+
+test("update 'def f: f; f' ends as a runaway recursion: exit 2, nothing written, the lock free", () => {
+  const dir = project();
+  const before = snapshot(dir);
+  const r = baton(dir, 'update', 'c.json', 'def f: f; f');
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /recursed deeper/);
+  assert.doesNotMatch(r.stderr, /unsupported/, 'a runaway expression is not an unsupported one');
+  assertUntouchedAndUnlocked(dir, before);
+});
+
+test('get holds to the budget too, and --jq-steps / --jq-timeout-ms set it per call', () => {
+  const dir = project();
+  assert.equal(baton(dir, 'get', 'c.json', 'last(range(infinite))').code, 2);
+  assert.equal(baton(dir, 'get', 'c.json', '[range(5000)] | length').stdout, '5000\n');
+  const small = baton(dir, 'get', 'c.json', '[range(5000)] | length', '--jq-steps', '1000');
+  assert.equal(small.code, 2);
+  assert.match(small.stderr, /1000 evaluation steps \(jqSteps/);
+  assert.equal(baton(dir, 'get', 'c.json', 'last(range(infinite))', '--jq-timeout-ms', '50', '--jq-steps', '999999999999').code, 2);
+  assert.equal(baton(dir, 'update', 'c.json', '.n = ([range(5000)] | length)', '--jq-steps', '1000').code, 2);
+  assert.equal(baton(dir, 'get', 'c.json', '.n').stdout, '0\n');
+});
+
+test('baton.config.json "limits" sets the project budget; a call flag overrides it; bad limits are refused', () => {
+  const dir = project({ limits: { jqSteps: 1000 } });
+  assert.equal(baton(dir, 'get', 'c.json', '[range(5000)] | length').code, 2);
+  assert.equal(baton(dir, 'get', 'c.json', '[range(5000)] | length', '--jq-steps', '100000').stdout, '5000\n');
+  writeFileSync(join(dir, 'baton.config.json'), JSON.stringify({ limits: { jqSteps: -5 } }));
+  const bad = baton(dir, 'get', 'c.json', '.n');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /limits\.jqSteps/);
+});
+
+const redos = `${'a'.repeat(5000)}b`;
+test('regular expressions that backtrack catastrophically answer on 5,000 characters', () => {
+  const dir = project();
+  assert.equal(baton(dir, 'set', 'c.json', 's', redos).code, 0);
+  const cases: [string, string][] = [
+    ['.s | test("^(a|a)*$")', 'false'],
+    ['.s | test("^(?:a|a)*$")', 'false'],
+    ['.s | test("(a+)+$")', 'false'],
+    ['.s | [match("(a+)+b") | .length]', '[5001]'],
+    ['.s | test("^(a|aa)+b$")', 'true'],
+    ['.s | [scan("(a|a)+b")] | length', '1'],
+    ['.s | gsub("(a|a)*$"; "") | length', '5001'],
+  ];
+  for (const [expr, expected] of cases) {
+    const r = baton(dir, 'get', 'c.json', expr);
+    assert.equal(r.code, 0, `${expr}: ${r.stderr}`);
+    assert.equal(r.stdout.trim(), expected, expr);
+  }
+  // Inside an update, under a budget far smaller than a backtracking engine would need.
+  assert.equal(baton(dir, 'update', 'c.json', '.ok = (.s | test("(a+)+$"))', '--jq-steps', '10000').code, 0);
+  assert.equal(baton(dir, 'get', 'c.json', '.ok').stdout, 'false\n');
+});
+
+test('regex features that need backtracking are refused by name (exit 2), nothing written', () => {
+  const dir = project();
+  const before = snapshot(dir);
+  for (const pattern of ['(a)\\1', 'a(?=b)', 'a(?!b)', '(?<=a)b', 'a++']) {
+    const r = baton(dir, 'update', 'c.json', `.ok = ("ab" | test("${pattern.replace(/\\/g, '\\\\')}"))`);
+    assert.equal(r.code, 2, pattern);
+    assert.match(r.stderr, /backtracking/, pattern);
+  }
+  assert.deepEqual(snapshot(dir), before);
+});
+
+test('a document nested deeper than maxDepth is refused with exit 4, not a stack overflow', () => {
+  const dir = project();
+  const before = snapshot(dir);
+  for (const n of [100000, 300]) {
+    const r = baton(dir, 'update', 'c.json', `.x = (reduce range(${n}) as $i (null; [.]))`);
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /maxDepth/);
+  }
+  assert.equal(baton(dir, 'get', 'c.json', 'reduce range(100000) as $i (null; [.])').code, 4);
+  assert.equal(baton(dir, 'set', 'c.json', 'x', JSON.stringify(JSON.parse('['.repeat(300) + ']'.repeat(300))), '--json').code, 4);
+  assertUntouchedAndUnlocked(dir, before);
+  // Within the default depth, and a project may allow more.
+  assert.equal(baton(dir, 'update', 'c.json', '.x = (reduce range(200) as $i (null; [.]))').code, 0);
+  writeFileSync(join(dir, 'baton.config.json'), JSON.stringify({ limits: { maxDepth: 1000 } }));
+  assert.equal(baton(dir, 'update', 'c.json', '.x = (reduce range(300) as $i (null; [.]))').code, 0);
+});
+
+test('a document larger than maxDocumentBytes is refused with exit 4 and left as it was', () => {
+  const dir = project();
+  const before = snapshot(dir);
+  const r = baton(dir, 'set', 'c.json', 'arr.20000000', '1');
+  assert.equal(r.code, 4, r.stderr);
+  assert.match(r.stderr, /maxDocumentBytes/);
+  assert.equal(baton(dir, 'update', 'c.json', '.arr[5000000] = 1').code, 4);
+  assertUntouchedAndUnlocked(dir, before);
+  writeFileSync(join(dir, 'baton.config.json'), JSON.stringify({ limits: { maxDocumentBytes: 1000 } }));
+  const small = snapshot(dir);
+  assert.equal(baton(dir, 'update', 'c.json', '.arr = [range(500)]').code, 4);
+  assert.equal(baton(dir, 'append', 'c.json', 'arr', 'x'.repeat(2000)).code, 4);
+  assert.deepEqual(snapshot(dir), small);
+  assert.equal(baton(dir, 'append', 'c.json', 'arr', 'x').code, 0);
+});
