@@ -7,7 +7,7 @@ import type { Case } from './jq-binary.js';
  * that jq 1.6 would take exponential time on appear here on short inputs only.
  */
 const PATTERNS = [
-  'a', 'a.c', '[a-c]+', '[^b]', '[-a]', '\\d+', '\\w+\\s', '\\s*', '\\.', '[.]', '\\/', '^a', 'b$', '^$', 'a|b|c', 'x*',
+  'a', 'a.c', '[a-c]+', '[^b]', '[-a]', '\\d+', '\\w+\\s', '\\s*', '\\s', '\\S+', '[\\s,]+', '[^\\s]+', '[\\S]', '\\.', '[.]', '\\/', '^a', 'b$', '^$', 'a|b|c', 'x*',
   'a{2,}', 'a{0}', 'o{,2}', '(a)(b)?', '(?<x>a)(?<y>b)?', '(ab)+', '(?:ab)+?', 'a.*?c', '(a)+', '(a){2}', '(a){1,3}',
   '(a){0,1}', '(?:(a)|b)+', '(a|b)*', '(a|b)+?', '((a)|(b))+', '(?:(a)|(b))*', '(a|(b))+', '((a)|b)*?c', '(ab|a)*c',
   '(?:(a)|(ab))*c', '(a|ab)(c|bcd)(d*)', '(a)*?b', '(x)*', '(.)*', '(\\w)+\\d', '(?<n>a)+',
@@ -17,7 +17,7 @@ const PATTERNS = [
 // Exponential for a backtracking engine: jq 1.6 itself gives up on them ("retry-limit-in-match
 // over") from ~20 characters on, so they are compared on short inputs only.
 const CATASTROPHIC = ['^(a|a)*$', '(a+)+$', '(a+)+b', '^(a|aa)+$', '(x+x+)+y', '(?:a|a)*$'];
-const SHORT = ['', 'a', 'b', 'aab', 'abab', 'aaab', 'abcd', 'abc', 'xyz', 'a1 b2', 'x/y.z'];
+const SHORT = ['', 'a', 'b', 'aab', 'abab', 'aaab', 'abcd', 'abc', 'xyz', 'a1 b2', 'x/y.z', 'a\u000bb\tc\fd'];
 const LONG = 'aaaaaaaaaaaaaaaaaaaaaaaaaaab';
 
 // One case per pattern over a batch of inputs (one jq process each); an error is one value of

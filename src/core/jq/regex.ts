@@ -30,6 +30,8 @@ interface Translated {
 
 const LITERAL_ESCAPES = new Set(['.', '\\', '/', '-', '[', ']', '(', ')', '{', '}', '*', '+', '?', '|', '^', '$']);
 const CLASS_ESCAPES = new Set(['d', 'w', 's', 'D', 'W', 'S']);
+// Oniguruma's (and JS's) \s on ASCII; RE2's, like Perl's, leaves out the vertical tab.
+const SPACE = '\\t\\n\\v\\f\\r ';
 
 const NEEDS_BACKTRACKING = " (it needs a backtracking engine; baton's regex engine runs in linear time so no pattern can hang a writer)";
 
@@ -56,6 +58,7 @@ function translate(re: string): Translated {
       if (/[1-9kg]/.test(e)) refuse(`backreference or subroutine \\${e}${NEEDS_BACKTRACKING}`);
       if (LITERAL_ESCAPES.has(e)) out += '\\' + e;
       else if (e === 't' || e === 'n' || e === 'r') out += '\\' + e;
+      else if (e === 's' || e === 'S') { out += e === 's' ? `[${SPACE}]` : `[^${SPACE}]`; asciiOnly = true; }
       else if (CLASS_ESCAPES.has(e)) { out += '\\' + e; asciiOnly = true; }
       else refuse(`escape \\${e}`);
       i += 2;
@@ -73,6 +76,8 @@ function translate(re: string): Translated {
         if (d === '\\') {
           const e = re[j + 1] as string;
           if (LITERAL_ESCAPES.has(e) || e === 't' || e === 'n' || e === 'r') cls += '\\' + e;
+          else if (e === 's') { cls += SPACE; asciiOnly = true; }
+          else if (e === 'S') refuse('\\S inside a class');
           else if (CLASS_ESCAPES.has(e)) { cls += '\\' + e; asciiOnly = true; }
           else refuse(`escape \\${e} in a class`);
           j += 2;
