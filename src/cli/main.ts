@@ -1,4 +1,4 @@
-import { EXIT, isBatonError } from '../core/errors.js';
+import { EXIT, fromSystemError, isBatonError } from '../core/errors.js';
 import { join } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
 import { processCli, type Command } from './context.js';
@@ -60,7 +60,7 @@ const USAGE = `usage: baton <command> [args]
   install claude [--project|--user] [--dry-run] [--remove]
 
 Exit codes: 0 ok, 1 refused, 2 usage or jq error, 3 schema violation, 4 unsafe input,
-5 writer not allowed, 6 lock timeout, 7 corrupt document. See the README.
+5 writer not allowed, 6 lock timeout or lost, 7 corrupt document, 8 I/O error. See the README.
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -82,9 +82,11 @@ async function main(argv: string[]): Promise<number> {
     const command = loadBundle<{ default: Command }>(join(__dirname, 'commands', `${name}.js`)).default;
     return await command(args, cli);
   } catch (error) {
-    if (isBatonError(error)) {
-      cli.err(`baton ${name}: ${error.message}\n`);
-      return error.exitCode;
+    // A permission, read-only or full-disk error is the user's environment, not a bug: one line.
+    const known = isBatonError(error) ? error : fromSystemError(error);
+    if (known) {
+      cli.err(`baton ${name}: ${known.message}\n`);
+      return known.exitCode;
     }
     cli.err(`baton ${name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
     return EXIT.internal;

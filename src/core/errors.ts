@@ -11,6 +11,7 @@ export const EXIT = {
   forbidden: 5,
   lockTimeout: 6,
   corrupt: 7,
+  io: 8,
   internal: 70,
 } as const;
 
@@ -28,6 +29,7 @@ export type ErrorCode =
   | 'unsafe_path'
   | 'forbidden'
   | 'lock_timeout'
+  | 'lock_lost'
   | 'corrupt'
   | 'io'
   | 'internal';
@@ -46,8 +48,9 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   unsafe_path: EXIT.unsafe,
   forbidden: EXIT.forbidden,
   lock_timeout: EXIT.lockTimeout,
+  lock_lost: EXIT.lockTimeout,
   corrupt: EXIT.corrupt,
-  io: EXIT.refused,
+  io: EXIT.io,
   internal: EXIT.internal,
 };
 
@@ -80,4 +83,36 @@ export class BatonError extends Error {
 
 export function isBatonError(error: unknown, code?: ErrorCode): error is BatonError {
   return typeof error === 'object' && error !== null && BRAND in error && (code === undefined || (error as BatonError).code === code);
+}
+
+/** What the system said, in words a user can act on, for errors that are the machine's, not baton's. */
+const SYSTEM_FIXES: Record<string, string> = {
+  EACCES: 'permission denied; make it writable for this user or run baton as its owner',
+  EPERM: 'operation not permitted; make it writable for this user or run baton as its owner',
+  EROFS: 'the file system is read-only; remount it read-write or keep the document elsewhere',
+  ENOSPC: 'no space left on the device; free some space and retry',
+  EDQUOT: 'disk quota exceeded; free some space and retry',
+  EISDIR: 'a folder is where a file should be; move the folder away',
+  ENOTDIR: 'a file is where a folder should be; move the file away',
+  EMFILE: 'too many open files; raise the limit (ulimit -n) or retry',
+  ENFILE: 'too many open files on the system; retry',
+  EIO: 'the device reported an I/O error; check the disk',
+};
+
+/** The fix for a system error (`permission denied; make it writable ...`), or undefined when `error` is not one. */
+export function systemFix(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
+  return `${SYSTEM_FIXES[code] ?? 'the system refused; check the path and retry'} (${code})`;
+}
+
+/**
+ * A system error (EACCES, ENOSPC, EROFS, ...) as a one-line `io` BatonError naming the path and
+ * the fix, or undefined when `error` is not one: those remain internal errors (bugs).
+ */
+export function fromSystemError(error: unknown): BatonError | undefined {
+  const fix = systemFix(error);
+  const { path, syscall } = error as { path?: unknown; syscall?: unknown };
+  if (fix === undefined || typeof syscall !== 'string') return undefined;
+  return new BatonError('io', `cannot ${syscall} ${typeof path === 'string' ? path : '(no path)'}: ${fix}`, { cause: error });
 }

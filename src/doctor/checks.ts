@@ -4,7 +4,7 @@ import { hashText, isObject, type Json } from '../core/json.js';
 import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
 import { replay } from '../stores/replay.js';
 import { damagedSegments, segmentEntries, segmentFiles, tailEntries } from '../stores/file/history.js';
-import { inspectLock, isAlive, isStale, pidAlive, DEFAULT_LOCK_TIMEOUT_MS } from '../stores/file/lock.js';
+import { defaultStaleMs, inspectLock, isStale, pidAlive } from '../stores/file/lock.js';
 import { docPaths, isTempOf, type DocPaths } from '../stores/file/paths.js';
 import type { DocMeta, HistoryEntry } from '../stores/store.js';
 import { readDocument, readMeta } from '../stores/file/index.js';
@@ -72,7 +72,7 @@ export async function checkDocument(root: string, file: string): Promise<Finding
   }
   const lock = inspectLock(paths.lock);
   if (lock) {
-    const stale = isStale(lock, Math.max(2 * DEFAULT_LOCK_TIMEOUT_MS, 60_000)) || (lock.owner !== undefined && !isAlive(lock.owner));
+    const stale = isStale(lock, defaultStaleMs());
     const who = lock.owner ? `pid ${lock.owner.pid} on ${lock.owner.host}` : 'an unreadable owner';
     add(!stale, `${name} lock ${stale ? 'is stale' : 'is held'} (${who})`, 'baton doctor --repair removes the stale lock (writers also take it over on their own)', { kind: 'unlock' });
   }

@@ -1,4 +1,4 @@
-import { renameSync } from 'node:fs';
+import { constants, copyFileSync, unlinkSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
 import { isObject } from '../core/json.js';
 import { diff } from '../core/patch.js';
@@ -52,8 +52,12 @@ async function restore(root: string, file: string, now: Date): Promise<string> {
     const entries = segmentEntries(history, current.rev);
     const good = [...entries].reverse().find((entry) => !entry.deleted) ?? tailEntries(history, 1)[0];
     const restored = good ? replay(entries, good.rev, key).doc : null;
-    renameSync(file, aside);
-    if (!isObject(restored)) return { result: `moved ${key} aside as ${basename(aside)}; no earlier revision to restore` };
+    // A copy, not a rename: the commit then replaces the very file it read (its fence checks that).
+    copyFileSync(file, aside, constants.COPYFILE_EXCL);
+    if (!isObject(restored)) {
+      unlinkSync(file);
+      return { result: `moved ${key} aside as ${basename(aside)}; no earlier revision to restore` };
+    }
     const latest = replay(entries, current.rev, key).doc;
     return {
       result: `moved ${key} aside as ${basename(aside)} and restored revision ${good?.rev} (${dirname(key) === '.' ? '' : `${dirname(key)}/`}${basename(key)})`,

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { acquireLock } from '../../src/stores/file/lock.js';
@@ -40,15 +40,16 @@ describe('the file lock', () => {
     assert.equal(existsSync(`${path}.steal`), false);
   });
 
-  it('never takes a lock from another host before the ceiling, and does after it', async (t) => {
+  it('takes a lock from another host only once its heartbeat (mtime) is stale, whatever its age', async (t) => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);
     const path = join(dir, 'x.lock');
-    writeFileSync(path, record(1, 'another-host', Date.now()));
-    await assert.rejects(acquireLock(path, { timeoutMs: 300, ceilingMs: 60_000 }), (error: unknown) => isBatonError(error, 'lock_timeout') && /pid 1 on another-host/.test(error.message));
+    writeFileSync(path, record(1, 'another-host', Date.now() - 3_600_000));
+    await assert.rejects(acquireLock(path, { timeoutMs: 300, staleMs: 60_000 }), (error: unknown) => isBatonError(error, 'lock_timeout') && /pid 1 on another-host/.test(error.message));
     assert.match(readFileSync(path, 'utf8'), /another-host/);
-    writeFileSync(path, record(1, 'another-host', Date.now() - 120_000));
-    const handle = await acquireLock(path, { timeoutMs: 300, ceilingMs: 60_000 });
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(path, old, old);
+    const handle = await acquireLock(path, { timeoutMs: 300, staleMs: 60_000 });
     handle.release();
   });
 

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { isBatonError } from '../../core/errors.js';
-import { acquireLock, isAlive, readOwner, releaseLock } from '../../stores/file/lock.js';
+import { acquireLock, HOST, isAlive, readOwner, releaseLock } from '../../stores/file/lock.js';
 import { StateExit, type TaskSetup } from './setup.js';
 
 /**
@@ -43,7 +42,7 @@ export function shellUnlock(handle: string): void {
 export function heldBy(pid: number | undefined, path: string): boolean {
   if (pid === undefined) return false;
   const owner = readOwner(path);
-  return owner !== undefined && owner.pid === pid && owner.host === hostname() && isAlive(owner);
+  return owner !== undefined && owner.pid === pid && owner.host === HOST && isAlive(owner);
 }
 
 function splitHandle(handle: string): { path: string; token: string } {

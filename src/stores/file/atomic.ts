@@ -1,6 +1,6 @@
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { BatonError } from '../../core/errors.js';
+import { BatonError, isBatonError, systemFix } from '../../core/errors.js';
 import { uniqueHex } from '../../core/hash.js';
 import { tempName } from './paths.js';
 
@@ -15,6 +15,8 @@ export interface AtomicWriteOptions {
   durable?: boolean;
   /** Mode for a new file; an existing target keeps its own mode. */
   mode?: number;
+  /** Runs after the temp file is complete, right before the rename; throwing cancels the write. */
+  beforeRename?: () => void;
 }
 
 /** Temp names look like `.NAME.PID.HEX.tmp` (NAME shortened when too long, see tempName), so the doctor can tell ours from anything else. */
@@ -38,11 +40,13 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
     if (durable) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
+    options.beforeRename?.();
     renameSync(temp, target);
   } catch (error) {
     if (fd !== undefined) closeQuietly(fd);
     unlinkQuietly(temp);
-    throw new BatonError('io', `cannot write ${target}: ${(error as Error).message}; check the folder exists and is writable`, { cause: error });
+    if (isBatonError(error)) throw error;
+    throw new BatonError('io', `cannot write ${target}: ${systemFix(error) ?? `${(error as Error).message}; check the folder exists and is writable`}`, { cause: error });
   }
   if (durable) fsyncDir(dirname(target));
 }

@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
@@ -49,21 +49,66 @@ export function recentEntries(dir: string, limit: number): HistoryEntry[] {
   return tailEntries(dir, limit).reverse();
 }
 
-export function appendEntry(dir: string, entry: HistoryEntry, keep: number): void {
+/** Where a line was appended, so a commit that fails after it can take exactly that line back. */
+export interface Appended {
+  file: string;
+  offset: number;
+  bytes: number;
+}
+
+/** Appends one line, fsynced; a failed append (a full disk) leaves the segment as it was. */
+export function appendEntry(dir: string, entry: HistoryEntry, keep: number): Appended {
   mkdirSync(dir, { recursive: true });
   const file = segmentPath(dir, entry.rev);
+  const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
   const fd = openSync(file, 'a');
-  let created = false;
+  let offset = 0;
   try {
-    created = fstatSync(fd).size === 0;
-    writeSync(fd, `${JSON.stringify(entry)}\n`);
-    fdatasyncSync(fd);
+    offset = fstatSync(fd).size;
+    try {
+      let written = 0;
+      while (written < line.length) written += writeSync(fd, line, written, line.length - written);
+      fdatasyncSync(fd);
+    } catch (error) {
+      ftruncateSync(fd, offset);
+      throw error;
+    }
   } finally {
     closeSync(fd);
   }
-  if (created) {
+  if (offset === 0) {
     fsyncDir(dir);
     dropOldSegments(dir, entry.rev, keep);
+  }
+  return { file, offset, bytes: line.length };
+}
+
+/** Whether the appended line is still the last thing in its segment. */
+export function isTail(appended: Appended): boolean {
+  try {
+    return statSync(appended.file).size === appended.offset + appended.bytes;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Takes back a line whose document never landed (the write failed, or the lock was lost). Only
+ * while it is still the tail: a line someone appended after it is theirs, and the next writer's
+ * reconcile (or the doctor) deals with what is left.
+ */
+export function rollbackEntry(appended: Appended): void {
+  if (!isTail(appended)) return;
+  if (appended.offset === 0) {
+    unlinkSync(appended.file);
+    return;
+  }
+  const fd = openSync(appended.file, 'r+');
+  try {
+    ftruncateSync(fd, appended.offset);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

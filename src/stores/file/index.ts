@@ -1,17 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { BatonError } from '../../core/errors.js';
+import { BatonError, fromSystemError } from '../../core/errors.js';
 import { formatDocument, hashText, type Json } from '../../core/json.js';
 import { SNAPSHOT_EVERY, type Change, type Current, type Decision, type DocMeta, type HistoryEntry, type ReadResult, type Store } from '../store.js';
 import { fsyncDir, writeFileAtomic } from './atomic.js';
-import { appendEntry, DEFAULT_HISTORY_KEEP, dropLastEntry, recentEntries, repairTornTail, segmentEntries, tailEntries } from './history.js';
-import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from './lock.js';
+import { appendEntry, DEFAULT_HISTORY_KEEP, dropLastEntry, isTail, recentEntries, repairTornTail, rollbackEntry, segmentEntries, tailEntries, type Appended } from './history.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock, type LockHandle } from './lock.js';
 import { checkedDocPaths, resolveKey, type DocPaths } from './paths.js';
 import { replay } from '../replay.js';
 
 export interface FileStoreOptions {
-  /** Lock wait budget (default 30 s). */
+  /** Lock wait budget: how long the lock may stay with one holder while we wait (default 30 s). */
   lockTimeoutMs?: number;
+  /** Heartbeat age past which a lock held from another host is taken over (default 60 s, or BATON_LOCK_STALE_MS). */
+  lockStaleMs?: number;
   /** Revisions of history to keep per document (default 10,000; 0 keeps everything). */
   historyKeep?: number;
   /** Clock, injectable for tests. */
@@ -32,6 +34,7 @@ export class FileStore implements Store {
     this.root = resolve(root);
     this.options = {
       lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      lockStaleMs: options.lockStaleMs ?? defaultStaleMs(),
       historyKeep: options.historyKeep ?? DEFAULT_HISTORY_KEEP,
       now: options.now ?? (() => new Date()),
     };
@@ -54,13 +57,17 @@ export class FileStore implements Store {
       const decision = await fn({ state: 'missing', rev: 0, meta: {} });
       if (!decision.commit) return decision.result;
     }
-    return withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, label: key }, async () => {
-      const read = readDocument(paths.file);
-      const rev = this.reconcile(paths, read);
-      const decision = await fn({ ...read, rev, meta: readMeta(paths.meta) });
-      if (decision.commit) this.commit(paths, decision.commit, rev + 1);
-      return decision.result;
-    });
+    try {
+      return await withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, staleMs: this.options.lockStaleMs, label: key }, async (lock) => {
+        const read = readDocument(paths.file);
+        const rev = this.reconcile(paths, read);
+        const decision = await fn({ ...read, rev, meta: readMeta(paths.meta) });
+        if (decision.commit) this.commit(paths, decision.commit, rev + 1, () => fence(lock, paths.file, read, key));
+        return decision.result;
+      });
+    } catch (error) {
+      throw fromSystemError(error) ?? error;
+    }
   }
 
   async history(key: string, options: { limit?: number } = {}): Promise<HistoryEntry[]> {
@@ -112,7 +119,13 @@ export class FileStore implements Store {
     return rev;
   }
 
-  private commit(paths: DocPaths, change: Change, rev: number): void {
+  /**
+   * History line, then the document. Both are fenced: the writer proves it still holds the lock
+   * and that the document is the one it read, before the line and again right before the rename.
+   * When the document does not land (a fence fails, a full disk, a read-only folder), the line is
+   * taken back, so history never holds a revision that was not written.
+   */
+  private commit(paths: DocPaths, change: Change, rev: number, fence: () => void): void {
     const text = change.doc === null ? '' : formatDocument(change.doc);
     const entry: Omit<HistoryEntry, 'time'> = { rev, ...change.entry, hash: change.doc === null ? '' : hashText(text) };
     if (change.doc === null) entry.deleted = true;
@@ -120,22 +133,33 @@ export class FileStore implements Store {
     // (a folder in its place) refuses the whole write instead of failing after the commit.
     const mirrors = (change.mirrors ?? []).map((mirror) => ({ file: mirrorTarget(paths.file, mirror.file), content: mirror.content }));
     if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)) entry.snapshot = change.doc;
+    fence();
     ensureSidecar(paths.sidecar);
-    this.appendHistory(paths, entry);
-    if (change.doc === null) {
-      if (existsSync(paths.file)) {
-        unlinkSync(paths.file);
-        fsyncDir(dirname(paths.file));
+    const appended = this.appendHistory(paths, entry);
+    const fenceAgain = () => {
+      fence();
+      if (!isTail(appended)) throw new BatonError('lock_lost', `history of ${paths.file} gained a line from another writer during this commit; nothing was written; retry`);
+    };
+    try {
+      if (change.doc === null) {
+        if (existsSync(paths.file)) {
+          fenceAgain();
+          unlinkSync(paths.file);
+          fsyncDir(dirname(paths.file));
+        }
+      } else {
+        writeFileAtomic(paths.file, text, { mode: 0o644, beforeRename: fenceAgain });
       }
-    } else {
-      writeFileAtomic(paths.file, text, { mode: 0o644 });
+    } catch (error) {
+      if (!landed(paths.file, change.doc === null ? undefined : text)) rollbackEntry(appended);
+      throw error;
     }
     if (change.meta) writeFileAtomic(paths.meta, `${JSON.stringify(change.meta)}\n`);
     for (const mirror of mirrors) writeFileAtomic(mirror.file, mirror.content, { durable: false });
   }
 
-  private appendHistory(paths: DocPaths, entry: Omit<HistoryEntry, 'time'>): void {
-    appendEntry(paths.history, { ...entry, time: this.options.now().toISOString() } as HistoryEntry, this.options.historyKeep);
+  private appendHistory(paths: DocPaths, entry: Omit<HistoryEntry, 'time'>): Appended {
+    return appendEntry(paths.history, { ...entry, time: this.options.now().toISOString() } as HistoryEntry, this.options.historyKeep);
   }
 }
 
@@ -191,6 +215,24 @@ export function readMeta(file: string): DocMeta {
     // reported below
   }
   throw new BatonError('corrupt', `metadata file ${file} is not a JSON object; run 'baton doctor --repair' to rebuild it from history`);
+}
+
+/** Proves the lock is still ours and the document is still what was read under it. */
+function fence(lock: LockHandle, file: string, read: ReadResult, key: string): void {
+  lock.verify();
+  const now = readDocument(file);
+  const same = now.state === read.state && (now.state === 'missing' || now.text === (read as { text: string }).text);
+  if (!same) throw new BatonError('lock_lost', `${key} changed on disk while this write held its lock (a writer that ignores the lock, or one on another host); nothing was written; retry`);
+}
+
+/** Whether the document on disk is this commit's (its text, or absent for a clear). */
+function landed(file: string, text: string | undefined): boolean {
+  try {
+    const read = readDocument(file);
+    return text === undefined ? read.state === 'missing' : read.state !== 'missing' && read.text === text;
+  } catch {
+    return false;
+  }
 }
 
 function padTail(entries: HistoryEntry[]): [HistoryEntry | undefined, HistoryEntry | undefined] {

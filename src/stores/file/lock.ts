@@ -1,8 +1,7 @@
-import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, utimesSync, watch, writeSync, type FSWatcher } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { BatonError } from '../../core/errors.js';
+import { BatonError, systemFix } from '../../core/errors.js';
 import { uniqueHex } from '../../core/hash.js';
 import { tempPathFor, unlinkQuietly } from './atomic.js';
 
@@ -10,20 +9,27 @@ import { tempPathFor, unlinkQuietly } from './atomic.js';
  * Cross-process lock as an exclusively created lock file holding an owner record.
  *
  * Why not flock: Node has no flock binding, and a native addon would need a compiler at install
- * time and ~1 ms per hook to load. A lock file behaves safely if stealing is strict, so:
+ * time and ~1 ms per hook to load. A lock file behaves safely if taking it over is strict, so:
  * - the owner record is `pid`, host, acquisition time (ms), a random token, and the kernel start
  *   time of the pid (so a recycled pid does not look alive);
- * - a lock is stolen only from a dead holder on this host, or past a hard ceiling that is longer
- *   than any waiter's budget; an unreadable or half-written record is never evidence of death;
- * - stealers serialise on a `.steal` guard (a lock of its own), re-check, rename the lock aside
+ * - a holder on this host is taken over only once it is dead. Its age never counts: a stopped
+ *   (SIGSTOP) or slow process is alive and will still commit;
+ * - a holder on another host cannot be asked, so it keeps its lock fresh (a heartbeat touches
+ *   the lock's mtime while it is held, as proper-lockfile does) and is taken over only when that
+ *   heartbeat is older than `staleMs`. A holder that wakes up after that finds out at its commit
+ *   fence (`verify`) and writes nothing;
+ * - an unreadable or half-written record is never evidence of death;
+ * - takers serialise on a `.steal` guard (a lock of its own), re-check, rename the lock aside
  *   and confirm it is the very file they judged (same inode and token) before deleting it;
- * - waiting sleeps with growing, jittered delays and every pass counts against the deadline.
+ * - waiters sleep, woken early by a watch on the lock's folder where the platform has one, and
+ *   poll cheaply (one lstat) otherwise. The wait budget counts from the last time the lock
+ *   changed hands: a long queue that keeps moving never times out, a hung holder does.
  */
 export interface LockOptions {
-  /** How long to wait for the lock before failing with `lock_timeout` (default 30 s). */
+  /** How long to wait while the lock does not change hands before failing with `lock_timeout` (default 30 s). */
   timeoutMs?: number;
-  /** Age past which any lock is stolen even from a live or foreign holder (default max(2 x timeout, 60 s)). */
-  ceilingMs?: number;
+  /** Heartbeat age past which a holder on another host is presumed gone (default 60 s, or BATON_LOCK_STALE_MS). */
+  staleMs?: number;
   /** Create the lock's folder when missing (default true). */
   createDir?: boolean;
   /** Label used in error messages (the document path). */
@@ -46,41 +52,140 @@ export interface LockOwner {
 export interface LockHandle {
   readonly path: string;
   readonly token: string;
+  /** Throws `lock_lost` unless the lock file is still this very one (same inode and token). */
+  verify(): void;
   release(): void;
 }
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
-const GUARD_CEILING_MS = 10_000;
-const HOST = hostname();
+export const DEFAULT_LOCK_STALE_MS = 60_000;
+/** The steal guard is held for microseconds, so its age alone may count against it. */
+const GUARD_STALE_MS = 10_000;
+/** How often a waiter re-judges a lock that has not changed (liveness, heartbeat age). */
+const REJUDGE_MS = 200;
+/**
+ * The identity recorded in locks. BATON_HOST_ID overrides the hostname where it does not tell
+ * machines (or pid namespaces) apart, e.g. containers sharing a folder under one hostname.
+ */
+export const HOST = process.env.BATON_HOST_ID || hostname();
+
+export function defaultStaleMs(): number {
+  const fromEnv = Number(process.env.BATON_LOCK_STALE_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_LOCK_STALE_MS;
+}
 
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<LockHandle> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const ceilingMs = options.ceilingMs ?? Math.max(2 * timeoutMs, 60_000);
-  const deadline = Date.now() + timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    const handle = tryCreate(path, options.createDir ?? true, options.ownerPid);
-    if (handle) return handle;
-    const seen = inspectLock(path);
-    if (seen && isStale(seen, ceilingMs) && steal(path, seen)) continue;
-    const now = Date.now();
-    if (now >= deadline) throw timeoutError(path, seen, timeoutMs, options.label);
-    await sleep(Math.min(backoff(attempt), deadline - now));
+  const staleMs = options.staleMs ?? defaultStaleMs();
+  const createDir = options.createDir ?? true;
+  const wake = new Wake(path);
+  let deadline = Date.now() + timeoutMs;
+  let judged: SeenLock | undefined;
+  let judgedAt = 0;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const ino = inodeOf(path);
+      if (ino === undefined) {
+        const handle = tryCreate(path, createDir, staleMs, options.ownerPid);
+        if (handle) return handle;
+        continue;
+      }
+      const now = Date.now();
+      if (ino !== judged?.ino || now - judgedAt >= REJUDGE_MS) {
+        const seen = inspectLock(path);
+        if (!seen) continue;
+        // The lock changed hands: the queue is moving, so the wait budget starts again.
+        if (judged && (seen.ino !== judged.ino || seen.owner?.token !== judged.owner?.token)) deadline = now + timeoutMs;
+        judged = seen;
+        judgedAt = now;
+        if (isStale(seen, staleMs, now) && steal(path, seen)) continue;
+      }
+      if (now >= deadline) throw timeoutError(path, judged, timeoutMs, options.label);
+      await wake.wait(Math.min(backoff(attempt, wake.watching), deadline - now), ino);
+    }
+  } finally {
+    wake.close();
   }
 }
 
-/** Starts at ~1 ms and grows to ~40 ms, jittered so waiters do not wake in lockstep. */
-function backoff(attempt: number): number {
-  const base = Math.min(1 * 1.6 ** attempt, 40);
+/**
+ * Starts at ~1 ms and grows, jittered so waiters do not wake in lockstep. Polling is one lstat, so
+ * many waiters polling still hand the lock over within a fraction of the cap; with a watch the
+ * poll is only a fallback (for a lock released on another host, or a missed event).
+ */
+function backoff(attempt: number, watching: boolean): number {
+  const base = Math.min(1.6 ** attempt, watching ? 250 : 25);
   return base * (0.5 + Math.random());
+}
+
+/**
+ * Wakes a waiter when the lock file it waits on changes or goes. It watches the lock file itself,
+ * not its folder, so the temp files of other waiters wake no one. One inotify instance per
+ * process, and a user may have only 128 of them: when no watch can be had, waiting polls.
+ */
+class Wake {
+  private watcher: FSWatcher | undefined;
+  private watchedIno: number | undefined;
+  private failed = false;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(private readonly path: string) {}
+
+  get watching(): boolean {
+    return this.watcher !== undefined;
+  }
+
+  /** Sleeps up to `ms`, or until the lock file `ino` changes or goes. */
+  async wait(ms: number, ino: number): Promise<void> {
+    if (!this.failed && this.watchedIno !== ino) {
+      this.watcher?.close();
+      this.watcher = undefined;
+      this.watchedIno = undefined;
+      try {
+        this.watcher = watch(this.path, { persistent: false }, () => this.wakeUp?.());
+        this.watcher.on('error', () => this.close());
+        this.watchedIno = ino;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        this.failed = true;
+      }
+      // A release between the caller's look and the watch's start would go unseen: look again.
+      if (inodeOf(this.path) !== ino) return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done(): void {
+        clearTimeout(timer);
+        self.wakeUp = undefined;
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.failed = true;
+  }
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return lstatSync(path).ino;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * The owner record is written to a temp file first and hard-linked to the lock name: link is
  * atomic and fails if the name exists, so a lock file never exists without its whole record. A
  * holder killed between creating and filling the lock would otherwise leave a record-less lock
- * that no one may judge stale until the ceiling (the crash test caught exactly this).
+ * that no one may judge stale (the crash test caught exactly this).
  */
-function tryCreate(path: string, createDir: boolean, pid = process.pid): LockHandle | undefined {
+function tryCreate(path: string, createDir: boolean, staleMs: number, pid = process.pid): LockHandle | undefined {
   const owner: LockOwner = {
     pid,
     host: HOST,
@@ -89,28 +194,77 @@ function tryCreate(path: string, createDir: boolean, pid = process.pid): LockHan
     procStart: processStart(pid) ?? '',
   };
   const temp = tempPathFor(path);
+  let ino: number;
   try {
-    writeFileSync(temp, formatOwner(owner), { flag: 'wx', mode: 0o644 });
+    ino = writeRecord(temp, formatOwner(owner));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && createDir) {
       mkdirSync(dirname(path), { recursive: true });
-      return tryCreate(path, false, pid);
+      return tryCreate(path, false, staleMs, pid);
     }
-    throw new BatonError('io', `cannot create lock ${path}: ${(error as Error).message}; check the folder is writable`);
+    throw lockIoError(path, error);
   }
   try {
     linkSync(temp, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
-    throw new BatonError('io', `cannot create lock ${path}: ${(error as Error).message}; check the folder is writable`);
+    throw lockIoError(path, error);
   } finally {
     unlinkQuietly(temp);
   }
+  return holding(path, owner.token, ino, staleMs);
+}
+
+/** Writes the record; on any failure (a full disk) removes the half-made file. */
+function writeRecord(temp: string, record: string): number {
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'wx', 0o644);
+    writeSync(fd, record);
+    const { ino } = fstatSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    return ino;
+  } catch (error) {
+    if (fd !== undefined) {
+      closeSync(fd);
+      unlinkQuietly(temp);
+    }
+    throw error;
+  }
+}
+
+function lockIoError(path: string, error: unknown): BatonError {
+  return new BatonError('io', `cannot create lock ${path}: ${systemFix(error) ?? (error as Error).message}`, { cause: error });
+}
+
+/** The handle of a held lock: its heartbeat runs until release, without keeping the process up. */
+function holding(path: string, token: string, ino: number, staleMs: number): LockHandle {
+  const heartbeat = setInterval(() => touchIfOurs(path, token), Math.max(staleMs / 4, 25));
+  heartbeat.unref();
   return {
     path,
-    token: owner.token,
-    release: () => releaseLock(path, owner.token),
+    token,
+    verify: () => {
+      const now = inspectLock(path);
+      if (now?.ino === ino && now.owner?.token === token) return;
+      throw new BatonError('lock_lost', `lost the lock ${path} while holding it (${now ? `now held by pid ${now.owner?.pid ?? '?'} on ${now.owner?.host ?? '?'}` : 'it was removed'}); nothing was written; retry`);
+    },
+    release: () => {
+      clearInterval(heartbeat);
+      releaseLock(path, token);
+    },
   };
+}
+
+function touchIfOurs(path: string, token: string): void {
+  if (readOwner(path)?.token !== token) return;
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // the next beat tries again; a takeover is caught by the commit fence
+  }
 }
 
 /** Removes the lock only while it is still ours; never touches the folder or anything else. */
@@ -119,7 +273,7 @@ export function releaseLock(path: string, token: string): void {
   if (current?.token === token) unlinkQuietly(path);
 }
 
-interface SeenLock {
+export interface SeenLock {
   owner: LockOwner | undefined;
   ino: number;
   mtimeMs: number;
@@ -134,12 +288,14 @@ export function inspectLock(path: string): SeenLock | undefined {
   }
 }
 
-export function isStale(seen: SeenLock, ceilingMs: number, now = Date.now()): boolean {
-  const age = now - (seen.owner?.acquiredAt ?? seen.mtimeMs);
-  if (age > ceilingMs) return true;
+/**
+ * A holder on this host is stale only when dead. Anything else (another host, or a record that
+ * cannot be read) only when its heartbeat, the lock's mtime, is older than `staleMs`.
+ */
+export function isStale(seen: SeenLock, staleMs: number, now = Date.now()): boolean {
   const owner = seen.owner;
-  if (!owner || owner.host !== HOST) return false;
-  return !isAlive(owner);
+  if (owner?.host === HOST) return !isAlive(owner);
+  return now - seen.mtimeMs > staleMs;
 }
 
 /** Whether a pid names a process on this host (EPERM still means it exists). */
@@ -159,15 +315,16 @@ export function isAlive(owner: LockOwner): boolean {
 }
 
 /**
- * Stealers take a guard first (itself a lock with an owner record, so a stealer killed while
- * holding it is recognised as dead at once rather than blocking every steal until it ages out).
- * The guard only keeps stealers from colliding; safety rests on rename-and-confirm.
+ * Takers take a guard first (itself a lock with an owner record, so a taker killed while holding
+ * it is recognised as dead at once rather than blocking every takeover until it ages out).
+ * The guard only keeps takers from colliding; safety rests on rename-and-confirm.
  */
 function steal(path: string, judged: SeenLock): boolean {
-  const guard = tryCreate(`${path}.steal`, false);
+  const guardPath = `${path}.steal`;
+  const guard = tryCreate(guardPath, false, GUARD_STALE_MS);
   if (!guard) {
-    const other = inspectLock(`${path}.steal`);
-    if (other && isStale(other, GUARD_CEILING_MS)) takeAside(`${path}.steal`, other);
+    const other = inspectLock(guardPath);
+    if (other && (isStale(other, GUARD_STALE_MS) || Date.now() - (other.owner?.acquiredAt ?? other.mtimeMs) > GUARD_STALE_MS)) takeAside(guardPath, other);
     return false;
   }
   try {
@@ -178,6 +335,9 @@ function steal(path: string, judged: SeenLock): boolean {
     guard.release();
   }
 }
+
+/** Leftovers of a taker killed between its rename and its delete look like `NAME.lock.stale.HEX`. */
+export const STALE_ASIDE_PATTERN = /^(.+)\.stale\.[0-9a-f]{12}$/;
 
 /** Renames the entry aside and deletes it if it is the very file judged; otherwise puts it back. */
 function takeAside(path: string, judged: SeenLock): boolean {
@@ -232,7 +392,7 @@ function timeoutError(path: string, seen: SeenLock | undefined, timeoutMs: numbe
   const owner = seen?.owner;
   const holder = owner
     ? `pid ${owner.pid} on ${owner.host} for ${Math.round((Date.now() - owner.acquiredAt) / 1000)}s`
-    : 'a process whose record is not readable yet';
+    : 'a process whose record is not readable';
   return new BatonError(
     'lock_timeout',
     `timed out after ${timeoutMs / 1000}s waiting for the lock on ${label ?? path}, held by ${holder}; retry, or stop that process if it is hung (lock file ${path})`,
@@ -243,14 +403,15 @@ const inProcess = new Map<string, Promise<unknown>>();
 
 /**
  * Runs `fn` holding the lock. Callers in the same process queue in memory first, so they do not
- * poll the lock file against each other; the file lock then excludes other processes.
+ * poll the lock file against each other; the file lock then excludes other processes. `fn` gets
+ * the handle, to fence its commit with `verify()`.
  */
-export async function withLock<T>(path: string, options: LockOptions, fn: () => T | Promise<T>): Promise<T> {
+export async function withLock<T>(path: string, options: LockOptions, fn: (lock: LockHandle) => T | Promise<T>): Promise<T> {
   const previous = inProcess.get(path) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(async () => {
     const handle = await acquireLock(path, options);
     try {
-      return await fn();
+      return await fn(handle);
     } finally {
       handle.release();
     }
