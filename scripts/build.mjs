@@ -1,20 +1,29 @@
-// Builds dist/: the library as one ESM file (dist/index.mjs) and the CLI as CommonJS, one
-// self-contained bundle per command (dist/commands/<name>.js) behind a small main (dist/cli.js).
+// Builds dist/: the library as one ESM file (index.mjs) and the CLI as CommonJS, one
+// self-contained bundle per command (commands/<name>.js) behind a small main (cli.js).
+//
+// Each build goes into a new folder, dist/builds/<id>/; only when it is complete do the entry
+// files (dist/cli.js, dist/index.mjs, dist/index.d.ts) switch to it, each by an atomic rename. A
+// process that is running from the previous build (a hook, a `baton watch`) keeps loading its
+// lazily required bundles from its own folder, so a rebuild (`npm test`, `npm install`) never
+// shows it a half-built or missing dist/. Renaming a new folder over dist/ itself cannot do this:
+// rename fails on a non-empty folder, and npm does not pack a symlinked dist/.
 //
 // Why CommonJS and one file per command: every hook call is a fresh Node process, and measured
 // here a `baton get` built as split ESM chunks spent ~20 ms of its ~50 ms resolving and linking
 // ten modules through the ESM loader (a bare ESM file alone costs ~6 ms more than CommonJS). A
 // command now loads exactly two files, main and its own bundle, through require.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
+import { switchTo } from './switch-build.mjs';
 
-rmSync('dist', { recursive: true, force: true });
+const id = `${Date.now().toString(36)}-${process.pid}`;
+const out = `dist/builds/${id}`;
+mkdirSync(out, { recursive: true });
 // The package is "type": "module"; the CLI bundles are CommonJS.
-mkdirSync('dist');
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 await compileBuiltinSchemas();
 
@@ -81,25 +90,32 @@ const lazyParts = {
 // A part's export names, read from the built bundle (its top level only defines functions).
 const readExports = (parts) => {
   for (const name of Object.values(parts)) {
-    partExports[name] = Object.keys(createRequire(import.meta.url)(resolve(`dist/parts/${name}.js`))).filter((key) => key !== '__esModule');
+    partExports[name] = Object.keys(createRequire(import.meta.url)(resolve(`${out}/parts/${name}.js`))).filter((key) => key !== '__esModule');
   }
 };
 const entries = (parts) => Object.fromEntries(Object.entries(parts).map(([file, name]) => [name, file]));
-await build({ ...common, entryPoints: entries(LEAF_PARTS), outdir: 'dist/parts', format: 'cjs', plugins: [lazyRequire] });
+await build({ ...common, entryPoints: entries(LEAF_PARTS), outdir: `${out}/parts`, format: 'cjs', plugins: [lazyRequire] });
 readExports(LEAF_PARTS);
 const outer = Object.fromEntries(Object.entries(PARTS).filter(([file]) => !(file in LEAF_PARTS)));
-await build({ ...common, entryPoints: entries(outer), outdir: 'dist/parts', format: 'cjs', plugins: [lazyParts, lazyRequire] });
+await build({ ...common, entryPoints: entries(outer), outdir: `${out}/parts`, format: 'cjs', plugins: [lazyParts, lazyRequire] });
 readExports(outer);
 
 await Promise.all([
-  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', format: 'cjs' }),
-  build({ ...common, entryPoints: commands, outdir: 'dist/commands', format: 'cjs', plugins: [lazyParts, lazyRequire] }),
-  build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])), outdir: 'dist/vendor', format: 'cjs' }),
-  build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', format: 'esm', outExtension: { '.js': '.mjs' }, packages: 'external' }),
+  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: out, format: 'cjs' }),
+  build({ ...common, entryPoints: commands, outdir: `${out}/commands`, format: 'cjs', plugins: [lazyParts, lazyRequire] }),
+  build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])), outdir: `${out}/vendor`, format: 'cjs' }),
+  build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: out, format: 'esm', outExtension: { '.js': '.mjs' }, packages: 'external' }),
 ]);
 
-// Type declarations for library users (dist/types), from the same sources.
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+// Type declarations for library users, from the same sources.
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', `${out}/types`], { stdio: 'inherit' });
 
 // The Claude Code plugin ships a copy of the CLI bundle (plugin/dist); see scripts/build-plugin.mjs.
-await import('./build-plugin.mjs');
+const { buildPlugin } = await import('./build-plugin.mjs');
+buildPlugin(out, id);
+
+switchTo('dist', id, {
+  'index.d.ts': `export * from './builds/${id}/types/index.js';\n`,
+  'index.mjs': `export * from './builds/${id}/index.mjs';\n`,
+  'cli.js': `require('./builds/${id}/cli.js');\n`,
+});

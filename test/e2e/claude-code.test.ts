@@ -6,20 +6,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { claudeCode } from './claude-code.js';
 import { startMockModel, type MockModel, type Turn } from './mock-model.js';
 
 /**
- * End-to-end with the real Claude Code (the pinned devDependency) against a scripted model
+ * End-to-end with the real Claude Code (pinned, installed on demand: ./claude-code.ts) against a scripted model
  * stand-in: the plugin is loaded with --plugin-dir, hooks fire with real payloads, tools really
  * run, and the requests Claude Code sends show what reached the model. Sessions are few and short.
  */
-const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
+const CLAUDE = claudeCode();
 const PLUGIN = join(ROOT, 'plugin');
-const present = existsSync(CLAUDE);
-if (!present) {
-  console.error(`\n!!! ${CLAUDE} is missing: the Claude Code end-to-end tests are SKIPPED. Run npm ci (CI installs it). !!!\n`);
-}
-const skip = present ? false : 'Claude Code binary absent (node_modules/.bin/claude)';
 
 interface Session {
   code: number | null;
@@ -107,7 +103,7 @@ function toolResults(model: MockModel): Map<string, { text: string; isError: boo
   return results;
 }
 
-test('claude plugin validate plugin/ passes', { skip }, () => {
+test('claude plugin validate plugin/ passes', () => {
   const home = tempTree();
   try {
     const result = spawnSync(CLAUDE, ['plugin', 'validate', PLUGIN], { env: claudeEnv(home.dir), encoding: 'utf8', timeout: 60_000 });
@@ -120,7 +116,7 @@ test('claude plugin validate plugin/ passes', { skip }, () => {
   }
 });
 
-test('plugin session: resume context reaches the model, a GREEN test write is denied, a source write happens, the prompt is audited', { skip, timeout: 120_000 }, async (t) => {
+test('plugin session: resume context reaches the model, a GREEN test write is denied, a source write happens, the prompt is audited', { timeout: 120_000 }, async (t) => {
   const p = eneoProject();
   t.after(p.cleanup);
   const denied = join(p.project, 'tests', 'test_gate.py');
@@ -161,7 +157,7 @@ test('plugin session: resume context reaches the model, a GREEN test write is de
   assert.ok(!readFileSync(join(p.project, '.claude', 'stats', 'prompts.jsonl'), 'utf8').includes(prompt), 'never the prompt itself');
 });
 
-test('settings from `baton install claude --project` (no plugin): the bash firewall denies a write to the phase mirror', { skip, timeout: 120_000 }, async (t) => {
+test('settings from `baton install claude --project` (no plugin): the bash firewall denies a write to the phase mirror', { timeout: 120_000 }, async (t) => {
   const p = eneoProject();
   t.after(p.cleanup);
   const installed = baton(['install', 'claude', '--project'], { cwd: p.project });
