@@ -116,6 +116,27 @@ test('claude plugin validate plugin/ passes', () => {
   }
 });
 
+test('the plugin installs from a marketplace (this repository as a local path) and its bundled CLI runs', () => {
+  const home = tempTree();
+  try {
+    const env = claudeEnv(home.dir);
+    const run = (...args: string[]) => {
+      const result = spawnSync(CLAUDE, args, { env, cwd: home.dir, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(result.status, 0, `claude ${args.join(' ')}\n${result.stdout}\n${result.stderr}`);
+      return result.stdout;
+    };
+    run('plugin', 'marketplace', 'add', ROOT);
+    run('plugin', 'install', 'baton@baton');
+    assert.match(run('plugin', 'list'), /baton@baton[\s\S]*enabled/);
+    const installed = JSON.parse(readFileSync(join(home.dir, '.claude', 'plugins', 'installed_plugins.json'), 'utf8')).plugins['baton@baton'][0].installPath as string;
+    const version = spawnSync('sh', [join(installed, 'bin', 'baton'), '--version'], { encoding: 'utf8' });
+    assert.equal(version.status, 0, version.stderr);
+    assert.match(version.stdout, /^baton \d/);
+  } finally {
+    home.cleanup();
+  }
+});
+
 test('plugin session: resume context reaches the model, a GREEN test write is denied, a source write happens, the prompt is audited', { timeout: 120_000 }, async (t) => {
   const p = eneoProject();
   t.after(p.cleanup);

@@ -23,7 +23,7 @@ const LIBRARY_USE = `
   const doc = openDoc('notes.json', { writer: 'me' });
   await doc.init({ n: 1 });
   await doc.update('.n += 1');
-  console.log(JSON.stringify(await doc.get('.n')));
+  console.log(JSON.stringify((await doc.get('.n'))[0]));
 `;
 
 describe(`the npm package (${NAME})`, () => {

@@ -16,7 +16,7 @@ function consumer(code: string): { dir: string; cleanup(): void } {
     'main.ts': code,
   });
   mkdirSync(join(tree.dir, 'node_modules'));
-  symlinkSync(ROOT, join(tree.dir, 'node_modules', 'baton'));
+  symlinkSync(ROOT, join(tree.dir, 'node_modules', 'baton-state'));
   return tree;
 }
 
@@ -25,7 +25,7 @@ describe('the published library entry', () => {
     const tree = consumer('');
     t.after(tree.cleanup);
     writeFileSync(join(tree.dir, 'run.mjs'), `
-      import { openDoc, MemoryStore, isBatonError } from 'baton';
+      import { openDoc, MemoryStore, isBatonError } from 'baton-state';
       const doc = openDoc('notes.json', { cwd: process.cwd(), env: {} });
       await doc.init({ n: 1 });
       await doc.update('.n += $k', { k: 2 });
@@ -42,7 +42,7 @@ describe('the published library entry', () => {
 
   it('ships types that accept correct use and reject wrong use', (t) => {
     const good = consumer(`
-      import { openDoc, type Json, type HistoryEntry } from 'baton';
+      import { openDoc, type Json, type HistoryEntry } from 'baton-state';
       const doc = openDoc('x.json', { writer: 'lead' });
       export async function use(): Promise<[Json[], HistoryEntry[]]> {
         await doc.update((body) => ({ ...body, n: 1 }));
@@ -53,7 +53,7 @@ describe('the published library entry', () => {
     const ok = spawnSync(process.execPath, [TSC, '-p', '.'], { cwd: good.dir, encoding: 'utf8' });
     assert.equal(ok.status, 0, ok.stdout);
     const bad = consumer(`
-      import { openDoc } from 'baton';
+      import { openDoc } from 'baton-state';
       export const wrong = openDoc('x.json').update(42);
     `);
     t.after(bad.cleanup);
