@@ -55,6 +55,15 @@ export interface StopCommand {
   when?: Condition;
 }
 
+export interface StopConfig {
+  /** The project's verification commands, run in order after the presets. */
+  commands?: StopCommand[];
+  /** Built-in checks: `ratchet` (coverage/mutation floors), `typecheck` (changed Python files). */
+  presets?: ('ratchet' | 'typecheck')[];
+  /** Keep the main agent from stopping mid-wave: `incomplete`, `blocked` (only on BLOCKED), `off`. */
+  waveGate?: 'incomplete' | 'blocked' | 'off';
+}
+
 /**
  * Allowed values of one classification field of the task document (spec 2.1 "class."): a list
  * of values, or an integer range. Fields with no entry (or null, which lifts a profile's rule)
@@ -77,7 +86,7 @@ export interface HarnessConfig {
   audit?: { file: string; maxLines: number; prefix: string };
   wave?: { file: string; lockTimeoutMs: number };
   snapshot?: { scratchpads: string[]; dest: string; documents: string[] };
-  stop?: { commands: StopCommand[] };
+  stop?: StopConfig;
   /** Doctor: lane -> paths of which one must exist for a task in that lane ({slug} filled in). */
   lanes?: Record<string, string[]>;
   /** Doctor: files the project expects (e.g. the context file). */

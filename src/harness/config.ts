@@ -35,10 +35,7 @@ export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
     if (!Array.isArray(raw.rules)) add('rules', 'must be a list of rules');
     else raw.rules.forEach((rule, i) => checkRule(rule as unknown, `rules[${i}]`, add));
   }
-  if (raw.stop !== undefined) {
-    const commands = isRecord(raw.stop) ? raw.stop.commands : undefined;
-    if (!Array.isArray(commands) || commands.some((c) => !isRecord(c) || typeof c.run !== 'string')) add('stop.commands', 'must be a list of {"name": ..., "run": "shell command", "timeoutSec": n}');
-  }
+  if (raw.stop !== undefined) checkStop(raw.stop, add);
   checkStringLists(raw.lanes, 'lanes', add);
   checkClassification(raw.classification, add);
   checkRoot(raw.root, add);
@@ -47,6 +44,14 @@ export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   issues.push(...checkLimits(raw.limits));
   if (raw.statusline !== undefined && (!isRecord(raw.statusline) || (raw.statusline.costEnv !== undefined && typeof raw.statusline.costEnv !== 'string'))) add('statusline', 'must be {"costEnv": "ENV_VAR_NAME"}');
   return issues;
+}
+
+function checkStop(value: unknown, add: (path: string, message: string) => void): void {
+  if (!isRecord(value)) return add('stop', 'must be {"commands": [...], "presets": ["ratchet", "typecheck"], "waveGate": "incomplete"|"blocked"|"off"}');
+  const { commands, presets, waveGate } = value;
+  if (commands !== undefined && (!Array.isArray(commands) || commands.some((c) => !isRecord(c) || typeof c.run !== 'string'))) add('stop.commands', 'must be a list of {"name": ..., "run": "shell command", "timeoutSec": n}');
+  if (presets !== undefined && (!isStringList(presets) || presets.some((p) => p !== 'ratchet' && p !== 'typecheck'))) add('stop.presets', 'must be a list of built-in presets: "ratchet", "typecheck"');
+  if (waveGate !== undefined && !['incomplete', 'blocked', 'off'].includes(waveGate as string)) add('stop.waveGate', 'must be "incomplete", "blocked" or "off"');
 }
 
 function checkClassification(value: unknown, add: (path: string, message: string) => void): void {
@@ -108,6 +113,8 @@ export function mergeConfig(raw: ConfigInput, profile?: string): HarnessConfig {
     pathClasses: { ...base.pathClasses, ...(raw.pathClasses as HarnessConfig['pathClasses'] | undefined) },
     allow: [...base.allow, ...((raw.allow as string[] | undefined) ?? [])],
     classification: { ...base.classification, ...(raw.classification as HarnessConfig['classification'] | undefined) },
+    // A project's commands or gate setting keep the profile's other Stop settings.
+    ...(base.stop || raw.stop ? { stop: { ...base.stop, ...(raw.stop as HarnessConfig['stop'] | undefined) } } : {}),
     rules: [...replaced, ...added].filter((rule) => !disabled.has(rule.id)),
     disable: [...disabled],
   };

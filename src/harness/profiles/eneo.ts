@@ -123,6 +123,8 @@ export const ENEO: HarnessConfig = {
   sessionStart: { prefix: '[eneo-context]', contextFile: '.claude/rules/eneo-context.md' },
   audit: { file: '.claude/stats/prompts.jsonl', maxLines: 2000, prefix: '[eneo-audit]' },
   wave: { file: '.claude/state/wave.json', lockTimeoutMs: 8000 },
+  // The original's Stop hooks (stop-ratchet, typecheck-on-stop) as presets, and the wave gate.
+  stop: { presets: ['ratchet', 'typecheck'], waveGate: 'incomplete' },
   snapshot: {
     // Both layouts: the original's default and what /eneo-start actually writes (spec 11.17).
     scratchpads: ['.claude/phases/{slug}/scratchpad', '.claude/phases/{slug}/phase-*-scratchpad'],

@@ -1,0 +1,184 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { HarnessConfig, StopCommand } from '../config-types.js';
+import type { StateReader } from '../policy/state.js';
+import { isReady, normalizeWave } from '../wave-barrier.js';
+
+/**
+ * What may keep the main agent from stopping, in the order the Stop handler runs them: the wave
+ * gate, the built-in presets (the Eneo harness's stop-ratchet and typecheck-on-stop hooks), then
+ * the project's `stop.commands`. Each answers with a failure (the block reason) or nothing.
+ */
+export interface Failure {
+  /** Names the check in logs and in the repeat guard. */
+  name: string;
+  /** Why, in a few words (exit 1, timed out, ...). */
+  why: string;
+  /** The block reason the model reads. */
+  reason: string;
+}
+
+export interface CheckContext {
+  config: HarnessConfig;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  state: StateReader;
+  log: string[];
+}
+
+const TAIL_LINES = 20;
+
+/**
+ * The wave gate (`stop.waveGate`): while the task's current wave (wave.json) is not ready, the
+ * orchestrator is told to wait for its agents or deal with the blocked ones instead of ending
+ * the turn. `incomplete` blocks while fewer agents reported DONE than expected (and on BLOCKED
+ * results); `blocked` only when an agent returned BLOCKED; `off` never.
+ */
+export function waveGate({ config, root, state }: CheckContext): Failure | undefined {
+  const mode = config.stop?.waveGate ?? 'off';
+  if (mode === 'off' || !config.wave || !state.slug()) return undefined;
+  let wave;
+  try {
+    wave = normalizeWave(JSON.parse(readFileSync(resolve(root, config.wave.file), 'utf8')));
+  } catch {
+    return undefined; // no wave running, or a broken file the doctor reports
+  }
+  if (!wave || isReady(wave.status) || wave.expected <= 0) return undefined;
+  const blocked = wave.blocked_agents;
+  if (blocked.length === 0 && (mode === 'blocked' || wave.done >= wave.expected)) return undefined;
+  const lines = [
+    `✗ Wave ${wave.wave} is not complete: ${wave.done}/${wave.expected} agents reported DONE${blocked.length > 0 ? `; BLOCKED: ${blocked.join(', ')}` : ''}.`,
+    blocked.length > 0
+      ? '  Fix:  resolve the blocked agents (relaunch them with what they lacked, or re-plan the wave with `baton task wave-start`) before ending the turn.'
+      : '  Fix:  wait for the running agents to return (each DONE|/BLOCKED| result is counted), or relaunch the lost ones, before ending the turn.',
+    `  Rule: stop.waveGate is "${mode}" in baton.config.json; set it to "off" to allow stopping mid-wave.`,
+  ];
+  return { name: 'wave-gate', why: `wave ${wave.wave} at ${wave.done}/${wave.expected}${blocked.length > 0 ? `, ${blocked.length} blocked` : ''}`, reason: lines.join('\n') };
+}
+
+/**
+ * Preset `ratchet` (the Eneo stop-ratchet): per-file floors in `.claude/ratchet/coverage.json`
+ * and `mutation.json` (`{"file": percent}`) against the current artifacts, in
+ * `.claude/ratchet/.current/` or else the project's `coverage.json` (coverage.py JSON) and
+ * `mutmut.json` (`{"files": {"file": {"score": n}}}`). A file under its floor fails; a missing
+ * current artifact fails only once the task's status is `verified`. No baselines: nothing to do.
+ */
+export function ratchet({ root, state }: CheckContext): Failure | undefined {
+  const dir = join(root, '.claude', 'ratchet');
+  const kinds = [
+    { label: 'coverage', floors: floors(join(dir, 'coverage.json')), current: [join(dir, '.current', 'coverage.json'), join(root, 'coverage.json')], read: coverageScores },
+    { label: 'mutation', floors: floors(join(dir, 'mutation.json')), current: [join(dir, '.current', 'mutation.json'), join(root, 'mutmut.json')], read: mutationScores },
+  ];
+  const verified = state.doc('task')?.status === 'verified';
+  const problems: string[] = [];
+  for (const kind of kinds) {
+    if (Object.keys(kind.floors).length === 0) continue;
+    const source = kind.current.find((path) => existsSync(path));
+    const scores = source ? kind.read(source) : {};
+    if (Object.keys(scores).length === 0) {
+      if (verified) problems.push(`current ${kind.label} artifact is missing (${kind.current[0]})`);
+      continue;
+    }
+    for (const [file, floor] of Object.entries(kind.floors)) {
+      const actual = scores[file];
+      // A file absent from this run was removed or not measured: the next baseline drops it.
+      if (actual !== undefined && actual + 0.01 < floor) problems.push(`${kind.label} regression: ${file} — floor ${floor.toFixed(1)}%, actual ${actual.toFixed(1)}%`);
+    }
+  }
+  if (problems.length === 0) return undefined;
+  return {
+    name: 'ratchet',
+    why: `${problems.length} problem(s)`,
+    reason: ['✗ Coverage/mutation ratchet failed:', ...problems.map((p) => `  • ${p}`), '  Fix:  bring the files back to their floors, or generate the current artifacts before finishing.'].join('\n'),
+  };
+}
+
+/**
+ * Preset `typecheck` (the Eneo typecheck-on-stop): when Python files changed (git), runs the
+ * project's `backend/scripts/typecheck_changed.sh` in `backend/` and blocks with its first 15
+ * lines on failure. Off with TYPECHECK_DISABLE=1; TYPECHECK_WARN_ONLY=1 only logs. A missing
+ * script, no changed Python file or a timeout (120 s) lets the stop through, as the original did.
+ */
+export function typecheck({ root, env, log }: CheckContext): Failure | undefined {
+  const flag = (name: string) => ['1', 'true'].includes((env[name] ?? '').toLowerCase());
+  const script = join(root, 'backend', 'scripts', 'typecheck_changed.sh');
+  if (flag('TYPECHECK_DISABLE') || !existsSync(script)) return undefined;
+  const changed = changedPython(root);
+  if (changed.length === 0) return undefined;
+  const run = spawnSync('bash', [script], { cwd: join(root, 'backend'), encoding: 'utf8', timeout: 120_000, env });
+  if (run.status === 0) return undefined;
+  if (run.error || run.signal) {
+    log.push(`[typecheck] not checked: ${run.error?.message ?? `timed out after 120s`}`);
+    return undefined;
+  }
+  const lines = (run.stderr || run.stdout || '').trim().split('\n').filter((line) => line !== '');
+  if (flag('TYPECHECK_WARN_ONLY')) {
+    log.push(`[typecheck] failed (warn only): ${lines.slice(0, 3).join(' | ')}`);
+    return undefined;
+  }
+  const shown = lines.slice(0, 15);
+  if (lines.length > 15) shown.push(`... and ${lines.length - 15} more errors`);
+  return {
+    name: 'typecheck',
+    why: `exit ${run.status}`,
+    reason: [
+      `✗ Type checking failed in ${changed.length} file(s).`,
+      '  Rule: pyright strict ratchet (.claude/rules/eneo-context.md#pyright-strict).',
+      "  Fix:  resolve the errors below, then re-run '/eneo-verify' or /checker.",
+      '',
+      ...shown,
+    ].join('\n'),
+  };
+}
+
+export const PRESETS = { ratchet, typecheck } as const;
+export type PresetName = keyof typeof PRESETS;
+
+/** One `stop.commands` entry: the command's output tail is the reason. */
+export function command(entry: StopCommand, { root, env }: CheckContext): Failure | undefined {
+  const run = spawnSync('sh', ['-c', entry.run], { cwd: root, encoding: 'utf8', timeout: (entry.timeoutSec ?? 120) * 1000, env });
+  if (run.status === 0) return undefined;
+  const why = run.error ? `could not run (${run.error.message})` : run.signal ? `timed out after ${entry.timeoutSec ?? 120}s` : `exit ${run.status}`;
+  const tail = `${run.stdout ?? ''}${run.stderr ?? ''}`.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
+  return { name: entry.name, why, reason: `Verification '${entry.name}' failed (${why}). Fix what it reports, then finish.\n$ ${entry.run}\n${tail}` };
+}
+
+function floors(path: string): Record<string, number> {
+  const data = readJson(path);
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+  return Object.fromEntries(Object.entries(data).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+}
+
+function coverageScores(path: string): Record<string, number> {
+  const files = (readJson(path) as { files?: Record<string, { summary?: { percent_covered?: unknown } }> } | undefined)?.files;
+  const out: Record<string, number> = {};
+  for (const [file, info] of Object.entries(files ?? {})) {
+    const value = info?.summary?.percent_covered;
+    if (typeof value === 'number') out[file] = value;
+  }
+  return out;
+}
+
+function mutationScores(path: string): Record<string, number> {
+  const files = (readJson(path) as { files?: Record<string, { score?: unknown }> } | undefined)?.files;
+  const out: Record<string, number> = {};
+  for (const [file, info] of Object.entries(files ?? {})) out[file] = typeof info?.score === 'number' ? info.score : 0;
+  return out;
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Changed and new Python files in the working tree (git), relative to the root. */
+function changedPython(root: string): string[] {
+  const git = (args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  const diff = git(['diff', '--name-only', 'HEAD', '--', '*.py']);
+  const fresh = git(['ls-files', '--others', '--exclude-standard', '--', '*.py']);
+  return [...new Set(`${diff.status === 0 ? diff.stdout : ''}${fresh.status === 0 ? fresh.stdout : ''}`.split('\n').filter(Boolean))];
+}
