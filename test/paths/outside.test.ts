@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDoc } from '../../src/index.js';
 import { baton } from '../helpers/cli.js';
 import { eneoProject, startTask, TASK } from '../harness/helpers.js';
 import { tempTree } from '../helpers/fixtures.js';
@@ -121,6 +122,19 @@ describe('a folder baton writes into, linked outside the project', () => {
     assert.equal(baton(['goal', 'close'], { cwd: work.dir, env }).code, 1);
     assert.deepEqual(outside.listing(), {});
     assert.match(readFileSync(join(goals, 'real', 'state.md'), 'utf8'), /status: active|status=active|active/, 'the goal was not closed');
+  });
+
+  it('the library refuses the same way (unsafe_path), and so does install --project for a linked .claude', async (t) => {
+    const p = tempTree({ '.git/HEAD': '' });
+    const outside = outsideFolder();
+    t.after(() => (p.cleanup(), outside.cleanup()));
+    symlinkSync(outside.dir, join(p.dir, '.baton'));
+    const doc = openDoc('d.json', { cwd: p.dir, env: { BATON_ROOT: p.dir } });
+    await assert.rejects(doc.init({ n: 0 }), (error: { code?: string }) => error.code === 'unsafe_path');
+    rmSync(join(p.dir, '.baton'));
+    symlinkSync(outside.dir, join(p.dir, '.claude'));
+    assert.equal(baton(['install', 'claude', '--project'], { cwd: p.dir }).code, 4);
+    assert.deepEqual(outside.listing(), {});
   });
 
   it('a project reached through a symlink still works (only links leading out are refused)', (t) => {
