@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../../core/errors.js';
@@ -68,12 +68,16 @@ export function docPaths(file: string): DocPaths {
 /**
  * The document's paths under `root`, each checked: the document (resolveKey), and the `.baton/`
  * folder and its lock, metadata and history, none of which may be a symlink leading out of the
- * root (the engine writes all of them).
+ * root (the engine writes all of them). A file in a checked folder that is not itself a link
+ * needs no further resolving: one lstat each.
  */
 export function checkedDocPaths(root: string, key: string): DocPaths {
-  const paths = docPaths(resolveKey(root, key));
   const realRoot = realTarget(root);
-  for (const path of [paths.sidecar, paths.lock, paths.meta, paths.history]) confineReal(realRoot, path, `${key}'s sidecar file`);
+  const paths = docPaths(resolveKeyIn(root, realRoot, key));
+  confineReal(realRoot, paths.sidecar, `${key}'s .baton folder`);
+  for (const path of [paths.lock, paths.meta, paths.history]) {
+    if (isLink(path)) confineReal(realRoot, path, `${key}'s sidecar file`);
+  }
   return paths;
 }
 
@@ -83,6 +87,10 @@ export function checkedDocPaths(root: string, key: string): DocPaths {
  * or not) whose target lies outside the root.
  */
 export function resolveKey(root: string, key: string): string {
+  return resolveKeyIn(root, realTarget(root), key);
+}
+
+function resolveKeyIn(root: string, realRoot: string, key: string): string {
   if (key === '' || /[\u0000-\u001f\u007f]/.test(key)) {
     throw new BatonError('unsafe_path', `document path ${JSON.stringify(key)} is empty or has control characters; use a plain relative path`);
   }
@@ -92,7 +100,7 @@ export function resolveKey(root: string, key: string): string {
     throw new BatonError('unsafe_path', `document path ${key} escapes the project root ${root} through '..'; use a path inside the project`);
   }
   const real = realTarget(file);
-  if (!isInside(realTarget(root), real)) {
+  if (!isInside(realRoot, real)) {
     throw new BatonError('unsafe_path', `document path ${key} leaves the project root ${root} through a symlink (to ${real}); use a path inside the project`);
   }
   let link: boolean;
@@ -106,6 +114,19 @@ export function resolveKey(root: string, key: string): string {
   // A link to a document inside the project is that document: writes go to its target (an atomic
   // rename over the link would replace the link instead), and both names share one lock and history.
   return link ? real : file;
+}
+
+function isLink(path: string): boolean {
+  return lstatOrMissing(path)?.isSymbolicLink() ?? false;
+}
+
+/** lstat, or undefined for a path that is not there (ENOENT, or ENOTDIR below a file). */
+function lstatOrMissing(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 export function isInside(root: string, path: string): boolean {
@@ -123,19 +144,24 @@ export function realTarget(path: string): string {
 }
 
 function resolveLinks(path: string, depth: number): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // missing, or a dangling link on the way: resolved part by part below
-  }
-  let stat;
-  try {
-    stat = lstatSync(path);
-  } catch {
+  const stat = lstatOrMissing(path);
+  if (stat === undefined) {
     const parent = dirname(path);
     return parent === path ? path : join(resolveLinks(parent, depth), basename(path));
   }
-  if (!stat.isSymbolicLink()) return path;
+  if (!stat.isSymbolicLink()) {
+    try {
+      return realpathSync.native(path);
+    } catch {
+      return path;
+    }
+  }
+  // realpath resolves a link whose target exists; a dangling one is followed by hand.
+  try {
+    return realpathSync.native(path);
+  } catch {
+    // dangling: resolved below
+  }
   if (depth >= 40) throw new BatonError('unsafe_path', `${path} is a loop of symlinks; remove the link`);
   return resolveLinks(resolve(resolveLinks(dirname(path), depth + 1), readlinkSync(path)), depth + 1);
 }
