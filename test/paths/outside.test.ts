@@ -71,6 +71,30 @@ describe('a folder baton writes into, linked outside the project', () => {
     assert.deepEqual(outside.listing(), {});
   });
 
+  it('a dangling link planted in .baton/ is never written through', (t) => {
+    const p = tempTree({ '.git/HEAD': '' });
+    const outside = outsideFolder();
+    t.after(() => (p.cleanup(), outside.cleanup()));
+    mkdirSync(join(p.dir, '.baton'));
+    symlinkSync(join(outside.dir, 'planted'), join(p.dir, '.baton', '.gitignore'));
+    assert.equal(baton(['init', 'd.json', '--argjson', 'n', '0'], { cwd: p.dir }).code, 0);
+    assert.deepEqual(outside.listing(), {});
+  });
+
+  it('a history segment file linked outside is never appended to', (t) => {
+    const p = tempTree({ '.git/HEAD': '' });
+    const outside = outsideFolder({ 'victim.jsonl': 'precious\n' });
+    t.after(() => (p.cleanup(), outside.cleanup()));
+    assert.equal(baton(['init', 'd.json', '--argjson', 'n', '0'], { cwd: p.dir }).code, 0);
+    const segment = join(p.dir, '.baton', 'd.json.history', '000000000001.jsonl');
+    writeFileSync(join(outside.dir, 'victim.jsonl'), readFileSync(segment));
+    const before = outside.listing();
+    rmSync(segment);
+    symlinkSync(join(outside.dir, 'victim.jsonl'), segment);
+    assert.equal(baton(['update', 'd.json', '.n += 1'], { cwd: p.dir }).code, 4);
+    assert.deepEqual(outside.listing(), before);
+  });
+
   it('.claude/state linked outside: task commands and the wave barrier write nothing there', (t) => {
     const p = eneoProject();
     const wave = `${JSON.stringify({ wave: 1, expected: 2, done: 0, status: 'in-progress' }, null, 2)}\n`;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
 import { fsyncDir, writeFileAtomic } from './atomic.js';
+import { openNoFollow } from './paths.js';
 
 /**
  * History as append-only JSON Lines, cut into segments of SEGMENT_SIZE revisions named by their
@@ -61,7 +62,7 @@ export function appendEntry(dir: string, entry: HistoryEntry, keep: number): App
   mkdirSync(dir, { recursive: true });
   const file = segmentPath(dir, entry.rev);
   const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
-  const fd = openSync(file, 'a');
+  const fd = openNoFollow(file, 'a');
   let offset = 0;
   try {
     offset = fstatSync(fd).size;
@@ -103,7 +104,7 @@ export function rollbackEntry(appended: Appended): void {
     unlinkSync(appended.file);
     return;
   }
-  const fd = openSync(appended.file, 'r+');
+  const fd = openNoFollow(appended.file, 'r+');
   try {
     ftruncateSync(fd, appended.offset);
     fdatasyncSync(fd);
@@ -125,7 +126,7 @@ export function dropLastEntry(dir: string): void {
     fsyncDir(dir);
     return;
   }
-  const fd = openSync(file, 'r+');
+  const fd = openNoFollow(file, 'r+');
   try {
     ftruncateSync(fd, Buffer.byteLength(text.slice(0, cut)));
     fdatasyncSync(fd);
@@ -187,7 +188,7 @@ export function repairTornTail(dir: string): void {
   const segments = segmentFiles(dir);
   const file = segments[segments.length - 1];
   if (!file) return;
-  const fd = openSync(file, 'r+');
+  const fd = openNoFollow(file, 'r+');
   try {
     const size = fstatSync(fd).size;
     if (size === 0) return;

@@ -178,7 +178,12 @@ function mirrorTarget(file: string, mirror: string): string {
 function ensureSidecar(sidecar: string): void {
   if (existsSync(join(sidecar, '.gitignore'))) return;
   mkdirSync(sidecar, { recursive: true });
-  writeFileSync(join(sidecar, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n');
+  try {
+    // 'wx' never writes through a link planted at the name (a dangling one reads as missing above).
+    writeFileSync(join(sidecar, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n', { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 export function readDocument(file: string): ReadResult {

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { constants, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../../core/errors.js';
@@ -215,4 +215,20 @@ export function userTempDir(env: NodeJS.ProcessEnv, sub?: string): string | unde
     }
   }
   return dir;
+}
+
+const OPEN_FLAGS = { a: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 'r+': constants.O_RDWR } as const;
+
+/**
+ * open(2) for a write in place (append, truncate) that never follows a symlink at the file's own
+ * name: a link planted inside a checked folder (a history segment linked elsewhere) is refused
+ * with exit 4 instead of written through.
+ */
+export function openNoFollow(path: string, flags: keyof typeof OPEN_FLAGS, mode = 0o666): number {
+  try {
+    return openSync(path, OPEN_FLAGS[flags] | (constants.O_NOFOLLOW ?? 0), mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    throw new BatonError('unsafe_path', `${path} is a symlink; baton writes its own files only in place, remove the link`);
+  }
 }
