@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { fromSystemError, isBatonError } from '../core/errors.js';
 import { hashText, isObject, type Json } from '../core/json.js';
 import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
 import { replay } from '../stores/replay.js';
-import { damagedSegments, segmentEntries, segmentFiles, tailEntries } from '../stores/file/history.js';
-import { defaultStaleMs, inspectLock, isStale, pidAlive } from '../stores/file/lock.js';
+import { damagedSegments, revisionOrder, segmentEntries, segmentFiles, tailEntries } from '../stores/file/history.js';
+import { defaultStaleMs, inspectLock, isStale, pidAlive, STALE_ASIDE_PATTERN } from '../stores/file/lock.js';
 import { docPaths, isTempOf, type DocPaths } from '../stores/file/paths.js';
 import type { DocMeta, HistoryEntry } from '../stores/store.js';
 import { readDocument, readMeta } from '../stores/file/index.js';
@@ -27,21 +28,46 @@ export type Repair =
   | { kind: 'unlock' }
   | { kind: 'remove-temp'; path: string }
   | { kind: 'history'; path: string }
+  | { kind: 'renumber'; keepLines: number }
   | { kind: 'meta'; path: string; schema: string }
   | { kind: 'mirror'; path: string; content: string };
 
-/** Every check for one document; each pushes a row, pass or fail, so the report shows what held. */
+/** Every check for one document; an error checking it is a failing row, and the report goes on. */
 export async function checkDocument(root: string, file: string): Promise<Finding[]> {
+  try {
+    return await checkOne(root, file);
+  } catch (error) {
+    const known = isBatonError(error) ? error : fromSystemError(error);
+    if (!known) throw error;
+    return [{ ok: false, check: `${relative(root, file) || file} can be checked`, fix: known.message, file }];
+  }
+}
+
+/** Each check pushes a row, pass or fail, so the report shows what held. */
+async function checkOne(root: string, file: string): Promise<Finding[]> {
   const paths = docPaths(file);
   const name = relative(root, file) || file;
   const rows: Finding[] = [];
   const add = (ok: boolean, check: string, fix: string, repair?: Repair) => rows.push({ ok, check, fix: ok ? '—' : fix, file, ...(repair && !ok ? { repair } : {}) });
+  for (const path of leftovers(file)) {
+    const what = STALE_ASIDE_PATTERN.test(basename(path)) ? 'stale lock' : 'temp file';
+    add(false, `leftover ${what} ${relative(root, path)}`, 'baton doctor --repair removes it (left by a writer that died or ran out of disk; the document never depended on it)', { kind: 'remove-temp', path });
+  }
+  if (isFolder(file)) {
+    add(false, `${name} is a JSON document`, `${name} is a folder; move it away, then 'baton revert ${name} --rev N' restores the document from its history`);
+    return rows;
+  }
   const read = readDocument(file);
   const damaged = damagedSegments(paths.history);
   for (const segment of damaged) {
     add(false, `${name} history ${basename(segment.file)} is readable`, `baton doctor --repair sets its ${segment.bad} bad line(s) aside (the file is kept as ${basename(segment.file)}.corrupt-<time>)`, { kind: 'history', path: segment.file });
   }
   if (damaged.length > 0) return rows;
+  const order = revisionOrder(paths.history);
+  if (order) {
+    add(false, `${name} history revisions are unique and in order`, `r${order.bad} follows r${order.previous} (two writers committed on one revision); baton doctor --repair keeps history through r${order.previous}, sets the rest aside (.corrupt-<time>) and records the document as a new revision`, { kind: 'renumber', keepLines: order.keep });
+    return rows;
+  }
   const last = tailEntries(paths.history, 1)[0];
 
   if (read.state === 'corrupt') {
@@ -76,7 +102,6 @@ export async function checkDocument(root: string, file: string): Promise<Finding
     const who = lock.owner ? `pid ${lock.owner.pid} on ${lock.owner.host}` : 'an unreadable owner';
     add(!stale, `${name} lock ${stale ? 'is stale' : 'is held'} (${who})`, 'baton doctor --repair removes the stale lock (writers also take it over on their own)', { kind: 'unlock' });
   }
-  for (const temp of leftoverTemps(paths.file)) add(false, `leftover temp file ${relative(root, temp)}`, 'baton doctor --repair removes it (an unfinished write; the document was never replaced by it)', { kind: 'remove-temp', path: temp });
   return rows;
 }
 
@@ -111,14 +136,36 @@ function lastGood(historyDir: string, rev: number): number {
   return [...entries].reverse().find((entry) => !entry.deleted)?.rev ?? rev;
 }
 
-/** Temp files of dead writers: the document's own, and the lock and metadata temps in `.baton/`. */
-function leftoverTemps(file: string): string[] {
+/**
+ * Files dead writers leave: temp files (`.NAME.PID.HEX.tmp`) of the document, its lock, the lock's
+ * steal guard and its metadata, and locks a taker renamed aside and was killed before deleting
+ * (`NAME.lock.stale.HEX`).
+ */
+function leftovers(file: string): string[] {
   const paths = docPaths(file);
-  const base = basename(file);
+  const lock = basename(paths.lock);
+  let aside: string[] = [];
+  try {
+    aside = readdirSync(paths.sidecar).filter((name) => {
+      const of = STALE_ASIDE_PATTERN.exec(name)?.[1];
+      return of === lock || of === `${lock}.steal`;
+    });
+  } catch {
+    // no sidecar, nothing left in it
+  }
   return [
-    ...tempsIn(dirname(file), [base]),
-    ...tempsIn(paths.sidecar, [basename(paths.lock), basename(paths.meta)]),
+    ...tempsIn(dirname(file), [basename(file)]),
+    ...tempsIn(paths.sidecar, [lock, `${lock}.steal`, basename(paths.meta)]),
+    ...aside.map((name) => join(paths.sidecar, name)),
   ];
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function tempsIn(dir: string, targets: string[]): string[] {

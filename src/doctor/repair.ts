@@ -4,9 +4,9 @@ import { isObject } from '../core/json.js';
 import { diff } from '../core/patch.js';
 import { unlinkQuietly, writeFileAtomic } from '../stores/file/atomic.js';
 import { FileStore } from '../stores/file/index.js';
-import { segmentEntries, setAsideBadLines, tailEntries } from '../stores/file/history.js';
+import { segmentEntries, setAsideAfter, setAsideBadLines, tailEntries } from '../stores/file/history.js';
 import { docPaths } from '../stores/file/paths.js';
-import { inspectLock, withLock } from '../stores/file/lock.js';
+import { defaultStaleMs, inspectLock, isStale, withLock } from '../stores/file/lock.js';
 import { replay } from '../stores/replay.js';
 import type { Finding } from './checks.js';
 
@@ -21,9 +21,11 @@ export async function repair(root: string, finding: Finding, now: Date): Promise
     case 'restore':
       return restore(root, finding.file, now);
     case 'unlock': {
+      // Judged again right here: a live writer may have taken the lock since the report.
       const lock = docPaths(finding.file).lock;
       const seen = inspectLock(lock);
-      if (seen) unlinkQuietly(lock);
+      if (!seen || !isStale(seen, defaultStaleMs())) return `left the lock ${relative(root, lock)}: a live writer holds it now`;
+      unlinkQuietly(lock);
       return `removed stale lock ${relative(root, lock)}`;
     }
     case 'remove-temp':
@@ -33,6 +35,15 @@ export async function repair(root: string, finding: Finding, now: Date): Promise
       // The lock, not a transaction: a transaction would first read the very lines being set aside.
       await withLock(docPaths(finding.file).lock, { label: relative(root, finding.file) }, () => setAsideBadLines(action.path, now.toISOString().replace(/[:.]/g, '-')));
       return `set the bad lines of ${relative(root, action.path)} aside`;
+    case 'renumber': {
+      const key = relative(root, finding.file);
+      const stamp = now.toISOString().replace(/[:.]/g, '-');
+      await withLock(docPaths(finding.file).lock, { label: key }, () => setAsideAfter(docPaths(finding.file).history, action.keepLines, stamp));
+      // The next transaction finds the document ahead of the kept history and records it as a
+      // snapshot revision, so history replays to the document again.
+      await new FileStore(root).transact(key, () => ({ result: undefined }));
+      return `kept the first ${action.keepLines} history line(s) of ${key}, set the rest aside and recorded the document as a new revision`;
+    }
     case 'meta':
       writeFileAtomic(action.path, `${JSON.stringify({ schema: action.schema })}\n`);
       return `rebuilt ${relative(root, action.path)} (schema ${action.schema})`;

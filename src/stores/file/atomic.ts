@@ -1,4 +1,4 @@
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BatonError, isBatonError, systemFix } from '../../core/errors.js';
 import { uniqueHex } from '../../core/hash.js';
@@ -49,6 +49,23 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
     throw new BatonError('io', `cannot write ${target}: ${systemFix(error) ?? `${(error as Error).message}; check the folder exists and is writable`}`, { cause: error });
   }
   if (durable) fsyncDir(dirname(target));
+}
+
+/**
+ * `mkdir -p` that reports the real reason: Node's recursive mkdir says ENOENT when the parent is
+ * read-only or not writable, which would send the user looking for a missing folder.
+ */
+export function makeDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    try {
+      mkdirSync(dir);
+    } catch (plain) {
+      if ((plain as NodeJS.ErrnoException).code === 'EEXIST') return;
+      throw (plain as NodeJS.ErrnoException).code === 'ENOENT' ? error : plain;
+    }
+  }
 }
 
 export function fsyncDir(dir: string): void {

@@ -1,8 +1,8 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
-import { fsyncDir, writeFileAtomic } from './atomic.js';
+import { fsyncDir, makeDir, writeFileAtomic } from './atomic.js';
 import { openNoFollow } from './paths.js';
 
 /**
@@ -59,7 +59,7 @@ export interface Appended {
 
 /** Appends one line, fsynced; a failed append (a full disk) leaves the segment as it was. */
 export function appendEntry(dir: string, entry: HistoryEntry, keep: number): Appended {
-  mkdirSync(dir, { recursive: true });
+  makeDir(dir);
   const file = segmentPath(dir, entry.rev);
   const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
   const fd = openNoFollow(file, 'a');
@@ -201,6 +201,45 @@ export function repairTornTail(dir: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The first revision that does not follow its predecessor (a duplicate left by two writers who
+ * both committed on one revision, before commits were fenced), with the line count to keep
+ * before it; undefined when every revision is greater than the one before.
+ */
+export function revisionOrder(dir: string): { bad: number; previous: number; keep: number } | undefined {
+  let previous: number | undefined;
+  let keep = 0;
+  for (const file of segmentFiles(dir)) {
+    for (const line of splitLines(readFileSync(file, 'utf8'))) {
+      const rev = (JSON.parse(line) as HistoryEntry).rev;
+      if (previous !== undefined && rev <= previous) return { bad: rev, previous, keep };
+      previous = rev;
+      keep++;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Keeps the first `keep` lines of history and sets every later line aside: the segment cut in two
+ * keeps its original as `<segment>.corrupt-<stamp>`, later segments are renamed so.
+ */
+export function setAsideAfter(dir: string, keep: number, stamp: string): void {
+  let seen = 0;
+  for (const file of segmentFiles(dir)) {
+    const lines = splitLines(readFileSync(file, 'utf8'));
+    if (seen + lines.length <= keep) {
+      seen += lines.length;
+      continue;
+    }
+    const kept = lines.slice(0, Math.max(0, keep - seen));
+    seen += kept.length;
+    renameSync(file, `${file}.corrupt-${stamp}`);
+    if (kept.length > 0) writeFileAtomic(file, `${kept.join('\n')}\n`);
+  }
+  fsyncDir(dir);
 }
 
 /** Segments holding lines that are not history entries, and how many such lines each has. */

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError, fromSystemError } from '../../core/errors.js';
 import { formatDocument, hashText, type Json } from '../../core/json.js';
 import { SNAPSHOT_EVERY, type Change, type Current, type Decision, type DocMeta, type HistoryEntry, type ReadResult, type Store } from '../store.js';
-import { fsyncDir, writeFileAtomic } from './atomic.js';
+import { fsyncDir, makeDir, writeFileAtomic } from './atomic.js';
 import { appendEntry, DEFAULT_HISTORY_KEEP, dropLastEntry, isTail, recentEntries, repairTornTail, rollbackEntry, segmentEntries, tailEntries, type Appended } from './history.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock, type LockHandle } from './lock.js';
 import { checkedDocPaths, resolveKey, type DocPaths } from './paths.js';
@@ -177,7 +177,7 @@ function mirrorTarget(file: string, mirror: string): string {
  */
 function ensureSidecar(sidecar: string): void {
   if (existsSync(join(sidecar, '.gitignore'))) return;
-  mkdirSync(sidecar, { recursive: true });
+  makeDir(sidecar);
   try {
     // 'wx' never writes through a link planted at the name (a dangling one reads as missing above).
     writeFileSync(join(sidecar, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n', { flag: 'wx' });

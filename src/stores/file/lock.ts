@@ -1,9 +1,9 @@
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, utimesSync, watch, writeSync, type FSWatcher } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, utimesSync, watch, writeSync, type FSWatcher } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { BatonError, systemFix } from '../../core/errors.js';
 import { uniqueHex } from '../../core/hash.js';
-import { tempPathFor, unlinkQuietly } from './atomic.js';
+import { makeDir, tempPathFor, unlinkQuietly } from './atomic.js';
 
 /**
  * Cross-process lock as an exclusively created lock file holding an owner record.
@@ -199,7 +199,7 @@ function tryCreate(path: string, createDir: boolean, staleMs: number, pid = proc
     ino = writeRecord(temp, formatOwner(owner));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && createDir) {
-      mkdirSync(dirname(path), { recursive: true });
+      makeDir(dirname(path));
       return tryCreate(path, false, staleMs, pid);
     }
     throw lockIoError(path, error);
