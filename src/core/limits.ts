@@ -24,11 +24,12 @@ export interface Limits {
 }
 
 /**
- * Measured on the 2-core dev machine: the engine runs ~25 M steps/s (`last(range(1e7))`
- * takes ~0.4 s), so 50 M steps is ~2 s of work and, at its worst (`[range(5e7)]`), some
- * 400 MB of numbers, well inside Node's default heap. The time budget catches what steps do
- * not (a slow native on a large value). jq 1.6's own parser stops at depth 256
- * (MAX_PARSING_DEPTH), so no document jq could read is refused here.
+ * Measured 2026-12-01 on the shared 2-core dev machine (loaded, so figures are rough): a CLI
+ * `update` with `last(range(infinite))` exhausts 20 M steps in ~1.0 s of wall time, and
+ * `[range(1e9)]` stops at ~10 M numbers and ~300 MB of peak memory (it crashed V8 before).
+ * The time budget catches what steps do not (one slow native call on a large value). jq 1.6's
+ * own parser stops at depth 256 (MAX_PARSING_DEPTH), so no document jq reads is refused here;
+ * 16 MiB is far above any state document and far below what a history line should hold.
  */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   jqSteps: 20_000_000,

@@ -1,5 +1,6 @@
 import type * as Re2Module from 're2js';
 import type { Matcher, RE2JS } from 're2js';
+import { tick } from './budget.js';
 import { JqError, Raised, unsupported } from './errors.js';
 import type { Json, JsonObject } from './values.js';
 import { describe } from './values.js';
@@ -214,6 +215,9 @@ export function matchImpl(input: Json, re: Json, mods: Json, testMode: Json): Js
     else throw new Raised(`${mods} is not a valid modifier string`);
   }
   const { t, rx } = compiled(re, icase);
+  // One call cannot be interrupted, and RE2's capture pass is linear in text x pattern: charge
+  // that up front, so a huge text against a huge pattern ends on the budget instead of hanging.
+  tick(Math.ceil(((input.length + 1) * (t.source.length + 1)) / 64));
   const ascii = !/[^\x00-\x7f]/.test(input);
   if ((t.asciiOnly || icase) && (!ascii || /[^\x00-\x7f]/.test(re))) refuse('character classes or case folding on non-ASCII text');
   if (/[\r\u2028\u2029]/.test(input) && t.anchors) refuse('anchors on text with \\r or line separators');
