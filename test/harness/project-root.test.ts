@@ -22,6 +22,8 @@ describe('project root', () => {
       assert.equal(baton(INIT, { cwd: dir, env }).code, 0);
       assert.ok(existsSync(join(dir, 'eneo', STATE)));
       assert.equal(existsSync(join(dir, STATE)), false);
+      // The plain CLI finds the same project, so the profile's classification holds there too.
+      assert.equal(baton(['set', join('eneo', STATE), 'lane', 'sideways'], { cwd: dir, env }).code, 3);
       const start = baton(['hook', 'SessionStart'], { cwd: dir, env, input: '{"source":"startup"}' });
       assert.deepEqual([start.code, start.stdout], [0, 'Resume: demo\n']);
       assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: dir, env }).code, 0);
