@@ -38,6 +38,13 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxDocumentBytes: 16 * 1024 * 1024,
 });
 
+/**
+ * The deepest nesting any configuration may allow. Measured: at depth 2,000 the write path's own
+ * recursion (history replay, serialisation) overflows Node's default stack; 1,000 passes every
+ * command. A file edited outside baton beyond this depth reads as corrupt (`doctor --repair`).
+ */
+export const MAX_DEPTH_CEILING = 1000;
+
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
 
 /** Problems with a `limits` section (baton.config.json): unknown names, non-positive numbers. */
@@ -50,6 +57,7 @@ export function checkLimits(raw: unknown, at = 'limits'): Issue[] {
   for (const [name, value] of Object.entries(raw)) {
     if (!(LIMIT_NAMES as string[]).includes(name)) issues.push({ path: `${at}.${name}`, message: `unknown limit; known limits: ${LIMIT_NAMES.join(', ')}` });
     else if (!Number.isSafeInteger(value) || (value as number) <= 0) issues.push({ path: `${at}.${name}`, message: 'must be a positive integer' });
+    else if (name === 'maxDepth' && (value as number) > MAX_DEPTH_CEILING) issues.push({ path: `${at}.${name}`, message: `must be at most ${MAX_DEPTH_CEILING} (deeper values overflow the stack)` });
   }
   return issues;
 }
@@ -73,6 +81,7 @@ export function resolveLimits(...layers: (Partial<Limits> | Record<string, unkno
       if (Number.isSafeInteger(value) && (value as number) > 0) out[name] = value as number;
     }
   }
+  out.maxDepth = Math.min(out.maxDepth, MAX_DEPTH_CEILING);
   return out;
 }
 
@@ -113,4 +122,23 @@ export function checkShape(value: Json, limits: Pick<Limits, 'maxDepth' | 'maxDo
       throw new BatonError('too_large', `${what} is over ${maxDocumentBytes} bytes as JSON (maxDocumentBytes); keep large content in a file and record its path, or raise "limits": {"maxDocumentBytes": N} in baton.config.json`);
     }
   }
+}
+
+/** Whether `value` nests arrays and objects deeper than `max` (iterative, stops at the first). */
+export function depthOver(value: Json, max: number): boolean {
+  const values: Json[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop() as Json;
+    const depth = depths.pop() as number;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const item of Array.isArray(v) ? v : Object.values(v)) {
+      if (item !== null && typeof item === 'object') {
+        values.push(item);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
 }

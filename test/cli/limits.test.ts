@@ -148,3 +148,17 @@ test('a document larger than maxDocumentBytes is refused with exit 4 and left as
   assert.deepEqual(snapshot(dir), small);
   assert.equal(baton(dir, 'append', 'c.json', 'arr', 'x').code, 0);
 });
+
+test('a file nested deeper than baton can walk, written outside baton, reads as corrupt (exit 7) and doctor --repair restores it', () => {
+  const dir = project();
+  const deep = `{"n":5,"x":${'['.repeat(100000)}${']'.repeat(100000)}}\n`;
+  writeFileSync(join(dir, 'c.json'), deep);
+  const r = baton(dir, 'update', 'c.json', '.n += 1');
+  assert.equal(r.code, 7, r.stderr);
+  assert.equal(readFileSync(join(dir, 'c.json'), 'utf8'), deep, 'never wiped');
+  assert.equal(baton(dir, 'doctor', '--repair').code, 0);
+  assert.equal(baton(dir, 'get', 'c.json', '.n').stdout, '0\n');
+  // No configuration lifts the ceiling that keeps every command off the stack's edge.
+  writeFileSync(join(dir, 'baton.config.json'), JSON.stringify({ limits: { maxDepth: 5000 } }));
+  assert.equal(baton(dir, 'get', 'c.json', '.n').code, 2);
+});

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, t
 import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError, fromSystemError } from '../../core/errors.js';
 import { formatDocument, hashText, type Json } from '../../core/json.js';
+import { depthOver, MAX_DEPTH_CEILING } from '../../core/limits.js';
 import { SNAPSHOT_EVERY, type Change, type Current, type Decision, type DocMeta, type HistoryEntry, type ReadResult, type Store } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from './atomic.js';
 import { appendEntry, DEFAULT_HISTORY_KEEP, dropLastEntry, isTail, recentEntries, repairTornTail, rollbackEntry, segmentEntries, tailEntries, type Appended } from './history.js';
@@ -195,11 +196,15 @@ export function readDocument(file: string): ReadResult {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
     throw new BatonError('io', `cannot read ${file}: ${(error as Error).message}; check its permissions`);
   }
+  let doc: Json;
   try {
-    return { state: 'ok', doc: JSON.parse(text) as Json, text };
+    doc = JSON.parse(text) as Json;
   } catch (error) {
     return { state: 'corrupt', text, error: (error as Error).message };
   }
+  // A file edited outside baton may nest deeper than anything baton walks without overflowing.
+  if (depthOver(doc, MAX_DEPTH_CEILING)) return { state: 'corrupt', text, error: `nested deeper than ${MAX_DEPTH_CEILING} levels, more than baton can process` };
+  return { state: 'ok', doc, text };
 }
 
 /**
