@@ -13,13 +13,14 @@
 // ten modules through the ESM loader (a bare ESM file alone costs ~6 ms more than CommonJS). A
 // command now loads exactly two files, main and its own bundle, through require.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
 import { switchTo } from './switch-build.mjs';
 
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const id = `${Date.now().toString(36)}-${process.pid}`;
 const out = `dist/builds/${id}`;
 mkdirSync(out, { recursive: true });
@@ -101,7 +102,7 @@ await build({ ...common, entryPoints: entries(outer), outdir: `${out}/parts`, fo
 readExports(outer);
 
 await Promise.all([
-  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: out, format: 'cjs' }),
+  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: out, format: 'cjs', define: { BATON_VERSION: JSON.stringify(version) } }),
   build({ ...common, entryPoints: commands, outdir: `${out}/commands`, format: 'cjs', plugins: [lazyParts, lazyRequire] }),
   build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])), outdir: `${out}/vendor`, format: 'cjs' }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: out, format: 'esm', outExtension: { '.js': '.mjs' }, packages: 'external' }),

@@ -1,7 +1,8 @@
 import { EXIT, fromSystemError, isBatonError } from '../core/errors.js';
 import { join } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
-import { processCli, type Command } from './context.js';
+import { processCli, type Cli, type Command } from './context.js';
+import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.js';
 
 /**
  * The command table loads each command only when it runs, so a hook process pays for what it
@@ -10,74 +11,27 @@ import { processCli, type Command } from './context.js';
  * is the one error boundary: commands throw BatonError, and only here do errors become messages
  * and exit codes.
  */
-const COMMANDS = new Set([
-  'init',
-  'get',
-  'update',
-  'set',
-  'append',
-  'consume',
-  'clear',
-  'history',
-  'show',
-  'revert',
-  'doctor',
-  'demo',
-  'hook',
-  'goal',
-  'lint',
-  'task',
-  'run',
-  'phase',
-  'gate',
-  'statusline',
-  'install',
-]);
-
-const USAGE = `usage: baton <command> [args]
-
-  init FILE [--schema NAME|PATH] [--arg N V]... [--argjson N J]... [--as WRITER] [--force]
-  get FILE [JQ] [--arg N V]... [--argjson N J]... [--default V] [-r|--raw]
-  update FILE JQ [--arg N V]... [--argjson N J]... [--as WRITER]
-  set FILE PATH VALUE [--json] [--as WRITER]
-  append FILE PATH VALUE [--json] [--as WRITER]
-  consume FILE PATH [--as WRITER]
-  clear FILE [--as WRITER]
-  history FILE [--limit N] [--json]
-  show FILE --rev N
-  revert FILE --rev N [--as WRITER]
-  doctor [DIR] [--json] [--repair]
-  demo [--dir DIR] [--keep]
-
-  goal start|resume|pause|close|list|touch|now|land ...   the goal workflow (state.md)
-  lint STATE [LOG] [SIDECAR] [--json] [--fix]
-  run init|set|append|get|clear|show SESSION [FIELD] [VALUE]   pipeline runs (run clean [SESSION]: sweep .ai_log/)
-  phase start|done|get|inputs RUN PHASE ...
-  gate RUN PHASE [--json]
-  task init|update|get|phase-set|next-hint-consume|clear|wave-start ...   Eneo task state
-  hook EVENT [--profile NAME] [--host claude|codex|gemini|cursor]   (stdin: the host's payload)
-  statusline                                             (stdin: the host's status JSON)
-  install claude [--project|--user] [--dry-run] [--remove]
-
-Exit codes: 0 ok, 1 refused, 2 usage or jq error, 3 schema violation, 4 unsafe input,
-5 writer not allowed, 6 lock timeout or lost, 7 corrupt document, 8 I/O error. See the README.
-`;
+declare const BATON_VERSION: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const cli = processCli();
   const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? cli.err : cli.out)(USAGE);
-    return name === undefined ? EXIT.usage : EXIT.ok;
-  }
-  if (name === '--version') {
-    cli.out('baton 0.1.0\n');
-    return EXIT.ok;
-  }
-  if (!COMMANDS.has(name)) {
-    cli.err(`baton: unknown command '${name}'; run 'baton --help' for the list\n`);
+  if (name === undefined) {
+    cli.err(commandList());
     return EXIT.usage;
   }
+  if (name === '--help' || name === '-h' || name === 'help') return help(cli, name === 'help' ? args : []);
+  if (name === '--version' || name === '-V') {
+    cli.out(`baton ${typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev'}\n`);
+    return EXIT.ok;
+  }
+  const def = COMMANDS[name];
+  if (!def) {
+    cli.err(`baton: unknown command '${name}'\nusage: baton <command> [args]   (baton help lists the commands)\n`);
+    return EXIT.usage;
+  }
+  const asked = helpAsked(def, args);
+  if (asked !== undefined) return help(cli, [name, ...(asked ? [asked] : [])]);
   try {
     const command = loadBundle<{ default: Command }>(join(__dirname, 'commands', `${name}.js`)).default;
     return await command(args, cli);
@@ -91,6 +45,37 @@ async function main(argv: string[]): Promise<number> {
     cli.err(`baton ${name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
     return EXIT.internal;
   }
+}
+
+/**
+ * Is this a request for help: `-h`/`--help` anywhere before `--` for a command with one grammar;
+ * for one with subcommands (whose values are free text), only right after the command or after
+ * its subcommand. Returns the subcommand ('' for none), or undefined when help was not asked.
+ */
+function helpAsked(def: CommandDef, args: string[]): string | undefined {
+  const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+  if (def.subcommands) {
+    if (isHelp(args[0])) return '';
+    if (args[0] && def.subcommands[args[0]] && isHelp(args[1])) return args[0];
+    return undefined;
+  }
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some(isHelp) ? '' : undefined;
+}
+
+/** `baton help [CMD [SUB]]`: usage on stdout, exit 0; an unknown name is a usage error. */
+function help(cli: Cli, [name, sub]: string[]): number {
+  if (name === undefined) {
+    cli.out(commandList());
+    return EXIT.ok;
+  }
+  const def = COMMANDS[name];
+  if (!def || (sub !== undefined && !def.subcommands?.[sub])) {
+    cli.err(`baton help: no ${def ? `subcommand '${sub}' of ${name}` : `command '${name}'`}\nusage: baton help [COMMAND [SUBCOMMAND]]\n`);
+    return EXIT.usage;
+  }
+  cli.out(helpText(def, sub));
+  return EXIT.ok;
 }
 
 main(process.argv.slice(2)).then((code) => {

@@ -5,8 +5,6 @@ import { intFlag, type Parsed } from './args.js';
 import type { Cli } from './context.js';
 
 /** The jq budget flags of commands that evaluate an expression (get, update). */
-export const JQ_BUDGET_FLAGS = ['jq-steps', 'jq-timeout-ms'];
-
 export function jqBudgetFrom(flags: Parsed['flags']): Partial<Limits> {
   const steps = intFlag(flags['jq-steps'], 'jq-steps');
   const timeout = intFlag(flags['jq-timeout-ms'], 'jq-timeout-ms');

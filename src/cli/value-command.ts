@@ -1,13 +1,13 @@
 import { parseJsonArg, type Json } from '../core/json.js';
-import { parseArgs, writerFrom } from './args.js';
+import { parseCommand, writerFrom } from './args.js';
+import { COMMANDS } from './definitions.js';
 import type { Cli, Command } from './context.js';
 import { openForCli, printNotes } from './open.js';
 
 /** `baton set|append FILE PATH VALUE [--json]`: the jq-free writes, one shape for both. */
 export function valueCommand(operation: 'set' | 'append'): Command {
-  const usage = `baton ${operation} FILE PATH VALUE [--json] [--as WRITER]`;
   return async (args: string[], cli: Cli): Promise<number> => {
-    const { positionals, flags } = parseArgs(args, { positionals: [3, 3], strings: ['as'], booleans: { json: [] }, usage });
+    const { positionals, flags } = parseCommand(COMMANDS[operation]!, args);
     const [file, path, text] = positionals as [string, string, string];
     const value: Json = flags.json ? parseJsonArg(text, 'VALUE') : text;
     const result = await openForCli(file, cli, writerFrom(flags.as, cli.env))[operation](path, value);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { baton, batonAsync, BIN, jq } from '../helpers/cli.js';
+import { baton, batonAsync, BIN, jq, messageLines } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 const read = (dir: string, path: string) => JSON.parse(readFileSync(join(dir, path), 'utf8'));
@@ -43,7 +43,7 @@ describe('baton CLI', () => {
     const malformed = baton(['get', 'bad.json', '.a', '--default', 'x'], { cwd: dir });
     assert.equal(malformed.code, 0);
     assert.equal(malformed.stdout, 'x\n');
-    assert.equal(malformed.stderr.trim().split('\n').length, 1);
+    assert.equal(messageLines(malformed.stderr).length, 1);
     assert.match(malformed.stderr, /not valid JSON/);
     const syntax = baton(['get', 'doc.json', '.a |'], { cwd: dir });
     assert.equal(syntax.code, 2);
@@ -86,7 +86,7 @@ describe('baton CLI', () => {
       const result = baton(args, { cwd: dir });
       assert.equal(result.code, code, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, message);
-      assert.equal(result.stderr.trim().split('\n').length, 1, `one line for ${args.join(' ')}: ${result.stderr}`);
+      assert.equal(messageLines(result.stderr).length, 1, `one line for ${args.join(' ')}: ${result.stderr}`);
     }
     assert.equal(readFileSync(join(dir, 't.json'), 'utf8'), snapshot);
     assert.equal(readFileSync(join(dir, 'bad.json'), 'utf8'), '{not json');

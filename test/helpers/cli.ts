@@ -45,3 +45,8 @@ export function jq(args: string[], input: string): RunResult {
   if (result.error) throw new Error('the jq binary is required for these tests: apt-get install jq');
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** The message lines of stderr: a usage error adds the command's usage line after its one line. */
+export function messageLines(stderr: string): string[] {
+  return stderr.trim().split('\n').filter((line) => !line.startsWith('usage: '));
+}

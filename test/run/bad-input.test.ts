@@ -5,6 +5,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { baton, project, snapshot, state } from './helpers.js';
+import { messageLines } from '../helpers/cli.js';
 
 describe('bad input: one line naming the fix, documented exit code, nothing on disk changed', () => {
   it('session ids and names with /, .., control characters or a leading dot are refused with exit 2', (t) => {
@@ -18,12 +19,12 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
         const r = baton(args, p.dir);
         const expected = label === '' && args[0] === 'run' ? 1 : 2;
         assert.equal(r.code, expected, `${JSON.stringify(label)} ${args[0]} ${args[1]}: ${r.stderr}`);
-        assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+        assert.equal(messageLines(r.stderr).length, 1, r.stderr);
       }
     }
     // A label too long for a file name gets the same clear refusal, not the file system's error.
     const long = baton(['run', 'init', 'a'.repeat(201)], p.dir);
-    assert.deepEqual([long.code, long.stderr.trim().split('\n').length], [2, 1]);
+    assert.deepEqual([long.code, messageLines(long.stderr).length], [2, 1]);
     assert.match(long.stderr, /at most 200 characters/);
     assert.equal(baton(['run', 'init', 'ok', '--name', 'n'.repeat(200)], p.dir).code, 2);
     for (const name of ['x/y', '..', 'a\u001b[0m']) {
@@ -101,7 +102,7 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
     const before = state(p.dir, 'held');
     const r = baton(['phase', 'start', 'held', '0-a', '--agent', 'x'], p.dir, { BATON_LOCK_TIMEOUT_MS: '400' });
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stderr.trim().split('\n').length, 1);
+    assert.equal(messageLines(r.stderr).length, 1);
     assert.deepEqual(state(p.dir, 'held'), before);
   });
 });

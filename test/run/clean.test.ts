@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, project, snapshot, state } from './helpers.js';
+import { messageLines } from '../helpers/cli.js';
 
 /**
  * `baton run clean` (spec 4.8): the original's init wiped `.ai_log/`, and an orchestrator that
@@ -65,7 +66,7 @@ describe('baton run clean: the guarded replacement for init\'s wipe', () => {
     for (const args of [['--older-than', 'soon'], ['--older-than', '-1h'], ['../x'], ['a', 'b']]) {
       const r = baton(['run', 'clean', ...args], p.dir);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stderr.trim().split('\n').length, 1);
+      assert.equal(messageLines(r.stderr).length, 1);
     }
     assert.equal(existsSync(join(p.dir, '.ai_log', 'e.log')), true);
   });

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baton, CONTRACT_YAML, project, snapshot, state } from './helpers.js';
+import { messageLines } from '../helpers/cli.js';
 
 describe('baton phase: entries, state machine, contracts, inputs', () => {
   it('start then done records agent, status, outputs, evidence, work items and times', (t) => {
@@ -49,7 +50,7 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     const before = snapshot(p.dir);
     for (const [also, code, message] of [['flat', 1, /field flat is not a list/], ['phases', 2, /--also/], ['bad key', 2, /--also/]] as const) {
       const r = baton(['phase', 'done', 'r', '2-build', '--evidence', '.ai_log/a.log', '--also', also], p.dir);
-      assert.deepEqual([r.code, r.stderr.trim().split('\n').length], [code, 1], r.stderr);
+      assert.deepEqual([r.code, messageLines(r.stderr).length], [code, 1], r.stderr);
       assert.match(r.stderr, message);
     }
     assert.equal(baton(['phase', 'done', 'r', '2-build', '--also', 'phase-2-evidence'], p.dir).code, 2, '--also without --evidence');
@@ -114,7 +115,7 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     for (const args of cases) {
       const r = baton(['phase', ...args], p.dir);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.equal(messageLines(r.stderr).length, 1, r.stderr);
     }
     assert.deepEqual(snapshot(p.dir), before);
     assert.equal(baton(['phase', 'get', 'r', '9-none'], p.dir).code, 1);
@@ -165,7 +166,7 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
       const r = baton(['run', 'init', 'keep', '--contract', file], p.dir);
       assert.equal(r.code, 2, file);
       assert.match(r.stderr, why);
-      assert.equal(r.stderr.trim().split('\n').length, 1);
+      assert.equal(messageLines(r.stderr).length, 1);
     }
     assert.deepEqual(snapshot(p.dir), before);
   });

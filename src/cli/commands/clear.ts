@@ -1,11 +1,11 @@
-import { parseArgs, writerFrom } from '../args.js';
+import { parseCommand, writerFrom } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
-const USAGE = 'baton clear FILE [--as WRITER]';
 
 export default async function clear(args: string[], cli: Cli): Promise<number> {
-  const { positionals, flags } = parseArgs(args, { positionals: [1, 1], strings: ['as'], usage: USAGE });
+  const { positionals, flags } = parseCommand(COMMANDS.clear!, args);
   await openForCli(positionals[0] as string, cli, writerFrom(flags.as, cli.env)).clear();
   return 0;
 }

@@ -1,13 +1,13 @@
 import { formatJqRaw } from '../../core/jq/index.js';
-import { parseArgs, writerFrom } from '../args.js';
+import { parseCommand, writerFrom } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
-const USAGE = 'baton consume FILE PATH [--as WRITER]';
 
 /** Prints the value (strings raw, an empty line when unset) and clears it to null, in one locked step. */
 export default async function consume(args: string[], cli: Cli): Promise<number> {
-  const { positionals, flags } = parseArgs(args, { positionals: [2, 2], strings: ['as'], usage: USAGE });
+  const { positionals, flags } = parseCommand(COMMANDS.consume!, args);
   const [file, path] = positionals as [string, string];
   const value = await openForCli(file, cli, writerFrom(flags.as, cli.env)).consume(path);
   cli.out(`${value === null ? '' : formatJqRaw(value)}\n`);

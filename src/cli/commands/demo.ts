@@ -7,10 +7,10 @@ import { formatDocument, isObject, type Json } from '../../core/json.js';
 import type { Doc } from '../../doc/doc.js';
 import { openDoc } from '../../doc/open.js';
 import { renderTaskLine } from '../../harness/status/task-line.js';
-import { intFlag, parseArgs } from '../args.js';
+import { intFlag, parseCommand } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 
-const USAGE = 'baton demo [--dir DIR] [--keep] [--waves N] [--agents N] [--updates N]';
 const TASK = '.claude/state/current-task.json';
 const RUN = '.ai_log/run.json';
 const TDD = ['RED', 'GREEN', 'REFACTOR'];
@@ -22,7 +22,7 @@ const TDD = ['RED', 'GREEN', 'REFACTOR'];
  * line, and checks that no update was lost.
  */
 export default async function demo(args: string[], cli: Cli): Promise<number> {
-  const { flags } = parseArgs(args, { positionals: [0, 0], strings: ['dir', 'waves', 'agents', 'updates', 'agent', 'wave'], booleans: { keep: [] }, usage: USAGE });
+  const { flags } = parseCommand(COMMANDS.demo!, args);
   const dir = typeof flags.dir === 'string' ? resolve(cli.cwd, flags.dir) : mkdtempSync(join(tmpdir(), 'baton-demo-'));
   mkdirSync(dir, { recursive: true });
   const updates = intFlag(flags.updates, 'updates', 5) as number;

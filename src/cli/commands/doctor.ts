@@ -7,14 +7,14 @@ import { runChecks } from '../../doctor/runs.js';
 import { repair } from '../../doctor/repair.js';
 import { findDocuments } from '../../doctor/scan.js';
 import { defaultRoot } from '../../project/root.js';
-import { parseArgs } from '../args.js';
+import { parseCommand } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 
-const USAGE = 'baton doctor [DIR] [--json] [--repair]';
 
 /** Rows `ok|fail  CHECK  FIX` for every document under DIR; exit 1 when any row fails. */
 export default async function doctor(args: string[], cli: Cli): Promise<number> {
-  const { positionals, flags } = parseArgs(args, { positionals: [0, 1], booleans: { json: [], repair: [] }, usage: USAGE });
+  const { positionals, flags } = parseCommand(COMMANDS.doctor!, args);
   const root = positionals[0] ? resolve(cli.cwd, positionals[0]) : defaultRoot(cli.cwd, cli.env);
   if (!existsSync(root)) throw new BatonError('not_found', `${root} does not exist; give the folder to check`);
   let findings = await checkAll(root);

@@ -3,10 +3,9 @@ import { Run } from '../../run/document.js';
 import { reportRunError } from '../../run/exit.js';
 import { evaluateGate, formatGate } from '../../run/gate.js';
 import { checkPhaseKey } from '../../run/phases.js';
-import { parseArgs, writerFrom } from '../args.js';
+import { parseCommand, writerFrom } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
-
-const USAGE = 'baton gate RUN PHASE [--name N] [--json]';
 
 /**
  * `baton gate RUN PHASE`: exit 0 when the phase's evidence holds, 1 when it does not. The verdict
@@ -15,7 +14,7 @@ const USAGE = 'baton gate RUN PHASE [--name N] [--json]';
  */
 export default async function gate(argv: string[], cli: Cli): Promise<number> {
   try {
-    const { positionals, flags } = parseArgs(argv, { positionals: [2, 2], booleans: { json: [] }, strings: ['name', 'as'], usage: USAGE });
+    const { positionals, flags } = parseCommand(COMMANDS.gate!, argv);
     const [ref, key] = positionals as [string, string];
     checkPhaseKey(key);
     const run = new Run(ref, { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env) }, typeof flags.name === 'string' ? flags.name : undefined);

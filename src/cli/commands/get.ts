@@ -1,11 +1,11 @@
 import { isBatonError } from '../../core/errors.js';
 import { formatJqCompact, formatJqRaw } from '../../core/jq/index.js';
 import type { Json } from '../../core/json.js';
-import { parseArgs } from '../args.js';
+import { parseCommand } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
-import { JQ_BUDGET_FLAGS, jqBudgetFrom, openForCli } from '../open.js';
+import { jqBudgetFrom, openForCli } from '../open.js';
 
-const USAGE = 'baton get FILE [JQ] [--arg N V]... [--argjson N J]... [--default VALUE] [-r|--raw] [--jq-steps N] [--jq-timeout-ms MS]';
 
 /**
  * A safe read: state problems (missing file, malformed JSON, a jq runtime error) print the
@@ -13,7 +13,7 @@ const USAGE = 'baton get FILE [JQ] [--arg N V]... [--argjson N J]... [--default 
  * expression that does not compile, bad arguments) exits non-zero.
  */
 export default async function get(args: string[], cli: Cli): Promise<number> {
-  const { positionals, flags, vars } = parseArgs(args, { positionals: [1, 2], vars: true, strings: ['default', ...JQ_BUDGET_FLAGS], booleans: { raw: ['-r'] }, usage: USAGE });
+  const { positionals, flags, vars } = parseCommand(COMMANDS.get!, args);
   const [file, expr = '.'] = positionals as [string, string?];
   const fallback = typeof flags.default === 'string' ? flags.default : undefined;
   const format = flags.raw ? formatJqRaw : formatJqCompact;

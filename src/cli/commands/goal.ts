@@ -5,6 +5,7 @@ import { foldNewlines } from '../../goal/template.js';
 import { usageText } from '../../goal/commands/usage.js';
 import type { GoalContext } from '../../goal/commands/context.js';
 import type { Cli } from '../context.js';
+import { COMMANDS, usageLine } from '../definitions.js';
 
 /**
  * `baton goal <verb> ...`: the goal lifecycle of the orchestrate workflow (spec 3). Exit codes are
@@ -43,7 +44,13 @@ export default async function goal(argv: string[], cli: Cli): Promise<number> {
   // compat/orchestrate/transcript-text.sh calls it without the drop-in marker.
   if (verb === 'transcript' && !names.compat) return (await import('../../goal/transcript-text.js')).default(args, cli);
   if (isUsageError(verb, args)) {
-    cli.err(usageText(names.goal));
+    // goal.sh prints its usage block (spec 3.0); `baton goal` says what was wrong, then the usage.
+    if (names.compat) cli.err(usageText(names.goal));
+    else {
+      const def = COMMANDS.goal!;
+      const why = verb === undefined ? 'missing command' : def.subcommands?.[verb] ? `missing argument for ${verb}` : `unknown command '${verb}'`;
+      cli.err(`baton goal: ${why}\n${usageLine(def, verb)}\n`);
+    }
     return 2;
   }
   const root = goalRoot(cli.env);

@@ -1,12 +1,12 @@
 import type { HistoryEntry } from '../../stores/store.js';
-import { intFlag, parseArgs } from '../args.js';
+import { intFlag, parseCommand } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
-const USAGE = 'baton history FILE [--limit N] [--json]';
 
 export default async function history(args: string[], cli: Cli): Promise<number> {
-  const { positionals, flags } = parseArgs(args, { positionals: [1, 1], strings: ['limit'], booleans: { json: [] }, usage: USAGE });
+  const { positionals, flags } = parseCommand(COMMANDS.history!, args);
   const entries = await openForCli(positionals[0] as string, cli).history({ limit: intFlag(flags.limit, 'limit', 20) as number });
   if (flags.json) {
     cli.out(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));

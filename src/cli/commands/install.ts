@@ -1,4 +1,6 @@
-import { BatonError, EXIT } from '../../core/errors.js';
+import { EXIT } from '../../core/errors.js';
+import { parseCommand, usageError } from '../args.js';
+import { COMMANDS, usageLine } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { installClaude, type InstallOptions } from '../../harness/install/index.js';
 
@@ -7,29 +9,21 @@ import { installClaude, type InstallOptions } from '../../harness/install/index.
  * [--replace-statusline] [--remove] [--dry-run]`: hooks and status line in Claude Code's settings
  * for users who do not load the plugin. Only the `claude` host is installable this way for now.
  */
-const USAGE = 'usage: baton install claude [--project|--user] [--command CMD] [--no-statusline] [--replace-statusline] [--remove] [--dry-run]';
-const FLAGS = new Set(['--project', '--user', '--no-statusline', '--replace-statusline', '--remove', '--dry-run']);
-
 export default async function install(args: string[], cli: Cli): Promise<number> {
-  const [host, ...rest] = args;
-  if (host !== 'claude') throw new BatonError('usage', `${host === undefined ? 'missing host' : `unknown host '${host}'`}; ${USAGE}`);
-  let command: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string;
-    if (arg === '--command') {
-      command = rest[++i];
-      if (!command) throw new BatonError('usage', `--command needs a value, e.g. --command 'node /opt/baton/bin/baton.js'`);
-    } else if (!FLAGS.has(arg)) throw new BatonError('usage', `unknown option '${arg}'; ${USAGE}`);
-  }
-  if (rest.includes('--project') && rest.includes('--user')) throw new BatonError('usage', `choose one of --project and --user; ${USAGE}`);
+  const def = COMMANDS.install!;
+  const { positionals, flags } = parseCommand(def, args);
+  if (positionals[0] !== 'claude') throw usageError(`unknown host '${positionals[0]}': only claude can be installed this way (see docs/hooks.md for the others)`, usageLine(def));
+  if (flags.project && flags.user) throw usageError('choose one of --project and --user', usageLine(def));
+  const command = typeof flags.command === 'string' ? flags.command : undefined;
+  if (command === '') throw usageError(`--command needs a value, e.g. --command 'node /opt/baton/bin/baton.js'`, usageLine(def));
   const options: InstallOptions = {
-    scope: rest.includes('--user') ? 'user' : 'project',
+    scope: flags.user === true ? 'user' : 'project',
     cwd: cli.cwd,
     env: cli.env,
-    statusLine: !rest.includes('--no-statusline'),
-    replaceStatusLine: rest.includes('--replace-statusline'),
-    remove: rest.includes('--remove'),
-    dryRun: rest.includes('--dry-run'),
+    statusLine: flags['no-statusline'] !== true,
+    replaceStatusLine: flags['replace-statusline'] === true,
+    remove: flags.remove === true,
+    dryRun: flags['dry-run'] === true,
     script: process.argv[1] ?? '',
   };
   if (command !== undefined) options.command = command;

@@ -1,24 +1,36 @@
+import { statSync } from 'node:fs';
+import { BatonError } from '../../core/errors.js';
+import { parseCommand } from '../args.js';
 import type { Cli } from '../context.js';
+import { COMMANDS } from '../definitions.js';
 import { toolNames } from '../../goal/paths.js';
 import { formatFinding, type Finding } from '../../goal/lint/context.js';
 
 /**
  * `baton lint STATE [LOG] [SIDECAR] [--json] [--fix]`: the state.md lint (spec 4). Exit 0 for
- * every existing file whatever it finds; 1 only for a missing argument. `--json` prints
+ * every existing file whatever it finds; 1 when STATE is missing or not a file (a lint gate must
+ * not pass on a typo); 2 for a usage error. `--json` prints
  * `{"file", "findings": [{code, message}]}`; `--fix` applies the safe mechanical fixes under the
  * state lock, prints `fixed: <code>: <change>` lines, then the findings that remain.
  */
-const USAGE = 'usage: baton lint <state.md> [<log.md>] [<sidecar>] [--json] [--fix]\n';
-
 export default async function lint(args: string[], cli: Cli): Promise<number> {
-  const json = args.includes('--json');
-  const fix = args.includes('--fix');
-  const [state, log, sidecar] = args.filter((arg) => arg !== '--json' && arg !== '--fix');
-  if (state === undefined || state === '') {
-    cli.err(USAGE);
+  const names = toolNames(cli.env);
+  // Through the drop-in state-lint.sh, the original's contract (spec 4.0): plain positionals, and
+  // a STATE that is not a file is no finding (exit 0). `baton lint` itself refuses it instead.
+  const { positionals, flags } = names.compat ? compatArgs(args) : parseCommand(COMMANDS.lint!, args);
+  const json = flags.json === true;
+  const fix = flags.fix === true;
+  const [state, log, sidecar] = positionals as [string?, string?, string?];
+  if (!state) {
+    cli.err('usage: baton lint <state.md> [<log.md>] [<sidecar>] [--json] [--fix]\n');
     return 1;
   }
-  const options = { logPath: log || undefined, sidecarPath: sidecar || undefined, env: cli.env, goalTool: toolNames(cli.env).goal };
+  const stat = statSync(state, { throwIfNoEntry: false });
+  if (!stat?.isFile()) {
+    if (names.compat) return 0;
+    throw new BatonError('not_found', `${state} ${stat ? 'is not a file' : 'does not exist'}; give the path of the goal's state.md`);
+  }
+  const options = { logPath: log || undefined, sidecarPath: sidecar || undefined, env: cli.env, goalTool: names.goal };
   const { lintState } = await import('../../goal/lint/run.js');
   let fixed: { code: string; change: string }[] = [];
   if (fix) {
@@ -36,4 +48,9 @@ export default async function lint(args: string[], cli: Cli): Promise<number> {
   for (const f of fixed) cli.out(`fixed: ${f.code}: ${f.change}\n`);
   for (const finding of findings) cli.out(`${formatFinding(finding)}\n`);
   return 0;
+}
+
+function compatArgs(args: string[]): { positionals: string[]; flags: Record<string, true | undefined> } {
+  const flags = { json: args.includes('--json') || undefined, fix: args.includes('--fix') || undefined };
+  return { positionals: args.filter((arg) => arg !== '--json' && arg !== '--fix'), flags };
 }

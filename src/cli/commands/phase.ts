@@ -7,32 +7,25 @@ import { formatValue, lookup } from '../../run/fields.js';
 import { checkSize, limitsFrom } from '../../run/limits.js';
 import { checkPhaseKey, finishPhase, startPhase } from '../../run/phases.js';
 import { inspectPath, projectRelative } from '../../run/project-path.js';
-import { parseArgs, writerFrom, type Parsed } from '../args.js';
+import { parseCommand, usageError, writerFrom, type Parsed } from '../args.js';
+import { COMMANDS, errorUsage } from '../definitions.js';
 import type { Cli } from '../context.js';
 
 /**
  * `baton phase start|done|get|inputs RUN PHASE`: phase entries without hand-written jq (spec
  * defect 8.4). `done` is one locked read-modify-write, so agents finishing in parallel all land.
  */
-const USAGE = `baton phase start RUN PHASE --agent A [--rerun]
-       baton phase done RUN PHASE [--output KEY=VALUE]... [--evidence PATH]... [--work-item PATH]... [--also FIELD] [--json] [--promote] [--allow-large]
-       baton phase get RUN PHASE [FIELD]
-       baton phase inputs RUN PHASE
-  (RUN is the session label or the .ai_log/session-<label>.json path; --name N as for baton run)`;
-const SHORT = 'baton phase start|done|get|inputs RUN PHASE [options] (run baton phase --help for the options)';
-const REPEATED = ['output', 'evidence', 'work-item'];
+const DEF = COMMANDS.phase!;
+const SHORT = errorUsage(DEF);
+const REPEATED = DEF.options.filter((option) => option.repeat).map((option) => option.name);
 const RESERVED = ['session', 'phases', 'contract'];
 
 export default async function phase(argv: string[], cli: Cli): Promise<number> {
-  if (argv[0] === '--help' || argv[0] === '-h') {
-    cli.out(`usage: ${USAGE}\n`);
-    return EXIT.ok;
-  }
   try {
     const { lists, rest } = takeRepeated(argv, REPEATED);
-    const parsed = parseArgs(rest, { positionals: [3, 4], booleans: { json: [], promote: [], rerun: [], 'allow-large': [] }, strings: ['agent', 'name', 'as', 'also'], usage: SHORT });
+    const parsed = parseCommand({ ...DEF, options: DEF.options.filter((option) => !option.repeat) }, rest);
     const [verb, ref, key, field] = parsed.positionals as [string, string, string, string?];
-    if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw new BatonError('usage', `unknown phase command '${verb}'; usage: ${SHORT}`);
+    if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw usageError(`unknown phase command '${verb}'`, SHORT);
     checkPhaseKey(key);
     const { flags } = parsed;
     const run = new Run(ref, { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env), limits: limitsFrom(cli.env, flags['allow-large'] === true) }, str(flags.name));
@@ -110,7 +103,7 @@ function takeRepeated(argv: string[], names: string[]): { lists: Record<string, 
       continue;
     }
     const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined) throw new BatonError('usage', `--${name} needs a value; usage: ${SHORT}`);
+    if (value === undefined) throw usageError(`--${name} needs a value`, SHORT);
     (lists[name] ??= []).push(value);
   }
   return { lists, rest };

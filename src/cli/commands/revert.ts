@@ -1,14 +1,13 @@
-import { BatonError } from '../../core/errors.js';
-import { intFlag, parseArgs, writerFrom } from '../args.js';
+import { intFlag, parseCommand, usageError, writerFrom } from '../args.js';
+import { COMMANDS, usageLine } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli, printNotes } from '../open.js';
 
-const USAGE = 'baton revert FILE --rev N [--as WRITER]';
 
 export default async function revert(args: string[], cli: Cli): Promise<number> {
-  const { positionals, flags } = parseArgs(args, { positionals: [1, 1], strings: ['rev', 'as'], usage: USAGE });
+  const { positionals, flags } = parseCommand(COMMANDS.revert!, args);
   const rev = intFlag(flags.rev, 'rev');
-  if (rev === undefined) throw new BatonError('usage', `--rev N is required; usage: ${USAGE}`);
+  if (rev === undefined) throw usageError('--rev N is required', usageLine(COMMANDS.revert!));
   const result = await openForCli(positionals[0] as string, cli, writerFrom(flags.as, cli.env)).revert(rev);
   printNotes(cli, result.notes);
   cli.err(`baton revert: restored revision ${rev} as revision ${result.rev}\n`);

@@ -4,7 +4,8 @@ import { Run } from '../../run/document.js';
 import { reportRunError } from '../../run/exit.js';
 import { limitsFrom } from '../../run/limits.js';
 import type { Outcome } from '../../run/fields.js';
-import { parseArgs, writerFrom, type Parsed } from '../args.js';
+import { parseCommand, writerFrom, type Parsed } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 
 /**
@@ -16,10 +17,6 @@ import type { Cli } from '../context.js';
  * original script did.
  */
 const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show', 'clean'];
-const FLAGS = {
-  booleans: { json: [], number: [], 'allow-large': [], force: [] },
-  strings: ['name', 'default', 'contract', 'as', 'older-than'],
-};
 
 export default async function run(argv: string[], cli: Cli): Promise<number> {
   const compat = argv[0] === '--compat';
@@ -28,7 +25,7 @@ export default async function run(argv: string[], cli: Cli): Promise<number> {
   try {
     const parsed: Parsed = compat
       ? { positionals: argv.slice(1), flags: {}, vars: {} }
-      : parseArgs(argv, { ...FLAGS, positionals: [0, 4], usage: `${prog} <init|set|append|get|clear|show> SESSION [FIELD] [VALUE] [--name N] [--json|--number] [--allow-large] [--default TEXT] [--contract FILE] | ${prog} clean [SESSION] [--older-than 24h] [--force]` });
+      : parseCommand(COMMANDS.run!, argv);
     const [verb = '', session = '', field, value] = parsed.positionals;
     // The original had no clean (its init wiped .ai_log/), so the compat shim keeps it unknown.
     if (verb === 'clean' && !compat) return await clean(session, field, parsed, cli);

@@ -1,0 +1,40 @@
+// Writes docs/cli.md from the command definitions (src/cli/definitions.ts), the same entries the
+// parser and `baton help` use. `node --import tsx scripts/cli-docs.ts`; test/cli/help.test.ts
+// fails when the page is out of date.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { COMMANDS, EXIT_CODES, optionLabel, usageLine } from '../src/cli/definitions.js';
+
+export function cliReference(): string {
+  const out = [
+    '# CLI reference',
+    '',
+    'Generated from `src/cli/definitions.ts` by `node --import tsx scripts/cli-docs.ts`: the parser and',
+    '`baton help` use the same definitions. Every command and subcommand prints its usage with',
+    '`baton help CMD [SUB]`, `baton CMD [SUB] --help` or `-h` (stdout, exit 0). A usage error prints one',
+    'line saying what was wrong, then the usage line, and exits 2.',
+    '',
+    `Exit codes: ${EXIT_CODES}.`,
+    '',
+    '| Command | What it does |',
+    '| --- | --- |',
+    ...Object.values(COMMANDS).map((def) => `| [\`${def.name}\`](#baton-${def.name}) | ${def.summary} |`),
+  ];
+  for (const def of Object.values(COMMANDS)) {
+    out.push('', `## baton ${def.name}`, '', `${def.summary[0]?.toUpperCase()}${def.summary.slice(1)}.`, '', '```text', usageLine(def).replace(/^usage: /, '').replace(/^ {7}/gm, ''), '```');
+    if (def.details) out.push('', def.details);
+    if (def.subcommands) {
+      out.push('', '| Subcommand | |', '| --- | --- |', ...Object.values(def.subcommands).map((sub) => `| \`baton ${def.name} ${sub.usage.replaceAll('|', '\\|')}\` | ${sub.summary} |`));
+    }
+    const options = def.options.filter((option) => !option.hidden);
+    if (options.length > 0) {
+      out.push('', '| Option | |', '| --- | --- |', ...options.map((option) => `| \`${optionLabel(option).replaceAll('|', '\\|')}\` | ${option.help.replaceAll('|', '\\|')} |`));
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export const CLI_DOC = join(import.meta.dirname, '..', 'docs', 'cli.md');
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeFileSync(CLI_DOC, cliReference());

@@ -1,0 +1,346 @@
+/**
+ * What every command accepts, in one place: the parser (args.ts), `baton help`, `--help` and the
+ * reference page docs/cli.md (scripts/cli-docs.ts, checked by test/cli/help.test.ts) are all made
+ * from these entries, so they cannot drift apart. Plain data: it is bundled into the main and into
+ * every command, and costs nothing at start-up.
+ */
+export interface OptionDef {
+  /** `--name`; `short` is a one-letter alias such as `-r`. */
+  name: string;
+  short?: string;
+  /** The value's placeholder (`WRITER`), or absent for a flag without a value. */
+  value?: string;
+  /** May be given more than once. */
+  repeat?: boolean;
+  /** Internal (e.g. how the demo starts its agent processes): parsed, not shown in help. */
+  hidden?: boolean;
+  help: string;
+}
+
+export interface CommandDef {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Synopsis lines after `baton <name> `; the first one is the short usage line. */
+  usage: string[];
+  /** How many positionals the generic parser takes; absent when the command parses its own. */
+  positionals?: [number, number];
+  /** `--arg NAME VALUE` and `--argjson NAME JSON`, as jq takes them. */
+  vars?: boolean;
+  options: OptionDef[];
+  /** Further help text: paragraphs shown by `baton help <name>` and in docs/cli.md. */
+  details?: string;
+  subcommands?: Record<string, { usage: string; summary: string }>;
+}
+
+const AS: OptionDef = { name: 'as', value: 'WRITER', help: 'the writer recorded in history (default: $BATON_WRITER, else the agent session)' };
+const JQ_VARS: OptionDef[] = [
+  { name: 'arg', value: 'NAME VALUE', repeat: true, help: 'bind $NAME to the string VALUE' },
+  { name: 'argjson', value: 'NAME JSON', repeat: true, help: 'bind $NAME to the JSON value' },
+];
+const JQ_BUDGET: OptionDef[] = [
+  { name: 'jq-steps', value: 'N', help: 'stop a jq program after N evaluation steps' },
+  { name: 'jq-timeout-ms', value: 'MS', help: 'stop a jq program after MS milliseconds' },
+];
+const JSON_OUT: OptionDef = { name: 'json', help: 'print JSON instead of text' };
+const RUN_NAME: OptionDef = { name: 'name', value: 'N', help: 'the run document .ai_log/<N>-<session>.json instead of session-<session>.json' };
+
+const list: CommandDef[] = [
+  {
+    name: 'init',
+    summary: 'create a document (optionally bound to a schema)',
+    usage: ['FILE [--schema NAME|PATH] [--arg N V]... [--argjson N J]... [--as WRITER] [--force]'],
+    positionals: [1, 1],
+    vars: true,
+    options: [
+      { name: 'schema', value: 'NAME|PATH', help: 'a built-in schema name or a JSON Schema file; the document is checked against it on every write' },
+      ...JQ_VARS,
+      AS,
+      { name: 'force', help: 'replace an existing document (its history keeps the old one)' },
+    ],
+    details: 'With a schema, the --arg/--argjson values fill the schema\'s template. Without one, they become the document\'s keys.',
+  },
+  {
+    name: 'get',
+    summary: 'print values from a document through a jq expression',
+    usage: ['FILE [JQ] [--arg N V]... [--argjson N J]... [--default VALUE] [-r|--raw]'],
+    positionals: [1, 2],
+    vars: true,
+    options: [...JQ_VARS, { name: 'default', value: 'VALUE', help: 'print VALUE for a missing document, a null or no result' }, { name: 'raw', short: '-r', help: 'print strings without quotes' }, ...JQ_BUDGET],
+    details: 'A safe read: a missing or malformed document prints the default (with a warning for a malformed one) and exits 0.',
+  },
+  {
+    name: 'update',
+    summary: 'change a document with a jq expression, in one locked step',
+    usage: ['FILE JQ [--arg N V]... [--argjson N J]... [--as WRITER] [--if-exists]'],
+    positionals: [2, 2],
+    vars: true,
+    options: [...JQ_VARS, AS, { name: 'if-exists', help: 'do nothing (exit 0) when the document does not exist' }, ...JQ_BUDGET],
+  },
+  {
+    name: 'set',
+    summary: 'set one field, without jq',
+    usage: ['FILE PATH VALUE [--json] [--as WRITER]'],
+    positionals: [3, 3],
+    options: [{ name: 'json', help: 'VALUE is JSON (a number, true, an object...), not a string' }, AS],
+    details: 'PATH is dot-separated keys (phases.3-impl.status); a key that is all digits indexes an array. Without --json, VALUE takes the type the document\'s schema gives that path (a number, a boolean), else it is stored as a string.',
+  },
+  {
+    name: 'append',
+    summary: 'append a value to an array field, without jq',
+    usage: ['FILE PATH VALUE [--json] [--as WRITER]'],
+    positionals: [3, 3],
+    options: [{ name: 'json', help: 'VALUE is JSON, not a string' }, AS],
+  },
+  {
+    name: 'consume',
+    summary: 'print a field and set it to null, in one locked step',
+    usage: ['FILE PATH [--as WRITER]'],
+    positionals: [2, 2],
+    options: [AS],
+  },
+  {
+    name: 'clear',
+    summary: 'delete a document (its history keeps it)',
+    usage: ['FILE [--as WRITER]'],
+    positionals: [1, 1],
+    options: [AS],
+  },
+  {
+    name: 'history',
+    summary: 'list the revisions of a document, newest first',
+    usage: ['FILE [--limit N] [--json]'],
+    positionals: [1, 1],
+    options: [{ name: 'limit', value: 'N', help: 'how many revisions (default 20)' }, JSON_OUT],
+  },
+  {
+    name: 'show',
+    summary: 'print one revision of a document',
+    usage: ['FILE --rev N'],
+    positionals: [1, 1],
+    options: [{ name: 'rev', value: 'N', help: 'the revision number (required; see baton history)' }],
+  },
+  {
+    name: 'revert',
+    summary: 'make an old revision the current document (a new revision)',
+    usage: ['FILE --rev N [--as WRITER]'],
+    positionals: [1, 1],
+    options: [{ name: 'rev', value: 'N', help: 'the revision to restore (required)' }, AS],
+  },
+  {
+    name: 'doctor',
+    summary: 'check every document, lock and history under a folder',
+    usage: ['[DIR] [--json] [--repair]'],
+    positionals: [0, 1],
+    options: [JSON_OUT, { name: 'repair', help: 'apply the safe repairs (history kept), then check again' }],
+    details: 'Exit 0 when every check passes, 1 when one fails; each failing row names its fix.',
+  },
+  {
+    name: 'demo',
+    summary: 'watch parallel agent processes share documents without losing an update',
+    usage: ['[--dir DIR] [--keep] [--waves N] [--agents N] [--updates N]'],
+    positionals: [0, 0],
+    options: [
+      { name: 'dir', value: 'DIR', help: 'run in DIR and keep its files (default: a temp folder, removed after)' },
+      { name: 'keep', help: 'keep the temp folder' },
+      { name: 'waves', value: 'N', help: 'waves of agents (default 3)' },
+      { name: 'agents', value: 'N', help: 'agent processes per wave (default 4)' },
+      { name: 'updates', value: 'N', help: 'updates per agent (default 5)' },
+      { name: 'agent', value: 'NAME', hidden: true, help: 'run as one agent process' },
+      { name: 'wave', value: 'N', hidden: true, help: 'the agent\'s wave' },
+    ],
+  },
+  {
+    name: 'goal',
+    summary: 'the goal workflow of the orchestrate design (state.md)',
+    usage: ['start|resume|pause|close|list|touch|now|land|transcript ...'],
+    options: [],
+    details: 'Exit 0 done, 1 refused (the message says why), 2 usage, 3 the user must choose.',
+    subcommands: {
+      start: { usage: 'start SLUG GOAL-SENTENCE', summary: 'create the goal folder and point at it' },
+      resume: { usage: 'resume [SLUG]', summary: 'no slug: show the pointer or list goals (exit 3: choose); with one: point at it' },
+      pause: { usage: 'pause', summary: 'mode off, goal kept (status=paused)' },
+      close: { usage: 'close', summary: 'mark the goal closed and archive it' },
+      list: { usage: 'list [--all]', summary: 'every goal with its status; --all lists stopped goals too' },
+      touch: { usage: 'touch', summary: "set the state marker's updated= to now" },
+      now: { usage: "now 'ENTRY'", summary: 'a launch: add the entry to Now' },
+      land: { usage: "land LABEL ['DONE LINE']", summary: 'a return: drop the Now entry, optionally append a Done line' },
+      transcript: { usage: 'transcript FILE.jsonl [--since ISO] [--tail N]', summary: 'the text of a session transcript' },
+    },
+  },
+  {
+    name: 'lint',
+    summary: 'check a goal state.md (and its log) against the workflow rules',
+    usage: ['STATE [LOG] [SIDECAR] [--json] [--fix]'],
+    positionals: [1, 3],
+    options: [JSON_OUT, { name: 'fix', help: 'apply the safe mechanical fixes under the state lock' }],
+    details: 'Exit 0 whatever it finds (findings are printed); 1 when STATE does not exist or is not a file; 2 for a usage error.',
+  },
+  {
+    name: 'run',
+    summary: 'pipeline runs: the handoff document of a multi-phase pipeline',
+    usage: ['init|set|append|get|clear|show SESSION [FIELD] [VALUE] [options]', 'clean [SESSION] [--older-than 24h] [--force]'],
+    positionals: [0, 4],
+    options: [
+      RUN_NAME,
+      { name: 'json', help: 'set/append: VALUE is JSON' },
+      { name: 'number', help: 'set/append: VALUE is a number' },
+      { name: 'allow-large', help: 'allow a value over the size limit' },
+      { name: 'default', value: 'TEXT', help: 'get: print TEXT when the field is missing' },
+      { name: 'contract', value: 'FILE', help: 'init: the phase contract (YAML or JSON)' },
+      AS,
+      { name: 'older-than', value: 'AGE', help: 'clean: only runs older than AGE (e.g. 24h)' },
+      { name: 'force', help: 'clean: also runs that look active' },
+    ],
+    subcommands: {
+      init: { usage: 'init SESSION [--contract FILE]', summary: 'create the run document' },
+      set: { usage: 'set SESSION FIELD VALUE [--json|--number]', summary: 'set a field' },
+      append: { usage: 'append SESSION FIELD VALUE [--json|--number]', summary: 'append to an array field' },
+      get: { usage: 'get SESSION FIELD [--default TEXT]', summary: 'print a field' },
+      clear: { usage: 'clear SESSION', summary: 'delete the run document' },
+      show: { usage: 'show SESSION', summary: 'print the run: phases, gates, outputs' },
+      clean: { usage: 'clean [SESSION] [--older-than 24h] [--force]', summary: 'sweep old run documents from .ai_log/' },
+    },
+  },
+  {
+    name: 'phase',
+    summary: 'start and finish the phases of a pipeline run',
+    usage: [
+      'start RUN PHASE --agent A [--rerun]',
+      'done RUN PHASE [--output KEY=VALUE]... [--evidence PATH]... [--work-item PATH]... [--also FIELD] [--json] [--promote] [--allow-large]',
+      'get RUN PHASE [FIELD]',
+      'inputs RUN PHASE',
+    ],
+    positionals: [3, 4],
+    options: [
+      { name: 'agent', value: 'A', help: 'start: the agent running the phase' },
+      { name: 'rerun', help: 'start: run a finished phase again' },
+      { name: 'output', value: 'KEY=VALUE', repeat: true, help: 'done: an output of the phase' },
+      { name: 'evidence', value: 'PATH', repeat: true, help: 'done: a file that proves the work' },
+      { name: 'work-item', value: 'PATH', repeat: true, help: 'done: a file the phase produced' },
+      { name: 'also', value: 'FIELD', help: 'done: also set this field' },
+      { name: 'json', help: 'done: output values are JSON' },
+      { name: 'promote', help: 'done: copy outputs to the run\'s top level' },
+      { name: 'allow-large', help: 'allow a value over the size limit' },
+      RUN_NAME,
+      AS,
+    ],
+    details: 'RUN is the session label or the .ai_log/session-<label>.json path.',
+    subcommands: {
+      start: { usage: 'start RUN PHASE --agent A [--rerun]', summary: 'mark a phase started' },
+      done: { usage: 'done RUN PHASE [--output KEY=VALUE]... [--evidence PATH]...', summary: 'record a phase as done, with its outputs' },
+      get: { usage: 'get RUN PHASE [FIELD]', summary: 'print a phase entry or one of its fields' },
+      inputs: { usage: 'inputs RUN PHASE', summary: 'the inputs a phase needs, and whether they are there (exit 1 if not)' },
+    },
+  },
+  {
+    name: 'gate',
+    summary: "check a phase's evidence on disk: exit 0 when it holds, 1 when not",
+    usage: ['RUN PHASE [--name N] [--json]'],
+    positionals: [2, 2],
+    options: [RUN_NAME, JSON_OUT, AS],
+  },
+  {
+    name: 'task',
+    summary: 'Eneo task state (what compat/eneo/lib/state.sh runs)',
+    usage: ['init|update|get|phase-set|next-hint-consume|clear|wave-start|path|lock|unlock ...'],
+    options: [],
+    details: 'Values after -- are taken literally. Exit codes are the Eneo helpers\' own.',
+    subcommands: {
+      init: { usage: 'init SLUG LANE BRACKET TENANCY AUDIT', summary: 'start a task' },
+      update: { usage: 'update [--if-exists] -- EXPR [NAME VALUE]...', summary: 'jq update of the task' },
+      get: { usage: 'get EXPR [--default TEXT]', summary: 'jq read of the task' },
+      'phase-set': { usage: 'phase-set RED|GREEN|REFACTOR|FREE', summary: 'set the TDD phase' },
+      'next-hint-consume': { usage: 'next-hint-consume', summary: 'print and clear the next hint' },
+      clear: { usage: 'clear', summary: 'delete the task document' },
+      'wave-start': { usage: 'wave-start WAVE EXPECTED [--total N] [--agents JSON]', summary: 'open a wave of parallel agents' },
+      path: { usage: 'path task|phase|wave|locks', summary: 'print a state path' },
+      lock: { usage: 'lock NAME [--pid PID]', summary: 'take a named lock' },
+      unlock: { usage: 'unlock HANDLE', summary: 'release a named lock' },
+    },
+  },
+  {
+    name: 'hook',
+    summary: "answer an agent host's hook event (the payload on stdin)",
+    usage: ['EVENT [--profile NAME] [--host claude|codex|gemini|cursor]'],
+    options: [
+      { name: 'profile', value: 'NAME', help: 'the hook profile (default: baton.config.json\'s)' },
+      { name: 'host', value: 'HOST', help: 'the payload protocol: claude (default), codex, gemini or cursor' },
+    ],
+    details: 'A hook never fails its host: odd input exits 0. See docs/hooks.md.',
+  },
+  {
+    name: 'statusline',
+    summary: "Claude Code's status line (the status JSON on stdin)",
+    usage: [''],
+    options: [],
+    details: 'Prints one or two rows and exits 0 whatever happens; other arguments are ignored.',
+  },
+  {
+    name: 'install',
+    summary: "write baton's hooks and status line into Claude Code's settings",
+    usage: ['claude [--project|--user] [--command CMD] [--no-statusline] [--replace-statusline] [--remove] [--dry-run]'],
+    positionals: [1, 1],
+    options: [
+      { name: 'project', help: "this project's .claude/settings.json (the default)" },
+      { name: 'user', help: '~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), for every project' },
+      { name: 'command', value: 'CMD', help: "the command the hooks run (default: this install's bin/baton.js)" },
+      { name: 'no-statusline', help: 'leave the status line alone' },
+      { name: 'replace-statusline', help: 'replace a status line that is not baton\'s' },
+      { name: 'remove', help: "remove baton's entries" },
+      { name: 'dry-run', help: 'print the settings that would be written' },
+    ],
+  },
+];
+
+export const COMMANDS: Record<string, CommandDef> = Object.fromEntries(list.map((def) => [def.name, def]));
+
+export const EXIT_CODES = '0 ok, 1 refused, 2 usage or jq error, 3 schema violation, 4 unsafe input, 5 writer not allowed, 6 lock timeout or lost, 7 corrupt document, 8 I/O error, 70 internal error';
+
+/** The short usage line(s): `usage: baton NAME ...`. */
+export function usageLine(def: CommandDef, sub?: string): string {
+  const lines = sub && def.subcommands?.[sub] ? [def.subcommands[sub].usage] : def.usage;
+  return lines.map((line, i) => `${i === 0 ? 'usage:' : '      '} baton ${def.name}${line ? ` ${line}` : ''}`).join('\n');
+}
+
+/** The one usage line shown under a usage error. */
+export function errorUsage(def: CommandDef): string {
+  if (def.usage.length === 1) return usageLine(def);
+  return `usage: baton ${def.name} ${Object.keys(def.subcommands ?? {}).join('|')} ...   (baton help ${def.name})`;
+}
+
+/** The help a command prints for --help, -h and `baton help NAME [SUB]`. */
+export function helpText(def: CommandDef, sub?: string): string {
+  const parts = [usageLine(def, sub), '', sub && def.subcommands?.[sub] ? def.subcommands[sub].summary : def.summary];
+  if (def.details && !sub) parts.push('', def.details);
+  if (def.subcommands && !sub) {
+    const width = Math.max(...Object.keys(def.subcommands).map((name) => name.length));
+    parts.push('', 'commands:', ...Object.entries(def.subcommands).map(([name, s]) => `  ${name.padEnd(width)}  ${s.summary}`));
+  }
+  const shown = def.options.filter((option) => !option.hidden);
+  if (shown.length > 0) {
+    const labels = shown.map(optionLabel);
+    const width = Math.max(...labels.map((label) => label.length));
+    parts.push('', 'options:', ...shown.map((option, i) => `  ${(labels[i] as string).padEnd(width)}  ${option.help}`));
+  }
+  parts.push('', `exit codes: ${EXIT_CODES}`);
+  return `${parts.join('\n')}\n`;
+}
+
+export function optionLabel(option: OptionDef): string {
+  return `${option.short ? `${option.short}, ` : ''}--${option.name}${option.value ? ` ${option.value}` : ''}${option.repeat ? '...' : ''}`;
+}
+
+/** `baton --help`: every command with its summary. */
+export function commandList(): string {
+  const width = Math.max(...list.map((def) => def.name.length));
+  return [
+    'usage: baton <command> [args]     baton help <command>     baton <command> --help',
+    '',
+    ...list.map((def) => `  ${def.name.padEnd(width)}  ${def.summary}`),
+    '',
+    'Every command takes -h/--help. --version prints the version.',
+    `exit codes: ${EXIT_CODES}`,
+    '',
+  ].join('\n');
+}
