@@ -14,7 +14,7 @@
  * to_entries pipeline ~0.5 ms). Differential corpus vs /usr/bin/jq 1.6 (`jq -c`, same --arg/
  * --argjson): 764 hand-picked cases, 730 answered (621 identical output, 109 both error) = 95.5%,
  * 34 refused; 500 generated cases, 499 answered; 0 mismatches. All task-state callers answered.
- * 2026-12-01, with now and the date builtins: 736 of 764 answered, 148 date cases all answered,
+ * 2026-12-01, with now and the date builtins: 735 of 764 answered, 148 date cases all answered,
  * and 118 of 118 expressions of the realistic corpus (seeds, spec, agent-written) identical.
  */
 import type { FuncDef, Node } from './ast.js';
