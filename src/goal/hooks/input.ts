@@ -1,8 +1,10 @@
 /**
- * The hook payload (5.0): missing or null fields read as empty, other non-strings as their JSON
- * text, a newline inside a value as a space; input that is not a JSON object reads as all empty.
+ * The goal hooks' reading of the one payload the pipeline hands every handler (`input.raw`), by
+ * the goal spec's rules (5.0), which differ from the harness's: missing or null fields read as
+ * empty, other non-strings as their JSON text, a newline inside a value as a space; input that
+ * is not a JSON object reads as all empty.
  */
-export interface HookInput {
+export interface GoalPayload {
   sessionId: string;
   transcriptPath: string;
   cwd: string;
@@ -18,7 +20,7 @@ function asText(value: unknown): string {
 }
 
 /** From the payload as parsed by the hook front (garbage arrives as `{}`). */
-export function goalInput(data: Record<string, unknown>): HookInput {
+export function goalInput(data: Record<string, unknown>): GoalPayload {
   const active = data.stop_hook_active;
   return {
     sessionId: asText(data.session_id),

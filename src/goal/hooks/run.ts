@@ -2,7 +2,7 @@ import type { Handler, HandlerContext } from '../../harness/handlers/context.js'
 import { runPipeline, type HandlerTable, type HookRun } from '../../harness/pipeline.js';
 import type { HookOutcome, Rendered } from '../../harness/types.js';
 import { goalRoot } from '../paths.js';
-import { goalInput, type HookInput } from './input.js';
+import { goalInput, type GoalPayload } from './input.js';
 import { resolveScope, type Scope } from './scope.js';
 
 /**
@@ -10,7 +10,7 @@ import { resolveScope, type Scope } from './scope.js';
  * of the registry they implement, each loaded only once a goal is in scope. They return the same
  * outcome as the harness handlers; the pipeline renders it and keeps them silent (5.0).
  */
-type GoalHook = (scope: Scope, input: HookInput, context: HandlerContext) => Promise<HookOutcome>;
+type GoalHook = (scope: Scope, input: GoalPayload, context: HandlerContext) => Promise<HookOutcome>;
 
 function inScope(load: () => Promise<GoalHook>): () => Promise<Handler> {
   return async () => async (context) => {

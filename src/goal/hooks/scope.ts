@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { goalPaths, isValidSlug, type GoalPaths } from '../paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';
-import type { HookInput } from './input.js';
+import type { GoalPayload } from './input.js';
 
 /**
  * Scope (5.1): a valid pointer, a cwd at or below its launch dir (physical paths; `/w/app-x` is
@@ -16,7 +16,7 @@ export interface Scope {
   owner: boolean;
 }
 
-export function resolveScope(root: string, input: HookInput, processCwd: string): Scope | undefined {
+export function resolveScope(root: string, input: GoalPayload, processCwd: string): Scope | undefined {
   const pointer = readPointer(root);
   // A slug that is not a valid slug could point outside ROOT: never follow it.
   if (!pointer || !isValidSlug(pointer.slug)) return undefined;

@@ -4,14 +4,14 @@ import { envNumber } from '../paths.js';
 import { writePointer } from '../pointer.js';
 import { appendLog, rotateLog } from '../log-file.js';
 import { underStateLock } from '../state-file.js';
-import type { HookInput } from './input.js';
+import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 
 /**
  * SessionEnd (5.6), owner only: rotate, log the end with the transcript path, and on /clear hand
  * the goal off (`session=cleared:<id>`) so the next SessionStart with source clear claims it.
  */
-export async function sessionEnd(scope: Scope, input: HookInput, { env }: HandlerContext): Promise<HookOutcome> {
+export async function sessionEnd(scope: Scope, input: GoalPayload, { env }: HandlerContext): Promise<HookOutcome> {
   if (!scope.owner) return { log: [] };
   await underStateLock(scope.paths.state, () => rotateLog(scope.paths.dir, envNumber(env, 'STATE_LOG_ROTATE_BYTES', 65536)));
   const reason = input.reason === '' ? 'unknown' : input.reason;

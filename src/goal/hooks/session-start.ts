@@ -5,7 +5,7 @@ import { writePointer } from '../pointer.js';
 import { rotateLog } from '../log-file.js';
 import { underStateLock } from '../state-file.js';
 import { contextBlock } from './context-block.js';
-import type { HookInput } from './input.js';
+import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -14,7 +14,7 @@ import type { Scope } from './scope.js';
  */
 export const MODE_LINE = 'Orchestrate mode is active: load the /orchestrate skill with "resume" before anything else.';
 
-export async function sessionStart(scope: Scope, input: HookInput, { env }: HandlerContext): Promise<HookOutcome> {
+export async function sessionStart(scope: Scope, input: GoalPayload, { env }: HandlerContext): Promise<HookOutcome> {
   if (!scope.owner) {
     const handOff = input.source === 'clear' && input.sessionId !== '' && scope.pointer.session.startsWith('cleared:');
     if (!handOff) return { log: [] };

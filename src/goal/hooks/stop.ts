@@ -7,7 +7,7 @@ import { writePointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';
 import { contextBlock, lintLines } from './context-block.js';
 import { goalInvocation, ranGoal, isWriteCommand } from './commands.js';
-import type { HookInput } from './input.js';
+import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.js';
 
@@ -62,7 +62,7 @@ function changedFindings(scope: Scope, env: NodeJS.ProcessEnv, names: ToolNames)
   return findings;
 }
 
-export async function stop(scope: Scope, input: HookInput, { env }: HandlerContext): Promise<HookOutcome> {
+export async function stop(scope: Scope, input: GoalPayload, { env }: HandlerContext): Promise<HookOutcome> {
   const silent: HookOutcome = { log: [] };
   if (input.stopHookActive || !isRegularFile(input.transcriptPath)) return silent;
   const calls = turnCalls(parseRecords(tailLines(input.transcriptPath)));
