@@ -2,6 +2,7 @@ import { Raised, unsupported } from './errors.js';
 import type { Json, JsonObject } from './values.js';
 import { compare, describe, equals, isObject, objSet } from './values.js';
 import { NATIVES } from './builtins.js';
+import { tick } from './budget.js';
 
 function fail(a: Json, b: Json, what: string): never {
   throw new Raised(`${describe(a)} and ${describe(b)} ${what}`);
@@ -48,7 +49,9 @@ export function binop(op: string, a: Json, b: Json): Json {
         const n = (typeof a === 'number' ? a : b) as number;
         if (!Number.isFinite(n) || n > 1e6) throw unsupported('string repetition by a huge or non-finite count');
         const times = Math.trunc(n - 1);
-        return times < 0 ? null : s.repeat(times + 1);
+        if (times < 0) return null;
+        tick(Math.ceil((s.length * (times + 1)) / 16)); // before the string is allocated
+        return s.repeat(times + 1);
       }
       if (isObject(a) && isObject(b)) return mergeRecursive(a, b);
       return fail(a, b, 'cannot be multiplied');

@@ -124,7 +124,7 @@ function translate(re: string): Translated {
       // runs one more, empty, iteration of a group that can match nothing (`(a?)*b` on "ab"
       // captures "" there and "a" in RE2).
       const atMostOnce = q === '?' || /^\{[01](,1)?\}$/.test(q);
-      if (lastAtom === 'group-with-capture' && !atMostOnce && engine().RE2JS.matches(lastGroup, '')) refuse('repeated capture group that can match the empty string');
+      if (lastAtom === 'group-with-capture' && !atMostOnce && matchesEmpty(lastGroup, re)) refuse('repeated capture group that can match the empty string');
       i += q.length;
       if (re[i] === '?') { q += '?'; i++; }
       if (re[i] === '+') refuse(`possessive quantifier${NEEDS_BACKTRACKING}`);
@@ -167,6 +167,15 @@ export async function loadRegexEngine(): Promise<void> {
 function engine(): typeof Re2Module {
   if (!re2) throw new JqError('jq_unsupported', "the regex engine is not loaded: call `await program.ready()` before `run` (Doc.get/update do)");
   return re2;
+}
+
+function matchesEmpty(group: string, re: string): boolean {
+  try {
+    return engine().RE2JS.matches(group, '');
+  } catch (e) {
+    if (e instanceof JqError) throw e;
+    refuse(`pattern ${JSON.stringify(re)} (no exact equivalent in the linear-time engine)`);
+  }
 }
 
 const cache = new Map<string, { t: Translated; cs?: RE2JS; ci?: RE2JS }>();
