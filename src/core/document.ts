@@ -49,6 +49,7 @@ export function prepareWrite(current: JsonObject | undefined, candidate: JsonObj
   // First: every later step walks the document recursively, which a too-deep one would overflow.
   checkShape(candidate, context.limits ?? DEFAULT_LIMITS, 'the document');
   const { rules } = context.schema;
+  checkOperation(context);
   const notes: string[] = [];
   const doc = rules.coerceIntegers ? coerceIntegers(candidate, context.schema, notes) : candidate;
   // Creation is governed by `create`; field owners govern changes to an existing document.
@@ -90,6 +91,17 @@ export function checkSealed(current: JsonObject | undefined, doc: JsonObject, co
       throw new BatonError('forbidden', `field ${field} changes only through ${operations.map(operationText).join(' or ')}; this write was not made by one, nothing was written`);
     }
   }
+}
+
+/**
+ * An operation works only on documents whose schema names it: `baton phase` or `baton gate` on a
+ * document made some other way (say, cleared and re-created by a plain init with a laxer schema,
+ * its phases written by hand) is refused, so the sealed fields cannot be forged by a detour.
+ */
+function checkOperation(context: WriteContext): void {
+  const { operation, schema } = context;
+  if (operation === undefined || Object.values(schema.rules.sealed).some((operations) => operations.includes(operation))) return;
+  throw new BatonError('forbidden', `${operationText(operation)} works only on documents whose schema names it, and this one's schema (${schema.name}) does not; start it again with 'baton run init'`);
 }
 
 /** `run.init` -> `baton run init`: operations are named after the commands that perform them. */

@@ -147,6 +147,15 @@ describe('rules hold whichever command writes', () => {
       const doc = JSON.parse(readFileSync(join(dir, RUN), 'utf8')) as { user_request: string; pr: number; phases: Record<string, { status: string; gate?: unknown }> };
       assert.deepEqual([doc.user_request, doc.pr, doc.phases['0-req']?.status, doc.phases['0-req']?.gate !== undefined], ['hello', 5, 'done', true]);
       assert.equal(run(['run', 'init', 'r1']).code, 0, 'run init replaces the run');
+      // No detour: a run cleared and re-created by a plain init under a laxer schema, its phase
+      // written as done, is not a run the phase commands or the gate accept.
+      mkdirSync(join(dir, 'docs'));
+      writeFileSync(join(dir, 'docs/prd.md'), '# prd\n');
+      assert.equal(run(['clear', RUN]).code, 0);
+      const forged = '{"0-req": {"status": "done", "outputs": {"prd": "docs/prd.md"}, "evidence": ["docs/prd.md"], "work_items": []}}';
+      assert.equal(run(['init', RUN, '--schema', 'any', '--arg', 'session', 'r1', '--argjson', 'phases', forged, '--argjson', 'contract', '{"phases": []}']).code, 0);
+      assert.equal(run(['gate', 'r1', '0-req']).code, 5);
+      assert.equal(run(['phase', 'start', 'r1', '1-next', '--agent', 'a']).code, 5);
     } finally {
       cleanup();
     }
