@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { EVENT_NAMES, EVENTS, hostEvents, type HostName } from '../../src/harness/events.js';
+import { mergeConfig } from '../../src/harness/config.js';
+import { configEvents, EVENT_NAMES, EVENTS, hostEvents, type HostName } from '../../src/harness/events.js';
 import { PROFILE_FRONTS } from '../../src/harness/profiles/index.js';
 
 // One event registry (src/harness/events.ts): the installer, the plugin's hooks.json, the host
@@ -54,8 +55,10 @@ test('every host event name of the registry reaches the engine through baton hoo
   }
 });
 
-test('the built-in profiles handle registry events only', () => {
+test('the built-in profiles handle registry events only; a harness profile exactly those its sections turn on', () => {
   for (const [name, front] of Object.entries(PROFILE_FRONTS)) {
     for (const event of front.events) assert.ok(EVENT_NAMES.includes(event), `${name}: ${event}`);
+    // The front's list is what lets a hook skip the engine: it must not drift from the profile.
+    if (front.kind === 'harness') assert.deepEqual([...front.events].sort(), configEvents(mergeConfig({}, name) as unknown as Record<string, unknown>).sort(), name);
   }
 });
