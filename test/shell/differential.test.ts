@@ -33,7 +33,8 @@ function oracle(text: string): string[] | 'error' {
     const type = cmd ? syntax.NodeType(cmd) : '';
     if (type === 'CallExpr') out.push([...(cmd.Assigns ?? []).map(oracleAssign), ...(cmd.Args ?? []).map((w: any) => oracleWord(w.Parts, 'u')), ...redirs].join(' | '));
     else if (type === 'DeclClause') out.push([cmd.Variant.Value, ...(cmd.Args ?? []).map(oracleAssign), ...redirs].join(' | '));
-    else if (redirs.length > 0 || !cmd) out.push(['<compound>', ...redirs].join(' | '));
+    else if (!cmd) out.push(redirs.join(' | '));
+    else if (redirs.length > 0) out.push(['<compound>', ...redirs].join(' | '));
     return true;
   });
   return out.sort();

@@ -129,7 +129,7 @@ export class Walker {
       }
       case 'case': {
         this.redirects(command.redirects, env);
-        this.words([command.word], env);
+        this.words([command.word, ...command.items.flatMap((item) => item.patterns)], env);
         return merge([env, ...command.items.map((item) => this.script(item.body, cloneEnv(env)))]);
       }
       case 'function':
@@ -237,6 +237,13 @@ export class Walker {
   unknownWrite(given: string, env: Env, via: string, construct: string, flags: { delete?: boolean; tree?: boolean } = {}): void {
     const paths = env.cwd && given ? env.cwd.map((cwd) => resolve(cwd, given)) : [];
     this.out.writes.push({ given, paths, via, unknown: construct, ...flags });
+  }
+
+  /** Whether a path was named as a write target earlier in this command (a script written, then run). */
+  wroteEarlier(field: Field, env: Env): boolean {
+    if (field.unknown) return false;
+    const paths = (env.cwd ?? []).map((cwd) => resolve(cwd, field.text));
+    return this.out.writes.some((write) => write.paths.some((p) => paths.includes(p)));
   }
 
   opaque(construct: string): void {

@@ -3,7 +3,7 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import { linkTarget, type Stdin, type Walker, type WriteFlags } from './analyze.js';
 import { patchPaths } from './apply-patch.js';
 import { cloneEnv, type Env, type Field } from './expand.js';
-import { interpreterRisk } from './interpreters.js';
+import { interpreterRisk, isInterpreter } from './interpreters.js';
 
 /**
  * What known commands do to the shell's state and to files: `cd`/`pushd`/`popd` and `export`
@@ -34,6 +34,9 @@ export function runCommand(walker: Walker, argv: Field[], env: Env, stdin: Stdin
   }
   const name = basename(head.text);
   const ctx: Ctx = { walker, env, stdin, name, write: (field, flags) => walker.write(field, env, name, flags) };
+  // A script the same command writes and then runs cannot be read beforehand.
+  const script = SHELLS.has(name) || name === 'source' || name === '.' || isInterpreter(name) ? args.find((a) => !a.text.startsWith('-')) : undefined;
+  if (walker.wroteEarlier(head, env) || (script && walker.wroteEarlier(script, env))) walker.opaque(`running ${script?.text ?? head.text}, which this command writes first`);
   const handler = HANDLERS[name] ?? (SHELLS.has(name) ? shell : EDITORS.has(name) ? editor : undefined);
   if (handler) return handler(args, ctx) ?? env;
   const risk = interpreterRisk(name, args.map((a) => a.text), stdin);
@@ -182,6 +185,14 @@ function shell(args: Field[], ctx: Ctx): void {
     if (ctx.stdin.text !== undefined) ctx.walker.text(ctx.stdin.text, inner, `the script ${ctx.name} reads`);
     else if (ctx.stdin.from) ctx.walker.opaque(`${ctx.name} reading commands from ${ctx.stdin.from}`);
   }
+}
+
+/** `source FILE` runs a file's commands: standard input and process substitutions are read or reported. */
+function sourceFile(args: Field[], ctx: Ctx): void {
+  const file = args[0];
+  if (!file) return;
+  if ((file.text === '/dev/stdin' || file.text === '-') && ctx.stdin.text !== undefined) ctx.walker.text(ctx.stdin.text, ctx.env, 'the sourced text');
+  else if (file.unknown || file.text === '/dev/stdin') ctx.walker.opaque(`source of ${file.unknown ?? ctx.stdin.from ?? 'standard input'}`);
 }
 
 function evalCommand(args: Field[], ctx: Ctx): Env {
@@ -338,7 +349,10 @@ function ln(args: Field[], ctx: Ctx): void {
   const files = positional(args, 'St');
   const link = files[files.length - 1];
   const target = files[0];
-  if (!hasFlag(args, 's', ['--symbolic']) || !link || !target || files.length !== 2 || link.unknown || target.unknown) return;
+  const symbolic = hasFlag(args, 's', ['--symbolic']);
+  // A hard link is the same file under a second name: later writes to it change the source.
+  if (!symbolic) for (const source of files.slice(0, -1)) ctx.write(source);
+  if (!symbolic || !link || !target || files.length !== 2 || link.unknown || target.unknown) return;
   for (const cwd of ctx.env.cwd ?? []) {
     const abs = isAbsolute(link.text) ? resolve(link.text) : resolve(cwd, link.text);
     const at = existsSync(abs) ? join(abs, basename(target.text)) : abs;
@@ -407,7 +421,13 @@ const HANDLERS: Record<string, Handler> = {
   exec: wrapper('a'),
   env,
   xargs,
-  cp: (args, ctx) => destination(args, ctx, { tree: recursive(args) }, 'S'),
+  cp: (args, ctx) => {
+    destination(args, ctx, { tree: recursive(args) }, 'S');
+    // cp -l makes hard links: the sources become writable under the new names.
+    if (hasFlag(args, 'l', ['--link'])) for (const source of positional(args, 'St').slice(0, -1)) ctx.write(source, { tree: recursive(args) });
+  },
+  source: sourceFile,
+  '.': sourceFile,
   install: (args, ctx) => {
     if (hasFlag(args, 'd', ['--directory'])) return;
     destination(args, ctx, {}, 'gmoSbt');

@@ -35,6 +35,10 @@ const PROGRAMS: [RegExp, Program][] = [
 
 const WRITES = /\b(\w*(write|append|put_contents)\w*|unlink\w*|remove\w*|rmtree|rmdir\w*|rm(Sync)?|rename\w*|replace|truncate\w*|touch|copy\w*|move|symlink\w*|link(Sync)?|chmod\w*|chown\w*|mkdir\w*|makedirs|system|subprocess|popen\w*|spawn\w*|exec\w*|eval|child_process|shutil|utime\w*|createWriteStream|cp(Sync)?|sysopen|dump|inplace)\b|`|\bprint[^;]*>|\bopen\w*\s*\(\s*[^,()]+,\s*(?!['"][rbt]+['"])/;
 
+export function isInterpreter(name: string): boolean {
+  return PROGRAMS.some(([re]) => re.test(name));
+}
+
 export function interpreterRisk(name: string, args: string[], stdin: Stdin): string | undefined {
   const program = PROGRAMS.find(([re]) => re.test(name))?.[1];
   if (!program) return undefined;
