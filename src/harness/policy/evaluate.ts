@@ -64,8 +64,8 @@ export function evaluatePolicy(input: HookInput, config: HarnessConfig, root: st
     return { rule: rule.id, message: renderMessage(rule, { slug: state.slug() || '<slug>', file: hit, rule: rule.id, tool: input.toolName }) };
   }
   if (input.toolKind !== 'bash' || !analysis || config.shell?.strict === false) return undefined;
-  const unknowns: { construct: string; given: string; via: string; delete: boolean; paths: string[] }[] = [
-    ...writes.filter((w) => w.unknown).map((w) => ({ construct: w.unknown as string, given: w.given, via: w.via, delete: !!w.delete, paths: w.paths })),
+  const unknowns: { construct: string; given: string; via: string; delete: boolean; paths: string[]; lastName?: Write['lastName'] }[] = [
+    ...writes.filter((w) => w.unknown).map((w) => ({ construct: w.unknown as string, given: w.given, via: w.via, delete: !!w.delete, paths: w.paths, ...(w.lastName ? { lastName: w.lastName } : {}) })),
     ...overflow.map((w) => ({ construct: `a folder with more than ${MAX_TREE} entries`, given: w.given, via: w.via, delete: !!w.delete, paths: w.paths })),
     ...analysis.opaque.map((o) => ({ construct: o.construct, given: '', via: '', delete: false, paths: [] })),
   ];
@@ -84,13 +84,40 @@ export function evaluatePolicy(input: HookInput, config: HarnessConfig, root: st
     return undefined;
   };
   const bases = [...new Set([...analysis.cwds, root])];
+  const fragments = [...new Set([...live.flatMap((rule) => patternFragments(rule.paths ?? [], classes)), ...analysis.names.map((n) => basename(n))])];
   for (const unknown of unknowns) {
-    const named = unknown.paths.map((p) => protects(p, unknown.delete)).find(Boolean)
-      ?? namedPaths(analysis.names, bases).map((p) => protects(p, unknown.delete)).find(Boolean);
+    const named = unknown.lastName
+      ? unknown.paths.flatMap((folder) => fileNames(unknown.lastName!, fragments).map((name) => join(folder, name))).map((p) => protects(p, unknown.delete)).find(Boolean)
+      : unknown.paths.map((p) => protects(p, unknown.delete)).find(Boolean)
+        ?? namedPaths(analysis.names, bases).map((p) => protects(p, unknown.delete)).find(Boolean);
     if (!named) continue;
     return { rule: named.rule.id, message: failClosedMessage(unknown, named.file, named.rule.id) };
   }
   return undefined;
+}
+
+/**
+ * File names `prefix` + something + `suffix` may be, to test against the rules: the literal
+ * pieces of the protected patterns (`.env`, `_test.py`, `tests`...) and of the command's words,
+ * alone when they fit the prefix and suffix, and between them.
+ */
+function fileNames(last: { prefix: string; suffix: string }, fragments: string[]): string[] {
+  const names = new Set([`${last.prefix}${last.suffix}`, `${last.prefix}_${last.suffix}`]);
+  for (const fragment of fragments) {
+    names.add(`${last.prefix}${fragment}${last.suffix}`);
+    if (fragment.startsWith(last.prefix) && fragment.endsWith(last.suffix) && fragment.length >= last.prefix.length + last.suffix.length) names.add(fragment);
+  }
+  return [...names].filter((name) => name !== '' && !name.includes('/'));
+}
+
+/** Literal pieces of globs and `re:` patterns (classes expanded): `*_test.py` gives `_test.py`. */
+function patternFragments(patterns: readonly string[], classes: HarnessConfig['pathClasses'], seen = new Set<string>()): string[] {
+  return patterns.flatMap((pattern) => {
+    const members = classes[pattern];
+    if (members && !seen.has(pattern)) return patternFragments(members, classes, new Set([...seen, pattern]));
+    const text = pattern.startsWith('re:') ? pattern.slice(3).replace(/\\(.)/g, '$1').replace(/[\^$()|]/g, '/') : pattern;
+    return text.split(/[*?[\]/]+/).filter((piece) => piece.length > 0);
+  });
 }
 
 /** The paths a command's words may name, from every folder it may run in. */

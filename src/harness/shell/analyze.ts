@@ -26,6 +26,8 @@ export interface Write {
   tree?: boolean;
   /** Only the entries of the folder whose name matches this glob (`find -name`). */
   name?: string;
+  /** An unknown target whose folders (`paths`) are known: the file name is `prefix` + unknown + `suffix`. */
+  lastName?: { prefix: string; suffix: string };
 }
 
 /** A program text baton cannot analyse (an interpreter one-liner that may write, a non-literal eval). */
@@ -217,8 +219,18 @@ export class Walker {
     const base = { given, via, ...flags };
     if (field.unknown || !cwds) {
       const known = field.unknown ? field.text.slice(0, field.text.indexOf('*')) : field.text;
-      const paths = cwds && known.includes('/') ? cwds.map((cwd) => resolve(cwd, known.slice(0, known.lastIndexOf('/') + 1), '*')) : [];
-      this.out.writes.push({ ...base, paths, unknown: field.unknown ?? 'a cd into a folder baton cannot tell' });
+      const folder = known.slice(0, known.lastIndexOf('/') + 1);
+      const name = field.text.slice(folder.length);
+      const unknown = field.unknown ?? 'a cd into a folder baton cannot tell';
+      // Unknown only inside the file name of a literal folder (`logs/run-$(date +%F).txt`, `.e$(x)v`):
+      // the policy asks which names that could be. Anything else: the folder is unknown too.
+      if (field.unknown && cwds && !name.includes('/') && (folder !== '' || name !== '*')) {
+        const lastName = { prefix: name.slice(0, name.indexOf('*')), suffix: name.slice(name.lastIndexOf('*') + 1) };
+        this.out.writes.push({ ...base, paths: cwds.map((cwd) => resolve(cwd, folder || '.')), unknown, lastName });
+        return;
+      }
+      const paths = cwds && folder ? cwds.map((cwd) => resolve(cwd, folder, '*')) : [];
+      this.out.writes.push({ ...base, paths, unknown });
       return;
     }
     const paths: string[] = [];
