@@ -80,7 +80,7 @@ function destination(args: Field[], ctx: Ctx, flags: Flags, withValue: string): 
   if (!dest) return;
   ctx.write(dest, flags);
   // Into a folder only when there are several sources or the destination is (or reads as) one.
-  const folder = files.length > 2 || dest.text.endsWith('/') || dest.unknown !== undefined || (ctx.env.cwd ?? []).some((cwd) => isDirectory(resolve(cwd, dest.text)));
+  const folder = files.length > 2 || dest.text.endsWith('/') || (ctx.env.cwd ?? []).some((cwd) => isDirectory(resolve(cwd, dest.text)));
   if (folder) for (const file of files.slice(0, -1)) ctx.write(joinField(dest, file), flags);
 }
 
