@@ -70,6 +70,7 @@ describe('issue 9 gate corpus through `baton hook PreToolUse --profile eneo`', (
       '.env.example': 'SECRET=\n',
       '.claude/ratchet/coverage.json': '{}\n',
       'logs/.keep': '',
+      'node_modules/dep/tests/test_dep.js': 'x\n',
     });
     symlinkSync('tests', join(p.dir, 'lnk'));
     symlinkSync('src', join(p.dir, 'srclink'));

@@ -10,8 +10,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 const MAX_LINKS = 40;
 export const MAX_TREE = 5000;
 
+/** `path` must be absolute. */
 export function realPath(path: string): string {
-  const rest = resolveLexically(path).split('/').filter(Boolean);
+  const rest = path.split('/').filter(Boolean);
   let current = '/';
   let hops = 0;
   let exists = true;
@@ -41,17 +42,17 @@ export function realPath(path: string): string {
   return current;
 }
 
-/** `resolve` without collapsing `..` (which must follow links first): only makes the path absolute. */
-function resolveLexically(path: string): string {
-  return isAbsolute(path) ? path : join(process.cwd(), path);
-}
+/** Installed dependencies and git's store: not the project's files, never walked. */
+const NOT_PROJECT = new Set(['node_modules', '.git']);
 
 /**
  * The entries below a folder, breadth first (shallow entries first, so a `tests/` near the top is
- * seen before the bound), not following symlinks. Undefined past `MAX_TREE` entries.
+ * seen before the bound), not following symlinks, not into node_modules or .git (a test file of
+ * a dependency is not the project's). Undefined past `MAX_TREE` entries.
  */
 export function treeEntries(dir: string): string[] | undefined {
   const out: string[] = [];
+  if (dir.split('/').some((name) => NOT_PROJECT.has(name))) return out;
   const queue = [dir];
   while (queue.length > 0) {
     const current = queue.shift() as string;
@@ -62,6 +63,7 @@ export function treeEntries(dir: string): string[] | undefined {
       continue;
     }
     for (const entry of entries) {
+      if (NOT_PROJECT.has(entry.name)) continue;
       const path = join(current, entry.name);
       out.push(path);
       if (out.length > MAX_TREE) return undefined;
