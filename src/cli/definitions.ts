@@ -83,7 +83,7 @@ const list: CommandDef[] = [
     usage: ['FILE PATH VALUE [--json] [--as WRITER]'],
     positionals: [3, 3],
     options: [{ name: 'json', help: 'VALUE is JSON (a number, true, an object...), not a string' }, AS],
-    details: 'PATH is dot-separated keys (phases.3-impl.status); a key that is all digits indexes an array. Without --json, VALUE takes the type the document\'s schema gives that path (a number, a boolean), else it is stored as a string.',
+    details: 'PATH is dot-separated keys (phases.3-impl.status); a key of digits, or [N] (arr[0]), indexes an array. Without --json, VALUE takes the type the document\'s schema gives PATH (a number, a boolean), else the type of the value already there, else it is stored as a string.',
   },
   {
     name: 'append',
@@ -91,6 +91,7 @@ const list: CommandDef[] = [
     usage: ['FILE PATH VALUE [--json] [--as WRITER]'],
     positionals: [3, 3],
     options: [{ name: 'json', help: 'VALUE is JSON, not a string' }, AS],
+    details: 'Without --json, VALUE takes the type the schema gives the array\'s items, else that of its last item, else it is a string.',
   },
   {
     name: 'consume',

@@ -5,7 +5,28 @@ export type JsonObject = { [key: string]: Json };
 
 /** Documents are written as jq writes them: 2-space indent, key order kept, trailing newline. */
 export function formatDocument(doc: Json): string {
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  const text = JSON.stringify(doc, null, 2);
+  // JSON.stringify escapes a lone UTF-16 surrogate as \udXXX and pairs never, so only then walk.
+  if (/\\u[dD][89a-fA-F]/.test(text)) refuseLoneSurrogates(doc, 'the document');
+  return `${text}\n`;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A string holding half of a UTF-16 surrogate pair is valid to JavaScript but has no UTF-8 form:
+ * jq and most JSON readers refuse the file. Refused at every write and at every JSON argument.
+ */
+export function refuseLoneSurrogates(value: Json, what: string, code: 'invalid' | 'usage' = 'invalid', path = ''): void {
+  if (typeof value === 'string') {
+    if (LONE_SURROGATE.test(value)) throw new BatonError(code, `${what}${path ? ` at ${path}` : ''} holds a lone UTF-16 surrogate (such as "\\ud800"), which jq cannot read; write the whole character or its surrogate pair`);
+  } else if (Array.isArray(value)) value.forEach((item, i) => refuseLoneSurrogates(item, what, code, `${path}[${i}]`));
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      refuseLoneSurrogates(key, what, code, `${path} (a key)`);
+      refuseLoneSurrogates(item, what, code, `${path}.${key}`);
+    }
+  }
 }
 
 export function parseDocument(text: string, label: string): Json {
@@ -18,11 +39,14 @@ export function parseDocument(text: string, label: string): Json {
 
 /** Parses a value given on the command line as JSON (`--argjson`, `--json`). */
 export function parseJsonArg(text: string, what: string): Json {
+  let value: Json;
   try {
-    return JSON.parse(text) as Json;
+    value = JSON.parse(text) as Json;
   } catch (error) {
     throw new BatonError('usage', `invalid JSON for ${what}: ${(error as Error).message}; quote strings as '"text"' or drop --json/--argjson`);
   }
+  refuseLoneSurrogates(value, what, 'usage');
+  return value;
 }
 
 /** Short content hash used to tie a history entry to the exact text it committed. */

@@ -4,12 +4,14 @@ import { DEFAULT_LIMITS } from './limits.js';
 
 /**
  * Dotted paths for callers who do not want jq: `phases.3-impl.evidence`. A segment is a key; on an
- * array a segment of digits is an index. `\.` escapes a dot inside a key.
+ * array a segment of digits is an index, also written `[N]` (`arr[0]`). `\.` escapes a dot inside a key.
  */
 export type PathSegment = string | number;
 
 /** Segments of a path naming a field; the document itself (`''`, `.`) is not a field. */
-export function parsePath(path: string): string[] {
+export function parsePath(text: string): string[] {
+  // `arr[0].name` is read as `arr.0.name`: an index into an array, as jq writes it.
+  const path = text.replace(/(?<!\\)\[(\d+)\]/g, '.$1');
   if (path === '' || path === '.') {
     throw new BatonError('usage', `path ${JSON.stringify(path)} names no field; write paths like phases.3-impl.evidence`);
   }

@@ -7,6 +7,7 @@ import { projectLimits, resolveLimits, type Limits } from '../core/limits.js';
 import { diff } from '../core/patch.js';
 import { getAt, parsePath, setAt } from '../core/paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
+import { typedValue } from '../core/schema/typed-value.js';
 import { projectContext, type ProjectContext } from '../project/context.js';
 import type { Change, Current, Decision, HistoryEntry, Operation, Store } from '../stores/store.js';
 import { mirrorFiles } from './mirrors.js';
@@ -105,23 +106,29 @@ export class Doc {
     });
   }
 
-  async set(path: string, value: Json, options: { writer?: string } = {}): Promise<WriteResult> {
+  /**
+   * Sets the value at `path`. With `typed`, a string value is text from a command line: it takes
+   * the type the document's schema (or the value already there) gives that path (typed-value.ts).
+   */
+  async set(path: string, value: Json, options: { writer?: string; typed?: boolean } = {}): Promise<WriteResult> {
     const segments = parsePath(path);
-    return this.write(options, async (current) => {
+    return this.write(options, async (current, context) => {
       const doc = this.existing(current);
-      return { kind: 'set', path, candidate: asObject(setAt(doc, segments, value, path, this.limits.maxDocumentBytes), path), base: doc };
+      const typed = options.typed && typeof value === 'string' ? typedValue(value, context.schema.schema, segments, getAt(doc, segments)) : value;
+      return { kind: 'set', path, candidate: asObject(setAt(doc, segments, typed, path, this.limits.maxDocumentBytes), path), base: doc };
     });
   }
 
-  async append(path: string, value: Json, options: { writer?: string } = {}): Promise<WriteResult> {
+  async append(path: string, value: Json, options: { writer?: string; typed?: boolean } = {}): Promise<WriteResult> {
     const segments = parsePath(path);
-    return this.write(options, async (current) => {
+    return this.write(options, async (current, context) => {
       const doc = this.existing(current);
       const list = getAt(doc, segments) ?? null;
       if (list !== null && !Array.isArray(list)) {
         throw new BatonError('invalid', `cannot append to ${path}: it holds ${Array.isArray(list) ? 'an array' : typeof list === 'object' ? 'an object' : `a ${typeof list}`}, not an array; use 'baton set' to replace it`);
       }
-      return { kind: 'append', path, candidate: asObject(setAt(doc, segments, [...(list ?? []), value], path, this.limits.maxDocumentBytes), path), base: doc };
+      const item = options.typed && typeof value === 'string' ? typedValue(value, context.schema.schema, [...segments, String(list?.length ?? 0)], list?.at(-1)) : value;
+      return { kind: 'append', path, candidate: asObject(setAt(doc, segments, [...(list ?? []), item], path, this.limits.maxDocumentBytes), path), base: doc };
     });
   }
 

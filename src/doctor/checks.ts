@@ -73,7 +73,7 @@ async function checkOne(root: string, file: string): Promise<Finding[]> {
   if (read.state === 'corrupt') {
     add(false, `${name} parses`, last ? `baton doctor --repair (moves it aside, restores revision ${lastGood(paths.history, last.rev)})` : `no history to restore from; fix ${name} by hand`, last ? { kind: 'restore' } : undefined);
   } else {
-    add(true, `${name} ${read.state === 'missing' ? 'is absent (cleared)' : 'parses'}`, '');
+    add(true, `${name} ${read.state === 'missing' ? 'is absent (cleared)' : read.bom ? 'parses (after its UTF-8 byte-order mark, which the next write removes)' : 'parses'}`, '');
   }
   const meta = readMetaRow(paths, name, add);
   if (read.state === 'ok' && meta) {

@@ -46,12 +46,12 @@ export async function harnessChecks(configRoot: string, cwd = configRoot, env: R
     if (read.state === 'missing') {
       add(true, `No ${name} (no stale state)`, '', taskPath);
       if (mirror && mirrorText !== undefined && mirrorText !== mirror.empty) add(false, `phase mirror is ${mirrorText} but there is no current task`, `eneo-phase-set ${mirror.empty}`, mirrorPath);
-      if (waveFile && existsSync(waveFile)) add(false, `${rel(waveFile).split('/').pop()} present without a current task`, `rm ${rel(waveFile)}`, waveFile);
+      if (waveFile && existsSync(waveFile)) add(false, `${rel(waveFile).split('/').pop()} present without a current task`, `baton clear ${rel(waveFile)}`, waveFile);
     } else if (read.state === 'corrupt' || !read.doc || typeof read.doc !== 'object' || Array.isArray(read.doc)) {
-      add(false, `${name} is not valid JSON`, `rm ${rel(taskPath)}`, taskPath);
+      add(false, `${name} is not valid JSON`, `baton clear ${rel(taskPath)} (history keeps every revision: baton history, baton revert)`, taskPath);
     } else {
       const doc = read.doc as Record<string, unknown>;
-      laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `rm ${rel(taskPath)}`, taskPath));
+      laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `baton clear ${rel(taskPath)}`, taskPath));
       // A value outside the configured classification refuses every later write (spec 2.2).
       for (const issue of classificationIssues(doc as JsonObject, config.classification ?? {})) {
         add(false, `${name} ${issue.path}: ${issue.message}`, `eneo-task-update '.${issue.path} = <allowed value>' (or re-init the task)`, taskPath);

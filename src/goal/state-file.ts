@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../stores/file/atomic.js';
 import { withLock } from '../stores/file/lock.js';
 import { isoTime } from './time.js';
-import { joinLines, setMarkerField, splitLines } from './text.js';
+import { joinLines, setMarkerField, splitLines, usesCrlf } from './text.js';
 import { stateLockPath } from './paths.js';
 
 /** Lock budget for a state.md edit: edits take milliseconds; a hung holder is stolen after 60 s. */
@@ -51,11 +51,12 @@ export async function editState(
   options: { touchUpdated?: boolean; now?: Date } = {},
 ): Promise<string[]> {
   return underStateLock(stateFile, () => {
-    const before = splitLines(readFileSync(stateFile, 'latin1'));
+    const raw = readFileSync(stateFile, 'latin1');
+    const before = splitLines(raw);
     let after = edit(before);
     if (options.touchUpdated) after = setMarkerField(after ?? before, 'updated', isoTime(options.now));
     if (after === undefined || (after === before)) return before;
-    writeFileAtomic(stateFile, Buffer.from(joinLines(after), 'latin1'));
+    writeFileAtomic(stateFile, Buffer.from(joinLines(after, usesCrlf(raw) ? '\r\n' : '\n'), 'latin1'));
     return after;
   });
 }

@@ -4,15 +4,21 @@
  */
 export const END_HEAD = '<!-- end head -->';
 
+/** Lines of a text file; a file saved with CRLF endings (a Windows editor) reads the same. */
 export function splitLines(text: string): string[] {
   if (text === '') return [];
-  const lines = text.split('\n');
+  const lines = text.split(/\r?\n/);
   if (text.endsWith('\n')) lines.pop();
   return lines;
 }
 
-export function joinLines(lines: string[]): string {
-  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+/** `eol` is the file's own line ending (see usesCrlf), kept when it is rewritten. */
+export function joinLines(lines: string[], eol = '\n'): string {
+  return lines.length === 0 ? '' : `${lines.join(eol)}${eol}`;
+}
+
+export function usesCrlf(text: string): boolean {
+  return text.includes('\r\n');
 }
 
 /**

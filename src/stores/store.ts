@@ -29,7 +29,7 @@ export interface Store {
 
 export type ReadResult =
   | { state: 'missing' }
-  | { state: 'ok'; doc: Json; text: string }
+  | { state: 'ok'; doc: Json; text: string; bom?: true }
   | { state: 'corrupt'; text: string; error: string };
 
 export interface DocMeta {

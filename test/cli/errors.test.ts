@@ -1,5 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
@@ -15,5 +18,108 @@ describe('baton lint on input that is not a state file', () => {
       assert.match(result.stderr, /^baton lint: .*(does not exist|is not a file).*state\.md/);
     }
     assert.equal(baton(['lint', 'goal/state.md'], { cwd: dir }).code, 0);
+  });
+});
+
+describe('a goal state.md saved with CRLF line endings', () => {
+  it('goal now and land work, the lint sees its entries, and the file keeps CRLF', (t) => {
+    const { dir, cleanup } = tempTree({ 'home/.keep': '' });
+    t.after(cleanup);
+    const env = { HOME: join(dir, 'home') };
+    const run = (...args: string[]) => baton(args, { cwd: dir, env });
+    assert.equal(run('goal', 'start', 'crlf', 'handle windows line endings').code, 0);
+    const state = join(dir, 'home', '.claude', 'orchestrate', 'crlf', 'state.md');
+    writeFileSync(state, readFileSync(state, 'utf8').replaceAll('\n', '\r\n'));
+    const now = run('goal', 'now', '-> build -> agent-1');
+    assert.equal(now.code, 0, now.stderr);
+    const text = readFileSync(state, 'utf8');
+    assert.ok(text.includes('-> build -> agent-1\r\n'), 'the entry is in Now');
+    assert.equal(text.replaceAll('\r\n', '').includes('\n'), false, 'every line still ends in CRLF');
+    const lint = run('lint', state, '--json');
+    assert.equal(lint.code, 0, lint.stderr);
+    assert.deepEqual(JSON.parse(lint.stdout).findings.filter((f: { code: string }) => f.code === 'now-empty'), []);
+    assert.equal(run('goal', 'land', 'build', 'built it').code, 0);
+    assert.match(readFileSync(state, 'utf8'), /built it\r\n/);
+  });
+});
+
+describe('documents written by other tools', () => {
+  it('a JSON document with a UTF-8 byte-order mark is read; the doctor says so; the next write drops the mark', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    writeFileSync(join(dir, 'bom.json'), '\uFEFF{"a":1}\n');
+    assert.deepEqual(Object.values(baton(['get', 'bom.json', '.a'], { cwd: dir })), [0, '1\n', '']);
+    assert.equal(baton(['update', 'bom.json', '.a += 1'], { cwd: dir }).code, 0);
+    assert.equal(readFileSync(join(dir, 'bom.json'), 'utf8'), '{\n  "a": 2\n}\n');
+    writeFileSync(join(dir, 'bom.json'), '\uFEFF{"a":3}\n');
+    const doctor = baton(['doctor', dir], { cwd: dir });
+    assert.match(doctor.stdout, /bom\.json parses \(after its UTF-8 byte-order mark/);
+  });
+
+  it("the doctor's advice for a broken Eneo task is a baton command that keeps history, and it works", (t) => {
+    const { dir, cleanup } = tempTree({ 'baton.config.json': '{"profile":"eneo"}', '.claude/state/current-task.json': '{broken' });
+    t.after(cleanup);
+    const doctor = baton(['doctor', '--json'], { cwd: dir, env: { BATON_ROOT: dir } });
+    const row = (JSON.parse(doctor.stdout).checks as { ok: boolean; check: string; fix: string }[]).find((r) => !r.ok && /^current-task\.json/.test(r.check));
+    assert.ok(row, doctor.stdout);
+    assert.doesNotMatch(row.fix, /(^|\s)rm\s/);
+    const advice = /^(baton clear \S+)/.exec(row.fix)?.[1] as string;
+    assert.ok(advice, row.fix);
+    assert.equal(baton(advice.split(' ').slice(1), { cwd: dir, env: { BATON_ROOT: dir } }).code, 0);
+    assert.equal(baton(['doctor'], { cwd: dir, env: { BATON_ROOT: dir } }).code, 0);
+  });
+});
+
+describe('baton set and append: the type of VALUE', () => {
+  it('comes from the schema at PATH, else the value already there, else a string; --json forces JSON', (t) => {
+    const schema = { type: 'object', properties: { count: { type: 'integer' }, done: { type: 'boolean' }, label: { type: 'string' }, scores: { type: 'array', items: { type: 'number' } }, ref: { $ref: '#/$defs/n' } }, $defs: { n: { type: 'number' } } };
+    const { dir, cleanup } = tempTree({ 's.json': JSON.stringify(schema) });
+    t.after(cleanup);
+    const run = (...args: string[]) => baton(args, { cwd: dir });
+    assert.equal(run('init', 'typed.json', '--schema', 's.json').code, 0);
+    for (const [path, value] of [['count', '2'], ['done', 'true'], ['label', '42'], ['ref', '1.5']]) assert.equal(run('set', 'typed.json', path as string, value as string).code, 0);
+    assert.equal(run('append', 'typed.json', 'scores', '7').code, 0);
+    assert.equal(run('update', 'typed.json', '.count += 1').code, 0);
+    assert.deepEqual(JSON.parse(run('get', 'typed.json').stdout), { count: 3, done: true, label: '42', ref: 1.5, scores: [7] });
+    assert.equal(run('set', 'typed.json', 'count', 'many').code, 3, 'text that is not a number: the schema refuses it');
+
+    assert.equal(run('init', 'plain.json', '--argjson', 'n', '1').code, 0);
+    assert.equal(run('set', 'plain.json', 'n', '5').code, 0);
+    assert.equal(run('set', 'plain.json', 'new', '5').code, 0);
+    assert.equal(run('set', 'plain.json', 'forced', '5', '--json').code, 0);
+    assert.deepEqual(JSON.parse(run('get', 'plain.json').stdout), { n: 5, new: '5', forced: 5 });
+  });
+
+  it('arr[0] indexes an array, as arr.0 does', (t) => {
+    const { dir, cleanup } = tempTree({ 'a.json': '{"arr":["a","b"]}' });
+    t.after(cleanup);
+    assert.equal(baton(['set', 'a.json', 'arr[1]', 'x'], { cwd: dir }).code, 0);
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8')), { arr: ['a', 'x'] });
+  });
+});
+
+describe('strings jq cannot read', () => {
+  it('a lone UTF-16 surrogate is refused from --argjson, set --json and a library write; nothing is written', async (t) => {
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":"ok"}\n' });
+    t.after(cleanup);
+    assert.equal(baton(['update', 'd.json', '.a = $x', '--argjson', 'x', '"\\ud800"'], { cwd: dir }).code, 2);
+    assert.equal(baton(['set', 'd.json', 'a', '"\\udc00 tail"', '--json'], { cwd: dir }).code, 2);
+    const { openDoc } = await import('../../src/index.js');
+    await assert.rejects(openDoc(join(dir, 'd.json')).update((doc) => ({ ...doc, a: 'x\ud800' })), (error: { code?: string }) => error.code === 'invalid');
+    assert.equal(readFileSync(join(dir, 'd.json'), 'utf8'), '{"a":"ok"}\n');
+    assert.equal(baton(['update', 'd.json', '.a = $x', '--argjson', 'x', '"\\ud83d\\ude00"'], { cwd: dir }).code, 0, 'a surrogate pair is a character');
+    assert.equal(spawnSync('jq', ['-r', '.a', join(dir, 'd.json')], { encoding: 'utf8' }).stdout, '\u{1F600}\n');
+  });
+});
+
+describe('smaller things a newcomer trips on', () => {
+  it('history says when its default of 20 cut the list short', (t) => {
+    const { dir, cleanup } = tempTree({ 'h.json': '{"n":0}' });
+    t.after(cleanup);
+    for (let i = 0; i < 21; i++) baton(['update', 'h.json', '.n += 1'], { cwd: dir });
+    const cut = baton(['history', 'h.json'], { cwd: dir });
+    assert.equal(cut.stdout.trim().split('\n').length, 20);
+    assert.match(cut.stderr, /newest 20 revisions; --limit N/);
+    assert.equal(baton(['history', 'h.json', '--limit', '50'], { cwd: dir }).stderr, '');
   });
 });

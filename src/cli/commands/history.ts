@@ -5,9 +5,17 @@ import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
 
+const DEFAULT_LIMIT = 20;
+
 export default async function history(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.history!, args);
-  const entries = await openForCli(positionals[0] as string, cli).history({ limit: intFlag(flags.limit, 'limit', 20) as number });
+  const limit = intFlag(flags.limit, 'limit', DEFAULT_LIMIT) as number;
+  // One more than shown, to say when the default cut the list short.
+  const entries = await openForCli(positionals[0] as string, cli).history({ limit: limit + 1 });
+  if (entries.length > limit) {
+    entries.length = limit;
+    if (flags.limit === undefined) cli.err(`baton history: the newest ${limit} revisions; --limit N shows more\n`);
+  }
   if (flags.json) {
     cli.out(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
     return 0;

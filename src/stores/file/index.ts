@@ -196,15 +196,18 @@ export function readDocument(file: string): ReadResult {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
     throw new BatonError('io', `cannot read ${file}: ${(error as Error).message}; check its permissions`);
   }
+  // Windows editors save UTF-8 with a byte-order mark, which JSON.parse (and jq) refuse. It is
+  // read as the JSON it is; the next write, formatted by baton, has none.
+  const bom = text.charCodeAt(0) === 0xfeff;
   let doc: Json;
   try {
-    doc = JSON.parse(text) as Json;
+    doc = JSON.parse(bom ? text.slice(1) : text) as Json;
   } catch (error) {
     return { state: 'corrupt', text, error: (error as Error).message };
   }
   // A file edited outside baton may nest deeper than anything baton walks without overflowing.
   if (depthOver(doc, MAX_DEPTH_CEILING)) return { state: 'corrupt', text, error: `nested deeper than ${MAX_DEPTH_CEILING} levels, more than baton can process` };
-  return { state: 'ok', doc, text };
+  return bom ? { state: 'ok', doc, text, bom } : { state: 'ok', doc, text };
 }
 
 /**
