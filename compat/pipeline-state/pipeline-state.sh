@@ -12,5 +12,5 @@ if [[ -n ${BATON_BIN:-} ]]; then
   # shellcheck disable=SC2086  # BATON_BIN may be "node /path/to/baton.js"
   exec $BATON_BIN run --compat "$@"
 fi
-command -v baton >/dev/null 2>&1 || { echo "pipeline-state.sh: baton is not on PATH; install it (npm install -g baton) or set BATON_BIN" >&2; exit 1; }
+command -v baton >/dev/null 2>&1 || { echo "pipeline-state.sh: baton is not on PATH; install it (npm install -g baton-state) or set BATON_BIN" >&2; exit 1; }
 exec baton run --compat "$@"

@@ -1,5 +1,5 @@
 /**
- * The one error type baton throws. `code` is stable and documented (README "Exit codes"); callers and
+ * The one error type baton throws. `code` is stable and documented (docs/troubleshooting.md, "Exit codes"); callers and
  * tests match on it, never on message text. Messages are one line and name the fix.
  */
 export const EXIT = {

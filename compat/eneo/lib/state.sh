@@ -23,7 +23,7 @@ _eneo_baton() {
   elif [[ -f $_eneo_pkg_cli ]]; then
     node "$_eneo_pkg_cli" task "$@"
   else
-    echo "[state] baton not found on PATH; install it (npm install -g baton) or set BATON_BIN" >&2
+    echo "[state] baton not found on PATH; install it (npm install -g baton-state) or set BATON_BIN" >&2
     return 1
   fi
 }
