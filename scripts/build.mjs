@@ -103,7 +103,7 @@ readExports(outer);
 
 await Promise.all([
   build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: out, format: 'cjs', define: { BATON_VERSION: JSON.stringify(version) } }),
-  build({ ...common, entryPoints: commands, outdir: `${out}/commands`, format: 'cjs', plugins: [lazyParts, lazyRequire] }),
+  build({ ...common, entryPoints: commands, outdir: `${out}/commands`, format: 'cjs', plugins: [lazyParts, lazyRequire], define: { BATON_VERSION: JSON.stringify(version) } }),
   build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])), outdir: `${out}/vendor`, format: 'cjs' }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: out, format: 'esm', outExtension: { '.js': '.mjs' }, packages: 'external' }),
 ]);

@@ -271,6 +271,14 @@ const list: CommandDef[] = [
     details: 'A hook never fails its host: odd input exits 0. See docs/hooks.md.',
   },
   {
+    name: 'mcp',
+    summary: 'serve baton\'s tools to an agent over MCP (stdio)',
+    usage: ['[--as WRITER]'],
+    positionals: [0, 0],
+    options: [{ name: 'as', value: 'WRITER', help: 'the writer recorded in history (default: $BATON_WRITER, else mcp:<client name>)' }],
+    details: 'Tools: get, update, set, consume, history, phase, gate, goal, lint. A failed call is a tool error whose text starts with baton\'s error code. Setup for Claude Code, Codex and Gemini: docs/mcp.md.',
+  },
+  {
     name: 'statusline',
     summary: "Claude Code's status line (the status JSON on stdin)",
     usage: [''],

@@ -1,0 +1,18 @@
+import { parseCommand } from '../args.js';
+import { COMMANDS } from '../definitions.js';
+import type { Cli } from '../context.js';
+import { serveMcp } from '../../mcp/server.js';
+
+declare const BATON_VERSION: string | undefined;
+
+/**
+ * `baton mcp`: runs until the client closes stdin. The SDK is bundled into this command's own
+ * bundle (scripts/build.mjs builds one per command), so no other command loads any of it, and
+ * it is a devDependency: neither an install nor the plugin (bundles, no node_modules) needs
+ * the SDK's ~90 packages (an HTTP server among them) on disk to run `baton mcp`.
+ */
+export default async function mcp(args: string[], cli: Cli): Promise<number> {
+  const { flags } = parseCommand(COMMANDS.mcp!, args);
+  await serveMcp({ cwd: cli.cwd, env: cli.env, version: typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev', writer: typeof flags.as === 'string' ? flags.as : undefined });
+  return 0;
+}

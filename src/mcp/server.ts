@@ -1,0 +1,63 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { BatonError, fromSystemError, isBatonError } from '../core/errors.js';
+import { TOOLS, type ToolContext } from './tools.js';
+
+/**
+ * `baton mcp`: the tools of tools.ts over stdio, with the official SDK's low-level Server (its
+ * McpServer wants zod schemas; ours are plain JSON Schema, kept short for the agent's context).
+ * Arguments are checked against the same schemas the client is shown, with the SDK's Ajv; a
+ * failure of any kind comes back as a tool error carrying baton's code, never as a crash.
+ */
+export interface McpOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  /** --as; else BATON_WRITER; else `mcp:<client name>` from the client's initialize. */
+  writer?: string | undefined;
+}
+
+export async function serveMcp(options: McpOptions): Promise<void> {
+  const server = new Server({ name: 'baton', version: options.version }, { capabilities: { tools: {} } });
+  const validators = new AjvJsonSchemaValidator();
+  const tools = new Map(TOOLS.map((tool) => [tool.name, { tool, check: validators.getValidator<Record<string, unknown>>(tool.inputSchema) }]));
+  const writer = () => options.writer || options.env.BATON_WRITER || `mcp:${server.getClientVersion()?.name ?? 'client'}`;
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const entry = tools.get(request.params.name);
+    try {
+      if (!entry) throw new BatonError('usage', `unknown tool '${request.params.name}'; the tools are ${TOOLS.map((tool) => tool.name).join(', ')}`);
+      const checked = entry.check(request.params.arguments ?? {});
+      if (!checked.valid) throw new BatonError('usage', `bad arguments for ${entry.tool.name}: ${checked.errorMessage}`);
+      const context: ToolContext = { cwd: options.cwd, env: options.env, writer: writer() };
+      const result = await entry.tool.run(checked.data, context);
+      return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
+    } catch (error) {
+      return toolError(error);
+    }
+  });
+
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  await server.connect(transport);
+  // The client ends the session by closing our stdin.
+  process.stdin.once('end', () => void server.close());
+  await closed;
+}
+
+/** `{code, exit, message}` in structuredContent for programs; `code: message` as the text. */
+function toolError(error: unknown): CallToolResult {
+  const known = isBatonError(error) ? error : fromSystemError(error);
+  const code = known?.code ?? 'internal';
+  const message = known ? known.message.split('\n')[0] as string : `internal error: ${(error as Error)?.message ?? String(error)}`;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+    structuredContent: { code, exit: known?.exitCode ?? 70, message },
+  };
+}

@@ -1,0 +1,241 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { BatonError } from '../core/errors.js';
+import type { Json, JsonObject } from '../core/json.js';
+import type { Doc } from '../doc/doc.js';
+import { openDoc } from '../doc/open.js';
+import { goalPaths, goalRoot, isValidSlug, toolNames } from '../goal/paths.js';
+import { readPointer } from '../goal/pointer.js';
+import { defaultRoot } from '../project/root.js';
+import { OUTPUT_KEY } from '../run/contract.js';
+import { Run } from '../run/document.js';
+import { evaluateGate } from '../run/gate.js';
+import { limitsFrom, checkSize } from '../run/limits.js';
+import { checkPhaseKey, finishPhase, startPhase } from '../run/phases.js';
+import { inspectPath, projectRelative } from '../run/project-path.js';
+import { isInside } from '../stores/file/paths.js';
+
+/**
+ * The MCP tools: each one a thin adapter over the library calls the CLI makes (openDoc, Run,
+ * the goal and lint modules), so validation, ownership, limits and path checks are the same
+ * whichever face writes. Schemas are hand-written and short: every tool's schema is sent to the
+ * agent's context on every session.
+ */
+export interface ToolContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  writer: string;
+}
+
+export interface ToolDef {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, object>; required?: string[]; additionalProperties: false };
+  run(input: Record<string, unknown>, ctx: ToolContext): Promise<Json>;
+}
+
+const FILE = { type: 'string', description: 'document path, inside the project' };
+const PATH = { type: 'string', description: 'dot-separated keys, e.g. phases.3-impl.status' };
+const ARGS = { type: 'object', description: 'named jq args: $NAME = value' };
+const RUN = { type: 'string', description: 'run label or .ai_log/session-<label>.json' };
+const PHASE = { type: 'string', description: 'phase key, e.g. 3-impl' };
+const NAME = { type: 'string', description: 'run name suffix (.ai_log/session-<run>-<name>.json)' };
+const PATHS = { type: 'array', items: { type: 'string' } };
+
+const schema = (properties: Record<string, object>, required: string[] = []): ToolDef['inputSchema'] => ({
+  type: 'object',
+  properties,
+  ...(required.length > 0 ? { required } : {}),
+  additionalProperties: false,
+});
+
+/**
+ * A document path for an agent must name a file in the project: the CLI takes an absolute path
+ * elsewhere as the user's explicit choice (doc/root.ts), but a tool call is the model's choice.
+ * Symlinks inside the project that lead out are refused by the store itself.
+ */
+function openInProject(file: string, ctx: ToolContext): Doc {
+  const root = defaultRoot(ctx.cwd, ctx.env);
+  const target = resolve(ctx.cwd, file);
+  if (!isInside(root, target) && !isInside(realOr(root), target)) {
+    throw new BatonError('unsafe_path', `${file} is outside the project ${root}; give a path inside it`);
+  }
+  const timeout = Number(ctx.env.BATON_LOCK_TIMEOUT_MS);
+  return openDoc(isAbsolute(file) ? file : relative(ctx.cwd, target) || file, {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    writer: ctx.writer,
+    ...(Number.isFinite(timeout) && timeout > 0 ? { lockTimeoutMs: timeout } : {}),
+  });
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+const written = ({ rev, notes }: { rev: number; notes: string[] }): Json => ({ rev, ...(notes.length > 0 ? { notes } : {}) });
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const now = (): string => `${new Date().toISOString().slice(0, 19)}Z`;
+
+function openRun(input: Record<string, unknown>, ctx: ToolContext): Run {
+  checkPhaseKey(input.phase as string);
+  return new Run(input.run as string, { cwd: ctx.cwd, env: ctx.env, writer: ctx.writer, limits: limitsFrom(ctx.env, false) }, str(input.name));
+}
+
+const RESERVED = ['session', 'phases', 'contract'];
+
+async function phaseDone(run: Run, key: string, input: Record<string, unknown>): Promise<Json> {
+  const root = run.location.root;
+  const outputs = Object.entries((input.outputs ?? {}) as JsonObject);
+  for (const [name] of outputs) {
+    if (!OUTPUT_KEY.test(name)) throw new BatonError('usage', `output ${JSON.stringify(name)} must be a key of letters, digits, '_', '-', '.'`);
+    if (input.promote && RESERVED.includes(name)) throw new BatonError('usage', `promote cannot set the run's own field '${name}'; rename the output`);
+  }
+  const warnings = outputs.map(([name, value]) => checkSize(`output ${name}`, value, run.limits)).filter((w): w is string => w !== undefined);
+  const evidence = ((input.evidence ?? []) as string[]).map((path) => projectRelative(path, root, 'evidence'));
+  const workItems = ((input.workItems ?? []) as string[]).map((path) => projectRelative(path, root, 'work item'));
+  const also = str(input.also);
+  if (also !== undefined && (!OUTPUT_KEY.test(also) || RESERVED.includes(also) || evidence.length === 0)) {
+    throw new BatonError('usage', `also ${JSON.stringify(also)} needs evidence and a top-level list name other than ${RESERVED.join('/')} (e.g. phase-2-evidence)`);
+  }
+  for (const path of [...evidence, ...workItems]) {
+    if (inspectPath(path, root) !== 'ok') warnings.push(`warning: ${path} does not exist yet (or is empty); the gate fails until it does`);
+  }
+  const promote = input.promote === true;
+  await run.update((doc) => void finishPhase(doc, key, { now: now(), agent: str(input.agent), outputs, evidence, workItems, also, promote }), 'phase');
+  return { done: key, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/** The goal verbs print to a CLI; here their lines come back as the tool's text. */
+async function goalVerb(verb: 'now' | 'land', args: string[], ctx: ToolContext): Promise<Json> {
+  const root = goalRoot(ctx.env);
+  if (root === undefined) throw new BatonError('not_found', 'HOME is not set; the goals live in $HOME/.claude/orchestrate');
+  let out = '';
+  const cli = { out: (text: string) => void (out += text), err: (text: string) => void (out += text), readStdin: () => '', env: ctx.env, cwd: ctx.cwd };
+  const edit = await import('../goal/commands/edit.js');
+  await edit[verb]({ root, names: toolNames(ctx.env), cli, cwd: realOr(ctx.cwd) }, args);
+  return out;
+}
+
+export const TOOLS: ToolDef[] = [
+  {
+    name: 'get',
+    description: 'Read a JSON document through a jq expression; returns the results.',
+    inputSchema: schema({ file: FILE, expr: { type: 'string', description: 'jq, default .' }, args: ARGS }, ['file']),
+    run: async (input, ctx) => openInProject(input.file as string, ctx).get(str(input.expr) ?? '.', (input.args ?? {}) as JsonObject),
+  },
+  {
+    name: 'update',
+    description: 'Change a document with a jq expression, in one locked, validated step.',
+    inputSchema: schema({ file: FILE, expr: { type: 'string' }, args: ARGS }, ['file', 'expr']),
+    run: async (input, ctx) => written(await openInProject(input.file as string, ctx).update(input.expr as string, (input.args ?? {}) as JsonObject)),
+  },
+  {
+    name: 'set',
+    description: 'Set one field to a JSON value, or append it to an array field (append: true).',
+    inputSchema: schema({ file: FILE, path: PATH, value: {}, append: { type: 'boolean' } }, ['file', 'path', 'value']),
+    run: async (input, ctx) => {
+      const doc = openInProject(input.file as string, ctx);
+      return written(await doc[input.append === true ? 'append' : 'set'](input.path as string, input.value as Json));
+    },
+  },
+  {
+    name: 'consume',
+    description: 'Return a field and set it to null, in one locked step.',
+    inputSchema: schema({ file: FILE, path: PATH }, ['file', 'path']),
+    run: async (input, ctx) => openInProject(input.file as string, ctx).consume(input.path as string),
+  },
+  {
+    name: 'history',
+    description: 'Revisions of a document, newest first: rev, time, writer, operation, patch.',
+    inputSchema: schema({ file: FILE, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, ['file']),
+    run: async (input, ctx) => (await openInProject(input.file as string, ctx).history({ limit: (input.limit as number | undefined) ?? 20 })) as unknown as Json,
+  },
+  {
+    name: 'phase',
+    description: 'Start a pipeline phase (needs agent) or record it done with outputs and evidence files.',
+    inputSchema: schema(
+      {
+        action: { enum: ['start', 'done'] },
+        run: RUN,
+        phase: PHASE,
+        agent: { type: 'string' },
+        rerun: { type: 'boolean', description: 'start: run a done phase again' },
+        outputs: { type: 'object', description: 'done: output name -> value' },
+        evidence: { ...PATHS, description: 'done: project files that prove the work' },
+        workItems: { ...PATHS, description: 'done: project files the phase produced' },
+        promote: { type: 'boolean', description: 'done: also copy outputs to the top level' },
+        also: { type: 'string', description: 'done: a top-level list that gets the evidence too' },
+        name: NAME,
+      },
+      ['action', 'run', 'phase'],
+    ),
+    run: async (input, ctx) => {
+      const run = openRun(input, ctx);
+      const key = input.phase as string;
+      if (input.action === 'done') return phaseDone(run, key, input);
+      const agent = str(input.agent);
+      if (!agent) throw new BatonError('usage', `phase start needs agent (the agent that runs ${key})`);
+      await run.update((doc) => void startPhase(doc, key, { agent, now: now(), rerun: input.rerun === true }), 'phase');
+      return { started: key };
+    },
+  },
+  {
+    name: 'gate',
+    description: "Check a phase's evidence on disk and record the verdict; pass is true when it holds.",
+    inputSchema: schema({ run: RUN, phase: PHASE, name: NAME }, ['run', 'phase']),
+    run: async (input, ctx) => {
+      const run = openRun(input, ctx);
+      const key = input.phase as string;
+      const doc = await run.read();
+      const result = evaluateGate(doc, key, run.location.root);
+      const missing = result.rows.filter((row) => !row.holds).map((row) => `${row.kind} ${row.subject}`);
+      if (doc.phases?.[key]) {
+        await run.update((current) => {
+          const entry = current.phases?.[key];
+          if (entry) entry.gate = { result: result.pass ? 'pass' : 'fail', at: now(), ...(missing.length > 0 ? { missing } : {}) };
+        }, 'gate');
+      }
+      return result as unknown as Json;
+    },
+  },
+  {
+    name: 'goal',
+    description: "The active goal's state.md: now adds a Now entry (a launch); land drops the entry labelled label and may append a Done line.",
+    inputSchema: schema({ action: { enum: ['now', 'land'] }, text: { type: 'string', minLength: 1, description: 'now: the entry; land: the Done line' }, label: { type: 'string', minLength: 1 } }, ['action']),
+    run: async (input, ctx) => {
+      const text = str(input.text);
+      if (input.action === 'now') {
+        if (!text) throw new BatonError('usage', 'goal now needs text (the Now entry)');
+        return goalVerb('now', [text], ctx);
+      }
+      const label = str(input.label);
+      if (!label) throw new BatonError('usage', 'goal land needs label (the Now entry to drop)');
+      return goalVerb('land', text === undefined ? [label] : [label, text], ctx);
+    },
+  },
+  {
+    name: 'lint',
+    description: "Check a goal's state.md against the workflow rules (default: the active goal); fix applies the safe fixes.",
+    inputSchema: schema({ goal: { type: 'string', description: 'goal slug' }, fix: { type: 'boolean' } }),
+    run: async (input, ctx) => {
+      const root = goalRoot(ctx.env);
+      if (root === undefined) throw new BatonError('not_found', 'HOME is not set; the goals live in $HOME/.claude/orchestrate');
+      const slug = str(input.goal) ?? readPointer(root)?.slug;
+      if (slug === undefined) throw new BatonError('not_found', 'no active goal; name one with goal');
+      if (!isValidSlug(slug)) throw new BatonError('usage', `goal ${JSON.stringify(slug)} is not a goal slug (lowercase letters, digits, '-')`);
+      const paths = goalPaths(root, slug);
+      const options = { logPath: paths.log, sidecarPath: paths.sidecar, env: ctx.env, goalTool: toolNames(ctx.env).goal };
+      let fixed: { code: string; change: string }[] = [];
+      if (input.fix === true) fixed = (await (await import('../goal/lint/fix.js')).fixState(paths.state, options)) ?? [];
+      const findings = (await import('../goal/lint/run.js')).lintState(paths.state, options);
+      if (findings === undefined) throw new BatonError('not_found', `goal '${slug}' has no state file ${paths.state}`);
+      const remaining = new Set(findings.map((f) => f.code));
+      return { file: paths.state, ...(input.fix === true ? { fixed: fixed.filter((f) => !remaining.has(f.code)) } : {}), findings } as unknown as Json;
+    },
+  },
+];

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { baton, BIN, cleanEnv } from '../helpers/cli.js';
+import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
+
+/**
+ * `baton mcp` as an agent host runs it: the SDK's own client spawns the built CLI over stdio in a
+ * temp project. Every tool is called for real; failures must come back as tool errors carrying
+ * baton's error code, with the document on disk unchanged.
+ */
+const tree = tempTree({ 'project/owned.schema.json': OWNED_SCHEMA, 'home/.keep': '', 'outside/secret.json': '{"s":1}' });
+const project = join(tree.dir, 'project');
+const env = cleanEnv({ HOME: join(tree.dir, 'home'), BATON_ROOT: project }) as Record<string, string>;
+const client = new Client({ name: 'test-client', version: '1.0.0' });
+
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+async function ok(name: string, args: Record<string, unknown>): Promise<unknown> {
+  const result = await call(name, args);
+  assert.ok(!result.isError, `${name} failed: ${text(result)}`);
+  const body = text(result);
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+async function fails(name: string, args: Record<string, unknown>, code: string): Promise<string> {
+  const result = await call(name, args);
+  assert.equal(result.isError, true, `${name} should fail: ${text(result)}`);
+  assert.equal((result.structuredContent as { code: string }).code, code, text(result));
+  assert.ok(text(result).startsWith(`${code}: `));
+  assert.equal(text(result).split('\n').length, 1, 'one line');
+  return text(result);
+}
+const onDisk = (file: string) => readFileSync(join(project, file), 'utf8');
+
+before(async () => {
+  assert.equal(baton(['init', 'notes.json', '--argjson', 'n', '1'], { cwd: project, env }).code, 0);
+  assert.equal(baton(['init', 'owned.json', '--schema', 'owned.schema.json', '--as', 'orchestrator', '--arg', 'phase', 'RED'], { cwd: project, env }).code, 0);
+  assert.equal(baton(['run', 'init', 'r1'], { cwd: project, env }).code, 0);
+  assert.equal(baton(['goal', 'start', 'demo-goal', 'Ship the MCP server'], { cwd: project, env }).code, 0);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: project, env, stderr: 'pipe' }));
+});
+after(async () => {
+  await client.close();
+  tree.cleanup();
+});
+
+describe('baton mcp', () => {
+  it('lists the tools, each with a short description and a closed input schema', async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['consume', 'gate', 'get', 'goal', 'history', 'lint', 'phase', 'set', 'update']);
+    for (const tool of tools) {
+      assert.ok((tool.description ?? '').length <= 140, `${tool.name}: description under 140 characters`);
+      assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
+    }
+    assert.ok(JSON.stringify(tools).length < 6000, `all schemas together stay small (${JSON.stringify(tools).length} bytes)`);
+  });
+
+  it('get, update with named args, set, append, consume and history work on a document, recording the client as writer', async () => {
+    assert.deepEqual(await ok('get', { file: 'notes.json', expr: '.n' }), [1]);
+    assert.deepEqual(await ok('update', { file: 'notes.json', expr: '.n += $k | .who = $w', args: { k: 41, w: 'x' } }), { rev: 2 });
+    assert.deepEqual(JSON.parse(onDisk('notes.json')), { n: 42, who: 'x' });
+    await ok('set', { file: 'notes.json', path: 'hint', value: 'next: tests' });
+    await ok('set', { file: 'notes.json', path: 'log', value: [] });
+    await ok('set', { file: 'notes.json', path: 'log', value: { a: 1 }, append: true });
+    assert.equal(await ok('consume', { file: 'notes.json', path: 'hint' }), 'next: tests');
+    assert.deepEqual(JSON.parse(onDisk('notes.json')), { n: 42, who: 'x', hint: null, log: [{ a: 1 }] });
+    const history = (await ok('history', { file: 'notes.json', limit: 2 })) as { rev: number; writer: string }[];
+    assert.deepEqual(history.map((entry) => entry.rev), [6, 5]);
+    assert.equal(history[0]?.writer, 'mcp:test-client');
+  });
+
+  it('phase start/done and gate drive a run; the gate reads evidence files from the project', async () => {
+    assert.deepEqual(await ok('phase', { action: 'start', run: 'r1', phase: '1-plan', agent: 'planner' }), { started: '1-plan' });
+    mkdirSync(join(project, '.ai_log'), { recursive: true });
+    writeFileSync(join(project, '.ai_log', 'plan.md'), '# plan\n');
+    assert.deepEqual(await ok('phase', { action: 'done', run: 'r1', phase: '1-plan', outputs: { plan: '.ai_log/plan.md', steps: 3 }, evidence: ['.ai_log/plan.md'] }), { done: '1-plan' });
+    const gate = (await ok('gate', { run: 'r1', phase: '1-plan' })) as { pass: boolean };
+    assert.equal(gate.pass, true);
+    const run = JSON.parse(onDisk('.ai_log/session-r1.json'));
+    assert.equal(run.phases['1-plan'].status, 'done');
+    assert.deepEqual(run.phases['1-plan'].outputs, { plan: '.ai_log/plan.md', steps: 3 });
+    assert.equal(run.phases['1-plan'].gate.result, 'pass');
+    await fails('phase', { action: 'done', run: 'r1', phase: '2-impl', evidence: ['../outside/secret.json'] }, 'usage');
+  });
+
+  it('goal now/land edit the active goal and lint reports on it', async () => {
+    assert.match((await ok('goal', { action: 'now', text: 'impl: build the server' })) as string, /- impl: build the server/);
+    const landed = (await ok('goal', { action: 'land', label: 'impl', text: 'server built' })) as string;
+    assert.doesNotMatch(landed, /impl: build the server/);
+    const state = readFileSync(join(tree.dir, 'home', '.claude', 'orchestrate', 'demo-goal', 'state.md'), 'utf8');
+    assert.match(state, /server built/);
+    const lint = (await ok('lint', {})) as { file: string; findings: unknown[] };
+    assert.match(lint.file, /demo-goal[/\\]state\.md$/);
+    assert.ok(Array.isArray(lint.findings));
+    await fails('goal', { action: 'land' }, 'usage');
+    await fails('lint', { goal: '../x' }, 'usage');
+  });
+
+  it('bad arguments are usage errors naming the problem; a bad jq program is a jq_syntax error; nothing is written', async () => {
+    const before = onDisk('notes.json');
+    assert.match(await fails('update', { file: 'notes.json' }, 'usage'), /expr/);
+    assert.match(await fails('get', { file: 'notes.json', extra: 1 }, 'usage'), /additional/);
+    assert.match(await fails('history', { file: 'notes.json', limit: 'ten' }, 'usage'), /limit/);
+    await fails('phase', { action: 'skip', run: 'r1', phase: '1-plan' }, 'usage');
+    await fails('nope', {}, 'usage');
+    await fails('update', { file: 'notes.json', expr: '.n +' }, 'jq_syntax');
+    await fails('update', { file: 'notes.json', expr: '.n = $missing' }, 'jq_syntax');
+    assert.equal(onDisk('notes.json'), before);
+  });
+
+  it('a write to a field the MCP writer does not own is refused with forbidden, the document unchanged', async () => {
+    const before = onDisk('owned.json');
+    await fails('set', { file: 'owned.json', path: 'phase', value: 'GREEN' }, 'forbidden');
+    await fails('update', { file: 'owned.json', expr: '.phase = "GREEN"' }, 'forbidden');
+    assert.equal(onDisk('owned.json'), before);
+  });
+
+  it('a document path outside the project is refused, by .., absolute path or symlink', async () => {
+    symlinkSync(join(tree.dir, 'outside'), join(project, 'link'));
+    await fails('get', { file: '../outside/secret.json' }, 'unsafe_path');
+    await fails('get', { file: join(tree.dir, 'outside', 'secret.json') }, 'unsafe_path');
+    await fails('set', { file: join(tree.dir, 'outside', 'secret.json'), path: 's', value: 2 }, 'unsafe_path');
+    await fails('update', { file: 'link/secret.json', expr: '.s = 2' }, 'unsafe_path');
+    assert.equal(readFileSync(join(tree.dir, 'outside', 'secret.json'), 'utf8'), '{"s":1}');
+  });
+});
