@@ -26,11 +26,18 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   const writer = () => options.writer || options.env.BATON_WRITER || `mcp:${server.getClientVersion()?.name ?? 'client'}`;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const entry = tools.get(request.params.name);
+  // Calls still running when stdin ends are answered before the server closes.
+  const running = new Set<Promise<CallToolResult>>();
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const call = callTool(request.params.name, request.params.arguments);
+    running.add(call);
+    return call.finally(() => running.delete(call));
+  });
+  const callTool = async (name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> => {
+    const entry = tools.get(name);
     try {
-      if (!entry) throw new BatonError('usage', `unknown tool '${request.params.name}'; the tools are ${TOOLS.map((tool) => tool.name).join(', ')}`);
-      const checked = entry.check(request.params.arguments ?? {});
+      if (!entry) throw new BatonError('usage', `unknown tool '${name}'; the tools are ${TOOLS.map((tool) => tool.name).join(', ')}`);
+      const checked = entry.check(args ?? {});
       if (!checked.valid) throw new BatonError('usage', `bad arguments for ${entry.tool.name}: ${checked.errorMessage}`);
       const context: ToolContext = { cwd: options.cwd, env: options.env, writer: writer() };
       const result = await entry.tool.run(checked.data, context);
@@ -38,7 +45,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     } catch (error) {
       return toolError(error);
     }
-  });
+  };
 
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
@@ -46,7 +53,12 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   });
   await server.connect(transport);
   // The client ends the session by closing our stdin.
-  process.stdin.once('end', () => void server.close());
+  process.stdin.once('end', async () => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+    // The SDK sends a result a few microtasks after its handler settles.
+    await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+  });
   await closed;
 }
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { baton, BIN, cleanEnv } from '../helpers/cli.js';
+import { baton, BIN, cleanEnv, ROOT } from '../helpers/cli.js';
 import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
 
 /**
@@ -132,5 +132,22 @@ describe('baton mcp', () => {
     await fails('set', { file: join(tree.dir, 'outside', 'secret.json'), path: 's', value: 2 }, 'unsafe_path');
     await fails('update', { file: 'link/secret.json', expr: '.s = 2' }, 'unsafe_path');
     assert.equal(readFileSync(join(tree.dir, 'outside', 'secret.json'), 'utf8'), '{"s":1}');
+  });
+});
+
+describe("the plugin's .mcp.json", () => {
+  it('starts the bundled server from a copy of the plugin outside the repo (as in the plugin cache)', async () => {
+    const config = JSON.parse(readFileSync(join(ROOT, 'plugin', '.mcp.json'), 'utf8')).mcpServers.baton as { command: string; args: string[] };
+    const copy = tempTree();
+    cpSync(join(ROOT, 'plugin'), join(copy.dir, 'plugin'), { recursive: true });
+    const plugin = new Client({ name: 'plugin-check', version: '1.0.0' });
+    try {
+      const args = config.args.map((arg) => arg.replaceAll('${CLAUDE_PLUGIN_ROOT}', join(copy.dir, 'plugin')));
+      await plugin.connect(new StdioClientTransport({ command: config.command === 'node' ? process.execPath : config.command, args, cwd: project, env, stderr: 'pipe' }));
+      assert.deepEqual(await plugin.callTool({ name: 'get', arguments: { file: 'notes.json', expr: '.n' } }).then((r) => JSON.parse(text(r as CallToolResult))), [42]);
+    } finally {
+      await plugin.close();
+      copy.cleanup();
+    }
   });
 });
