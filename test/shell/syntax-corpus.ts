@@ -77,6 +77,7 @@ export const SYNTAX: string[] = [
   'sudo -u root tee /etc/x < in',
   'find . -name "*.py" -exec rm {} \\;',
   'git commit -m "steering committee"',
+  'coproc NAME { echo x > out; }',
   'echo )',
   'echo "unterminated',
   "echo 'unterminated",

@@ -21,7 +21,7 @@ interface Ctx {
 }
 type Handler = (args: Field[], ctx: Ctx) => Env | void;
 
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'pico', 'micro']);
 
 export function runCommand(walker: Walker, argv: Field[], env: Env, stdin: Stdin): Env {
@@ -193,6 +193,13 @@ function sourceFile(args: Field[], ctx: Ctx): void {
   if (!file) return;
   if ((file.text === '/dev/stdin' || file.text === '-') && ctx.stdin.text !== undefined) ctx.walker.text(ctx.stdin.text, ctx.env, 'the sourced text');
   else if (file.unknown || file.text === '/dev/stdin') ctx.walker.opaque(`source of ${file.unknown ?? ctx.stdin.from ?? 'standard input'}`);
+}
+
+/** A command text another program hands to a shell (`flock -c`, `su -c`, `watch`). */
+function shellText(field: Field | undefined, ctx: Ctx, what: string): void {
+  if (!field) return;
+  if (field.unknown) ctx.walker.opaque(`${what} with a command text from ${field.unknown}`);
+  else ctx.walker.text(field.text, cloneEnv(ctx.env), `the ${what} text`);
 }
 
 function evalCommand(args: Field[], ctx: Ctx): Env {
@@ -421,6 +428,17 @@ const HANDLERS: Record<string, Handler> = {
   exec: wrapper('a'),
   env,
   xargs,
+  busybox: wrapper(''),
+  flock: (args, ctx) => {
+    const text = args.findIndex((a) => a.text === '-c' || a.text === '--command');
+    if (text >= 0) return shellText(args[text + 1], ctx, 'flock -c');
+    return wrapper('wEn', true)(args, ctx);
+  },
+  su: (args, ctx) => shellText(args[args.findIndex((a) => a.text === '-c' || a.text === '--command') + 1], ctx, 'su -c'),
+  watch: (args, ctx) => {
+    const rest = positional(args, 'nd');
+    if (rest.length) shellText({ ...(rest[0] as Field), text: rest.map((a) => a.text).join(' '), ...(rest.some((a) => a.unknown) ? { unknown: rest.find((a) => a.unknown)?.unknown } : {}) }, ctx, 'watch');
+  },
   cp: (args, ctx) => {
     destination(args, ctx, { tree: recursive(args) }, 'S');
     // cp -l makes hard links: the sources become writable under the new names.

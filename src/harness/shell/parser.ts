@@ -21,7 +21,7 @@ import { Lexer, ShellSyntaxError } from './words.js';
  * assignments (and arrays), functions, if/while/until/for/select/case, `[[ ]]`, `(( ))`.
  * Anything else is a ShellSyntaxError, which the policy treats as "cannot tell" (fail closed).
  */
-const RESERVED = new Set(['if', 'then', 'elif', 'else', 'fi', 'for', 'select', 'while', 'until', 'do', 'done', 'case', 'esac', 'in', 'function', '{', '}', '[[', ']]', '!', 'time']);
+const RESERVED = new Set(['if', 'then', 'elif', 'else', 'fi', 'for', 'select', 'while', 'until', 'do', 'done', 'case', 'esac', 'in', 'function', '{', '}', '[[', ']]', '!', 'time', 'coproc']);
 const REDIRECT_OPS = ['&>>', '&>', '<<<', '<<-', '<<', '<>', '<&', '>&', '>>', '>|', '<', '>'];
 const MAX_LENGTH = 100_000;
 
@@ -147,6 +147,7 @@ class Parser extends Lexer {
         case 'case': return this.caseClause();
         case 'function': return this.functionDef();
         case '[[': return this.testClause();
+        case 'coproc': return this.coproc();
         case undefined: case 'in': case ']]': return this.simple();
         default: return this.fail(`unexpected ${this.reserved()}`);
       }
@@ -287,6 +288,15 @@ class Parser extends Lexer {
     }
     this.separators();
     return { type: 'function', name, body: this.command() };
+  }
+
+  /** `coproc [NAME] command`: the command runs (in the background); only that matters here. */
+  private coproc(): Command {
+    this.pos += 6;
+    this.blank();
+    const named = /^[A-Za-z_][A-Za-z0-9_]*[ \t]+[({]/.exec(this.src.slice(this.pos, this.pos + 256));
+    if (named) this.pos += named[0].length - 1;
+    return this.command();
   }
 
   private testClause(): Command {
