@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BATON = join(ROOT, 'bin', 'baton.js');
 /** The bash+jq reference lives outside the repo; the comparison is optional. */
-export const REFERENCE = join(ROOT, '..', 'shared', 'bench', 'reference-state.sh');
+export const REFERENCE = process.env.BATON_BENCH_REFERENCE ?? join(ROOT, '..', 'shared', 'bench', 'reference-state.sh');
 
 /** Timing env: NODE_EXTRA_CA_CERTS adds ~70 ms to every Node start on this machine only. */
 export function benchEnv(extra = {}) {

@@ -91,4 +91,27 @@ describe('the file lock', () => {
     assert.ok(Number.isFinite(cpuMs), waiter.stderr);
     assert.ok(cpuMs < 250, `waiting 1.5 s used ${cpuMs} ms of CPU`);
   });
+
+  it('a queue that keeps moving never times out, even when it is longer than the wait budget', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    writeFileSync(join(dir, 'c.json'), '{"n":0}');
+    // 12 writers each holding the lock 150 ms: the last waits ~1.8 s, past its 600 ms budget. The
+    // budget bounds one holder, not the queue (the old absolute deadline failed most of them).
+    const script = `
+      const { openDoc } = await import(${JSON.stringify(join(ROOT, 'dist/index.mjs'))});
+      const doc = openDoc('c.json', { cwd: ${JSON.stringify(dir)}, lockTimeoutMs: 600 });
+      try {
+        await doc.update(async (d) => { await new Promise((r) => setTimeout(r, 150)); return { ...d, n: d.n + 1 }; });
+      } catch (error) { process.stderr.write(String(error.code)); process.exitCode = error.exitCode ?? 70; }`;
+    const writers = Array.from({ length: 12 }, () => new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, BATON_ROOT: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code, stderr }));
+    }));
+    const results = await Promise.all(writers);
+    assert.deepEqual(results.filter((r) => r.code !== 0), []);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')).n, 12);
+  });
 });

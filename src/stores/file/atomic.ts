@@ -15,6 +15,8 @@ export interface AtomicWriteOptions {
   durable?: boolean;
   /** Mode for a new file; an existing target keeps its own mode. */
   mode?: number;
+  /** fsync the folder after the rename (default: durable). Off when the caller does it later. */
+  syncDir?: boolean;
   /** Runs after the temp file is complete, right before the rename; throwing cancels the write. */
   beforeRename?: () => void;
 }
@@ -48,7 +50,7 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
     if (isBatonError(error)) throw error;
     throw new BatonError('io', `cannot write ${target}: ${systemFix(error) ?? `${(error as Error).message}; check the folder exists and is writable`}`, { cause: error });
   }
-  if (durable) fsyncDir(dirname(target));
+  if (options.syncDir ?? durable) fsyncDir(dirname(target));
 }
 
 /**

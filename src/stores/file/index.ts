@@ -59,13 +59,20 @@ export class FileStore implements Store {
       if (!decision.commit) return decision.result;
     }
     try {
-      return await withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, staleMs: this.options.lockStaleMs, label: key }, async (lock) => {
+      let committed = false;
+      const result = await withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, staleMs: this.options.lockStaleMs, label: key }, async (lock) => {
         const read = readDocument(paths.file);
         const rev = this.reconcile(paths, read);
         const decision = await fn({ ...read, rev, meta: readMeta(paths.meta) });
         if (decision.commit) this.commit(paths, decision.commit, rev + 1, () => fence(lock, paths.file, read, key));
+        committed = decision.commit !== undefined;
         return decision.result;
       });
+      // The rename is made durable after the lock is released, before the write is reported done:
+      // the next writer need not wait for this flush (one of a commit's three), and the folder's
+      // fsync persists our rename or a later one that replaced it, so nothing reported is lost.
+      if (committed) fsyncDir(dirname(paths.file));
+      return result;
     } catch (error) {
       throw fromSystemError(error) ?? error;
     }
@@ -146,10 +153,9 @@ export class FileStore implements Store {
         if (existsSync(paths.file)) {
           fenceAgain();
           unlinkSync(paths.file);
-          fsyncDir(dirname(paths.file));
         }
       } else {
-        writeFileAtomic(paths.file, text, { mode: 0o644, beforeRename: fenceAgain });
+        writeFileAtomic(paths.file, text, { mode: 0o644, syncDir: false, beforeRename: fenceAgain });
       }
     } catch (error) {
       if (!landed(paths.file, change.doc === null ? undefined : text)) rollbackEntry(appended);

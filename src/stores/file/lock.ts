@@ -61,8 +61,8 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 export const DEFAULT_LOCK_STALE_MS = 60_000;
 /** The steal guard is held for microseconds, so its age alone may count against it. */
 const GUARD_STALE_MS = 10_000;
-/** How often a waiter re-judges a lock that has not changed (liveness, heartbeat age). */
-const REJUDGE_MS = 200;
+/** How long a waiter lets a lock be before judging its holder (liveness, heartbeat age), and again. */
+const REJUDGE_MS = 500;
 /**
  * The identity recorded in locks. BATON_HOST_ID overrides the hostname where it does not tell
  * machines (or pid namespaces) apart, e.g. containers sharing a folder under one hostname.
@@ -80,28 +80,46 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const createDir = options.createDir ?? true;
   const wake = new Wake(path);
   let deadline = Date.now() + timeoutMs;
-  let judged: SeenLock | undefined;
+  // What this waiter knows of the lock: its inode, its token once read, and when it was judged.
+  let ino: number | undefined;
+  let token: string | undefined;
   let judgedAt = 0;
   try {
     for (let attempt = 0; ; attempt++) {
-      const ino = inodeOf(path);
-      if (ino === undefined) {
+      const now = Date.now();
+      const current = inodeOf(path);
+      if (current === undefined) {
         const handle = tryCreate(path, createDir, staleMs, options.ownerPid);
         if (handle) return handle;
         continue;
       }
-      const now = Date.now();
-      if (ino !== judged?.ino || now - judgedAt >= REJUDGE_MS) {
+      if (current !== ino) {
+        // The lock changed hands: the queue is moving, so the wait budget starts again. Its new
+        // holder is alive; it is read and judged once it has held the lock a while, which spares
+        // every waiter a read and a liveness check per hand-over.
+        if (ino !== undefined) {
+          deadline = now + timeoutMs;
+          judgedAt = now;
+        }
+        ino = current;
+        token = undefined;
+      }
+      if (now - judgedAt >= REJUDGE_MS) {
         const seen = inspectLock(path);
         if (!seen) continue;
-        // The lock changed hands: the queue is moving, so the wait budget starts again.
-        if (judged && (seen.ino !== judged.ino || seen.owner?.token !== judged.owner?.token)) deadline = now + timeoutMs;
-        judged = seen;
+        // Inode numbers are reused, so a new token is a hand-over too.
+        if (seen.ino !== ino || (token !== undefined && seen.owner?.token !== token)) deadline = now + timeoutMs;
+        ino = seen.ino;
+        token = seen.owner?.token;
         judgedAt = now;
-        if (isStale(seen, staleMs, now) && steal(path, seen)) continue;
+        if (isStale(seen, staleMs, now)) {
+          if (steal(path, seen)) continue;
+          // Another taker is at it (or its guard was just cleared): judge again after the nap.
+          judgedAt = 0;
+        }
       }
-      if (now >= deadline) throw timeoutError(path, judged, timeoutMs, options.label);
-      await wake.wait(Math.min(backoff(attempt, wake.watching), deadline - now), ino);
+      if (now >= deadline) throw timeoutError(path, inspectLock(path), timeoutMs, options.label);
+      await wake.wait(Math.min(backoff(attempt, wake.watching), deadline - now), current);
     }
   } finally {
     wake.close();
@@ -114,7 +132,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
  * poll is only a fallback (for a lock released on another host, or a missed event).
  */
 function backoff(attempt: number, watching: boolean): number {
-  const base = Math.min(1.6 ** attempt, watching ? 250 : 25);
+  const base = Math.min(1.6 ** attempt, watching ? 250 : 100);
   return base * (0.5 + Math.random());
 }
 
