@@ -160,7 +160,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Start a pipeline phase (needs agent) or record it done with outputs and evidence files.',
     inputSchema: schema(
       {
-        action: { enum: ['start', 'done'] },
+        action: { type: 'string', enum: ['start', 'done'] },
         run: RUN,
         phase: PHASE,
         agent: { type: 'string' },
@@ -206,7 +206,7 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'goal',
     description: "The active goal's state.md: now adds a Now entry (a launch); land drops the entry labelled label and may append a Done line.",
-    inputSchema: schema({ action: { enum: ['now', 'land'] }, text: { type: 'string', minLength: 1, description: 'now: the entry; land: the Done line' }, label: { type: 'string', minLength: 1 } }, ['action']),
+    inputSchema: schema({ action: { type: 'string', enum: ['now', 'land'] }, text: { type: 'string', minLength: 1, description: 'now: the entry; land: the Done line' }, label: { type: 'string', minLength: 1 } }, ['action']),
     run: async (input, ctx) => {
       const text = str(input.text);
       if (input.action === 'now') {
