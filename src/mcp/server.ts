@@ -23,7 +23,10 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   const server = new Server({ name: 'baton', version: options.version }, { capabilities: { tools: {} } });
   const validators = new AjvJsonSchemaValidator();
   const tools = new Map(TOOLS.map((tool) => [tool.name, { tool, check: validators.getValidator<Record<string, unknown>>(tool.inputSchema) }]));
-  const writer = () => options.writer || options.env.BATON_WRITER || `mcp:${server.getClientVersion()?.name ?? 'client'}`;
+  // The client names itself, so its name is only ever a suffix: a client calling itself
+  // `orchestrator` writes as `mcp:orchestrator` and owns nothing an owner rule gives `orchestrator`.
+  // Kept to a short plain token, as history lines print it.
+  const writer = () => options.writer || options.env.BATON_WRITER || `mcp:${(server.getClientVersion()?.name ?? '').replace(/[^\w.@-]+/g, '-').slice(0, 64) || 'client'}`;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }));
   // Calls still running when stdin ends are answered before the server closes.

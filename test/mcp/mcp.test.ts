@@ -42,6 +42,12 @@ async function fails(name: string, args: Record<string, unknown>, code: string):
 }
 const onDisk = (file: string) => readFileSync(join(project, file), 'utf8');
 
+async function connect(name: string, args: readonly string[], extra: Record<string, string> = {}): Promise<Client> {
+  const other = new Client({ name, version: '1.0.0' });
+  await other.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: project, env: { ...env, ...extra }, stderr: 'pipe' }));
+  return other;
+}
+
 before(async () => {
   assert.equal(baton(['init', 'notes.json', '--argjson', 'n', '1'], { cwd: project, env }).code, 0);
   assert.equal(baton(['init', 'owned.json', '--schema', 'owned.schema.json', '--as', 'orchestrator', '--arg', 'phase', 'RED'], { cwd: project, env }).code, 0);
@@ -123,6 +129,29 @@ describe('baton mcp', () => {
     await fails('set', { file: 'owned.json', path: 'phase', value: 'GREEN' }, 'forbidden');
     await fails('update', { file: 'owned.json', expr: '.phase = "GREEN"' }, 'forbidden');
     assert.equal(onDisk('owned.json'), before);
+  });
+
+  it('a client naming itself after an owner is still refused; the server\'s --as or BATON_WRITER is the writer', async () => {
+    const before = onDisk('owned.json');
+    const impostor = await connect('orchestrator', []);
+    try {
+      const result = (await impostor.callTool({ name: 'set', arguments: { file: 'owned.json', path: 'phase', value: 'GREEN' } })) as CallToolResult;
+      assert.equal((result.structuredContent as { code: string }).code, 'forbidden', text(result));
+      assert.equal(onDisk('owned.json'), before);
+    } finally {
+      await impostor.close();
+    }
+    for (const [args, extra] of [[['--as', 'orchestrator'], {}], [[], { BATON_WRITER: 'orchestrator' }]] as const) {
+      const owner = await connect('any', args, extra);
+      try {
+        const result = (await owner.callTool({ name: 'set', arguments: { file: 'owned.json', path: 'phase', value: 'GREEN' } })) as CallToolResult;
+        assert.ok(!result.isError, text(result));
+      } finally {
+        await owner.close();
+      }
+      assert.equal(JSON.parse(onDisk('owned.json')).phase, 'GREEN');
+      assert.equal(baton(['set', 'owned.json', 'phase', 'RED', '--as', 'orchestrator'], { cwd: project, env }).code, 0);
+    }
   });
 
   it('a document path outside the project is refused, by .., absolute path or symlink', async () => {
