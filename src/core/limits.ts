@@ -28,8 +28,9 @@ export interface Limits {
  * `update` with `last(range(infinite))` exhausts 20 M steps in ~1.0 s of wall time, and
  * `[range(1e9)]` stops at ~10 M numbers and ~300 MB of peak memory (it crashed V8 before).
  * The time budget catches what steps do not (one slow native call on a large value). jq 1.6's
- * own parser stops at depth 256 (MAX_PARSING_DEPTH), so no document jq reads is refused here;
- * 16 MiB is far above any state document and far below what a history line should hold.
+ * own parser stops at depth 256 (MAX_PARSING_DEPTH), so no document jq reads is refused here.
+ * 16 MiB is far above any state document yet keeps one write (file, history line, the diff
+ * behind it) to tens of MB of memory.
  */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   jqSteps: 20_000_000,

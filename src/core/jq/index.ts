@@ -19,7 +19,7 @@
  */
 import type { FuncDef, Node } from './ast.js';
 import { BatonError } from '../errors.js';
-import { checkShape, DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { checkShape, resolveLimits, type Limits } from '../limits.js';
 import { withBudget } from './budget.js';
 import { JqError, Raised } from './errors.js';
 import type { Env } from './evaluate.js';
@@ -62,7 +62,7 @@ export function compileJq(expr: string, varNames: string[] = []): JqProgram {
         if (!Object.prototype.hasOwnProperty.call(vars, name)) throw new JqError('jq_runtime', `$${name} was declared but no value was passed`);
         env = { k: 'var', name, value: vars[name] as Json, parent: env };
       }
-      const all = { ...DEFAULT_LIMITS, ...options.limits };
+      const all = resolveLimits(options.limits);
       const out = wrap(() => withBudget({ steps: all.jqSteps, timeoutMs: all.jqTimeoutMs }, () => execute(ast, input, env)));
       for (const value of out) checkShape(value, all, 'a result of the jq expression');
       return out;
