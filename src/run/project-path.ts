@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
-import { isInside } from '../stores/file/paths.js';
+import { isInside, realTarget } from '../stores/file/paths.js';
 
 /**
  * Evidence and work-item paths are relative to the project root and must stay inside it: a gate
@@ -17,21 +17,11 @@ export function projectRelative(path: string, root: string, what: string): strin
     throw new BatonError('usage', `${what} path ${path} is outside the project ${root}; save the file under .ai_log/ or docs/ and pass that path`);
   }
   // A symlink (the file itself or a folder on the way) that leads out is refused like `..`.
-  const real = realExisting(absolute);
-  if (!isInside(realpathSync(root), real)) {
+  const real = realTarget(absolute);
+  if (!isInside(realTarget(root), real)) {
     throw new BatonError('usage', `${what} path ${path} leads outside the project through a symlink (to ${real}); save the file under .ai_log/ or docs/ and pass that path`);
   }
   return isAbsolute(path) ? relative(root, absolute) || '.' : path;
-}
-
-/** The real path of `path`, or of its nearest existing ancestor plus the rest (a file not written yet). */
-function realExisting(path: string): string {
-  let rest = '';
-  for (let at = path; ; at = dirname(at)) {
-    if (existsSync(at)) return rest === '' ? realpathSync(at) : resolve(realpathSync(at), rest);
-    if (dirname(at) === at) return path;
-    rest = rest === '' ? basename(at) : `${basename(at)}/${rest}`;
-  }
 }
 
 export type PathState = 'ok' | 'missing' | 'empty' | 'outside';
