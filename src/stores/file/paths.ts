@@ -197,7 +197,7 @@ function confineReal(realRoot: string, path: string, what: string): void {
  * pre-create it, read what is written there or plant symlinks in it. Undefined when unusable;
  * callers then do without (every use is a cache or a log).
  */
-export function userTempDir(env: NodeJS.ProcessEnv, sub?: string): string | undefined {
+export function userTempDir(env: Record<string, string | undefined>, sub?: string): string | undefined {
   const uid = process.getuid?.();
   const base = join(env.TMPDIR || tmpdir(), `baton-${uid ?? 'user'}`);
   const dir = sub === undefined ? base : join(base, sub);
