@@ -56,11 +56,11 @@ test('head extraction: caps, notices, and a newline before the end line', () => 
 });
 
 test('rotation never overwrites: a second rotation in the same second is skipped (defect 6.4)', async () => {
-  const { mkdtempSync, writeFileSync, readFileSync, readdirSync } = await import('node:fs');
+  const { writeFileSync, readFileSync, readdirSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const { tmpdir } = await import('node:os');
   const { rotateLog } = await import('../../src/goal/log-file.js');
-  const dir = mkdtempSync(join(tmpdir(), 'baton-rotate-'));
+  const { tempDir } = await import('../helpers/fixtures.js');
+  const dir = tempDir('baton-rotate-');
   const now = new Date('2026-03-04T09:05:07Z');
   writeFileSync(join(dir, 'log.md'), 'a'.repeat(100));
   assert.equal(rotateLog(dir, 10, now), true);

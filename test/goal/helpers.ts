@@ -1,8 +1,8 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../helpers/fixtures.js';
 
 /**
  * Real files in temp dirs and baton as a real process. The CLI is `bin/baton.js` after
@@ -24,7 +24,7 @@ export interface Sandbox {
 
 /** A fresh HOME, a git work tree, and the compat scripts installed as a plugin's scripts/. */
 export function sandbox(options: { git?: boolean } = {}): Sandbox {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'baton-goal-')));
+  const base = realpathSync(tempDir('baton-goal-'));
   const home = join(base, 'home');
   const work = join(base, 'work', 'app');
   const plugin = join(base, 'marketplace', 'plugins', 'orchestrate');
@@ -89,7 +89,7 @@ export function hook(box: Sandbox, name: string, payload: unknown, env: NodeJS.P
 }
 
 export function tempFile(name: string, content: string | Buffer): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-lint-')));
+  const dir = realpathSync(tempDir('baton-lint-'));
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;

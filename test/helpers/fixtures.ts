@@ -2,9 +2,23 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+const made = new Set<string>();
+// A failed assertion skips a test's own cleanup; removing what is left when the test file's process
+// exits keeps a run from leaving folders in /tmp however its tests end.
+process.on('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
+
+/** A fresh folder under the OS temp folder, removed when this process exits (or earlier by the caller). */
+export function tempDir(prefix = 'baton-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.add(dir);
+  return dir;
+}
+
 /** A temp folder filled from an object literal: { 'path/in/dir': 'contents' }. */
 export function tempTree(files: Record<string, string> = {}): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'baton-test-'));
+  const dir = tempDir();
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
