@@ -14,13 +14,20 @@ import { tempTree } from '../helpers/fixtures.js';
 const STATE_SH = join(ROOT, 'compat', 'eneo', 'lib', 'state.sh');
 const BARRIER = join(ROOT, 'test', 'fixtures', 'eneo-hooks', 'wave-barrier.sh');
 
-function project() {
-  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+// Both the fixture (`baton task lock`, 5 s) and baton's hook (the profile's 8 s) give up on the
+// state lock when one holder keeps it past their budget, and then drop the event, as the original
+// does. A holder here runs a handful of processes, which on a loaded machine can take longer than
+// that: the race test gives both a budget no holder reaches, so it counts whatever the load.
+const PATIENT_MS = 120_000;
+
+function project(options: { patient?: boolean } = {}) {
+  const config = options.patient ? { profile: 'eneo', wave: { file: '.claude/state/wave.json', lockTimeoutMs: PATIENT_MS } } : { profile: 'eneo' };
+  const tree = tempTree({ 'baton.config.json': JSON.stringify(config) });
   const hooks = join(tree.dir, 'plugin', 'hooks');
   mkdirSync(join(hooks, 'lib'), { recursive: true });
   copyFileSync(BARRIER, join(hooks, 'wave-barrier.sh'));
   copyFileSync(STATE_SH, join(hooks, 'lib', 'state.sh'));
-  const env = cleanEnv({ BATON_BIN: `${process.execPath} ${BIN}`, BATON_ROOT: tree.dir, CLAUDE_PROJECT_DIR: tree.dir });
+  const env = cleanEnv({ BATON_BIN: `${process.execPath} ${BIN}`, BATON_ROOT: tree.dir, CLAUDE_PROJECT_DIR: tree.dir, ...(options.patient ? { BATON_LOCK_TIMEOUT_MS: String(PATIENT_MS) } : {}) });
   const run = (cmd: string, args: string[], input = '') => spawnSync(cmd, args, { cwd: tree.dir, env, input, encoding: 'utf8' });
   const baton = (...args: string[]) => {
     const r = run(process.execPath, [BIN, ...args]);
@@ -29,9 +36,11 @@ function project() {
   };
   const json = (path: string) => JSON.parse(readFileSync(join(tree.dir, '.claude', 'state', path), 'utf8'));
   const barrier = (payload: object) => run('bash', [join(hooks, 'wave-barrier.sh')], JSON.stringify(payload));
-  const async = (cmd: string, args: string[], input: string) => new Promise<number>((resolve) => {
-    const child = spawn(cmd, args, { cwd: tree.dir, env, stdio: ['pipe', 'ignore', 'ignore'] });
-    child.on('close', (code) => resolve(code ?? -1));
+  const async = (cmd: string, args: string[], input: string) => new Promise<{ code: number; stderr: string }>((resolve) => {
+    const child = spawn(cmd, args, { cwd: tree.dir, env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
     child.stdin.end(input);
   });
   return { ...tree, env, baton, json, barrier, async, hooks };
@@ -68,17 +77,18 @@ describe('the original wave-barrier.sh with only state.sh swapped', () => {
   });
 
   it('racing baton\'s own SubagentStop hook on one wave, every result is counted once', async () => {
-    const p = project();
+    const p = project({ patient: true });
     try {
       p.baton('task', 'init', '--', 'demo', 'deep', '4', 'none', 'none');
       const agents = Array.from({ length: 12 }, (_, i) => `agent-${i}`);
       p.baton('task', 'wave-start', '1', String(agents.length), '--agents', JSON.stringify(agents.map(() => 'Explore')));
-      const codes = await Promise.all(agents.map((id, i) => i % 2 === 0
+      const runs = await Promise.all(agents.map((id, i) => i % 2 === 0
         ? p.async('bash', [join(p.hooks, 'wave-barrier.sh')], JSON.stringify(done(id)))
         : p.async(process.execPath, [BIN, 'hook', 'SubagentStop'], JSON.stringify({ hook_event_name: 'SubagentStop', ...done(id) }))));
-      assert.deepEqual(codes, agents.map(() => 0));
+      const stderr = runs.map((r) => r.stderr).join('');
+      assert.deepEqual(runs.map((r) => r.code), agents.map(() => 0), stderr);
       const wave = p.json('wave.json');
-      assert.equal(wave.done, agents.length);
+      assert.equal(wave.done, agents.length, stderr);
       assert.deepEqual([...wave.seen_agents].sort(), [...agents].sort());
       assert.equal(wave.status, 'ready-for-next-wave');
       const task = p.json('current-task.json');
