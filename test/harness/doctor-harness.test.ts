@@ -12,7 +12,7 @@ describe('baton doctor harness rows', () => {
       assert.match(doctor(), /ok\s+baton\.config\.json is valid/);
       assert.match(doctor(), /ok\s+No current-task\.json \(no stale state\)/);
       startTask(p);
-      assert.match(doctor(), /fail\s+stale state for deep lane slug demo\s+rm \.claude\/state\/current-task\.json/);
+      assert.match(doctor(), /fail\s+stale state for deep lane slug demo\s+baton clear \.claude\/state\/current-task\.json/);
       p.write('.claude/plans/demo.md', '# plan');
       assert.match(doctor(), /ok\s+current-task\.json present \(deep lane\)/);
       p.write('.claude/state/phase', 'GREEN\n');
@@ -27,7 +27,10 @@ describe('baton doctor harness rows', () => {
       p.write('.claude/state/phase', 'RED\n');
       p.write('.claude/state/wave.json', '{}');
       assert.match(doctor(), /fail\s+phase mirror is RED but there is no current task\s+eneo-phase-set FREE/);
-      assert.match(doctor(), /fail\s+wave\.json present without a current task\s+rm \.claude\/state\/wave\.json/);
+      // The fix column is a command that works: clear keeps the history, where rm would not.
+      assert.match(doctor(), /fail\s+wave\.json present without a current task\s+baton clear \.claude\/state\/wave\.json/);
+      assert.equal(baton(['clear', '.claude/state/wave.json'], { cwd: p.dir, env: p.env }).code, 0);
+      assert.doesNotMatch(doctor(), /wave\.json present/);
       p.write('baton.config.json', '{"profile": "eneo", "lanes": {"deep": "x"}}');
       assert.match(doctor(), /fail\s+baton\.config\.json is valid\s+lanes\.deep: must be a list of strings/);
     } finally {
