@@ -239,7 +239,8 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
   });
 }
 
-async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
+/** Waits until `check` holds; the bound is only there to end a broken run, so it is wide. */
+async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');

@@ -128,14 +128,15 @@ test('formatJqCompact and formatJqRaw print like jq -c / jq -r', () => {
   assert.equal(formatJqRaw([1, 'x']), '[1,"x"]');
 });
 
-test('compiled programs are reusable and fast on a 5 KB document', () => {
+// Its speed is a row of `npm run bench` (bench/suites/core.mjs): a clock here fails on a loaded machine.
+test('a compiled program is reusable: each run sees its own input and arguments, and changes neither', () => {
   const doc: Json = { items: Array.from({ length: 80 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'], done: i % 3 === 0 })) };
-  assert.ok(JSON.stringify(doc).length > 4000);
+  const copy = JSON.stringify(doc);
   const prog = compileJq('.items |= map(select(.done | not)) | .count += 1 | .last = $t', ['t']);
-  const t0 = process.hrtime.bigint();
-  let out: Json[] = [];
-  for (let i = 0; i < 200; i++) out = prog.run(doc, { t: 'x' });
-  const perEvalMs = Number(process.hrtime.bigint() - t0) / 1e6 / 200;
-  assert.equal((out[0] as { count: number }).count, 1);
-  assert.ok(perEvalMs < 5, `per eval ${perEvalMs} ms`);
+  for (let i = 0; i < 50; i++) {
+    const [out] = prog.run(doc, { t: `x${i}` }) as [{ items: unknown[]; count: number; last: string }];
+    assert.deepEqual([out.items.length, out.count, out.last], [53, 1, `x${i}`]);
+  }
+  assert.equal(JSON.stringify(doc), copy);
+  assert.deepEqual(prog.run({ count: 41, items: [] }, { t: 'y' }), [{ count: 42, items: [], last: 'y' }]);
 });

@@ -122,15 +122,17 @@ test('a failing run prints the last good output instead of a blank line', async 
   assert.equal(readFileSync(join(cacheDir(env) as string, 'fail-1.last'), 'utf8'), good);
 });
 
-test('stays far below the host 300 ms debounce', (t) => {
+// The host debounces at 300 ms and cancels a run still going; how fast a run is belongs to
+// `npm run bench` (bench/suites/statusline.mjs). What a test can hold without a clock: a git that
+// hangs never holds the status line up, it prints without counts instead of waiting for them.
+test('a hung git does not hold the line up: it prints without the counts git would give later', (t) => {
   const r = repo();
   t.after(r.cleanup);
   mkdirSync(join(r.dir, '.tmp'));
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const start = process.hrtime.bigint();
-    run(r.dir, { session_id: `speed-${i}`, workspace: { current_dir: r.dir } });
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  assert.ok(Math.min(...times) < 150, `fastest of 5 runs took ${Math.min(...times).toFixed(0)} ms`);
+  mkdirSync(join(r.dir, '.bin'));
+  // Answers a modified file, but only after 30 s; exec keeps it one process, so the kill ends it.
+  writeFileSync(join(r.dir, '.bin', 'git'), `#!/bin/sh\nexec perl -e 'sleep 30; print " M a.txt\\0"'\n`, { mode: 0o755 });
+  const result = run(r.dir, { session_id: 'hung', workspace: { current_dir: r.dir } }, { PATH: `${join(r.dir, '.bin')}:${process.env.PATH ?? ''}` });
+  assert.equal(result.code, 0);
+  assert.equal(result.stdout, `[Claude] ${r.dir.split('/').pop()} · ⎇ feature/x\n`);
 });

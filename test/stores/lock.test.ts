@@ -18,9 +18,9 @@ describe('the file lock', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const path = join(dir, 'x.lock');
     writeFileSync(path, record(Number(dead.stdout), hostname(), Date.now()));
-    const started = Date.now();
-    const handle = await acquireLock(path, { timeoutMs: 2000 });
-    assert.ok(Date.now() - started < 500);
+    // Taken over, not waited out: a wait for the record to age (60 s) ends in lock_timeout. The
+    // budget is the only clock, and a wide one, so load alone cannot fail it.
+    const handle = await acquireLock(path, { timeoutMs: 10_000, staleMs: 60_000 });
     assert.match(readFileSync(path, 'utf8'), new RegExp(`^${process.pid}\\n`));
     handle.release();
     assert.equal(existsSync(path), false);
@@ -33,9 +33,8 @@ describe('the file lock', () => {
     const path = join(dir, 'x.lock');
     writeFileSync(path, record(dead, hostname(), Date.now()));
     writeFileSync(`${path}.steal`, record(dead, hostname(), Date.now()));
-    const started = Date.now();
-    const handle = await acquireLock(path, { timeoutMs: 2000 });
-    assert.ok(Date.now() - started < 500, `took ${Date.now() - started} ms`);
+    // A dead stealer's guard that blocked takers until it aged out (10 s) would end in lock_timeout.
+    const handle = await acquireLock(path, { timeoutMs: 5_000 });
     handle.release();
     assert.equal(existsSync(`${path}.steal`), false);
   });
@@ -96,22 +95,34 @@ describe('the file lock', () => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);
     writeFileSync(join(dir, 'c.json'), '{"n":0}');
-    // 12 writers each holding the lock 150 ms: the last waits ~1.8 s, past its 600 ms budget. The
-    // budget bounds one holder, not the queue (the old absolute deadline failed most of them).
+    // 16 writers each holding the lock 250 ms, started together: the last waits at least 15 x 250 ms,
+    // past its 2.5 s budget; the budget bounds one holder (10 times its hold, so load alone does
+    // not reach it), not the queue (the old absolute deadline failed most of them).
+    const writers = 16;
     const script = `
+      const { existsSync } = await import('node:fs');
       const { openDoc } = await import(${JSON.stringify(join(ROOT, 'dist/index.mjs'))});
-      const doc = openDoc('c.json', { cwd: ${JSON.stringify(dir)}, lockTimeoutMs: 600 });
+      const doc = openDoc('c.json', { cwd: ${JSON.stringify(dir)}, lockTimeoutMs: 2500 });
+      process.stdout.write('ready');
+      while (!existsSync('go')) await new Promise((r) => setTimeout(r, 5));
+      const asked = Date.now();
       try {
-        await doc.update(async (d) => { await new Promise((r) => setTimeout(r, 150)); return { ...d, n: d.n + 1 }; });
+        await doc.update(async (d) => { await new Promise((r) => setTimeout(r, 250)); return { ...d, n: d.n + 1, waits: [...(d.waits ?? []), Date.now() - asked] }; });
       } catch (error) { process.stderr.write(String(error.code)); process.exitCode = error.exitCode ?? 70; }`;
-    const writers = Array.from({ length: 12 }, () => new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, BATON_ROOT: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const ready: Promise<void>[] = [];
+    const results = Array.from({ length: writers }, () => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, BATON_ROOT: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // A writer that dies before it is ready must not hang the test: it counts as ready, and fails.
+      ready.push(new Promise((resolve) => { child.stdout.once('data', () => resolve()); child.once('close', () => resolve()); }));
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('close', (code) => resolve({ code, stderr }));
-    }));
-    const results = await Promise.all(writers);
-    assert.deepEqual(results.filter((r) => r.code !== 0), []);
-    assert.equal(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')).n, 12);
+      return new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+    });
+    await Promise.all(ready);
+    writeFileSync(join(dir, 'go'), '');
+    assert.deepEqual((await Promise.all(results)).filter((r) => r.code !== 0), []);
+    const doc = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8'));
+    assert.equal(doc.n, writers);
+    assert.ok(Math.max(...doc.waits) > 2500, `the queue outlasted the budget: waits ${doc.waits}`);
   });
 });
