@@ -158,7 +158,9 @@ export class FileStore implements Store {
         writeFileAtomic(paths.file, text, { mode: 0o644, syncDir: false, beforeRename: fenceAgain });
       }
     } catch (error) {
-      if (!landed(paths.file, change.doc === null ? undefined : text)) rollbackEntry(appended);
+      // Nothing here fails after the rename (the folder's fsync comes later), so the document did
+      // not land and its line goes.
+      rollbackEntry(appended);
       throw error;
     }
     if (change.meta) writeFileAtomic(paths.meta, `${JSON.stringify(change.meta)}\n`);
@@ -242,16 +244,6 @@ function fence(lock: LockHandle, file: string, read: ReadResult, key: string): v
   const now = readDocument(file);
   const same = now.state === read.state && (now.state === 'missing' || now.text === (read as { text: string }).text);
   if (!same) throw new BatonError('lock_lost', `${key} changed on disk while this write held its lock (a writer that ignores the lock, or one on another host); nothing was written; retry`);
-}
-
-/** Whether the document on disk is this commit's (its text, or absent for a clear). */
-function landed(file: string, text: string | undefined): boolean {
-  try {
-    const read = readDocument(file);
-    return text === undefined ? read.state === 'missing' : read.state !== 'missing' && read.text === text;
-  } catch {
-    return false;
-  }
 }
 
 function padTail(entries: HistoryEntry[]): [HistoryEntry | undefined, HistoryEntry | undefined] {
