@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { Json, JsonObject } from '../core/json.js';
 import type { Doc } from '../doc/doc.js';
@@ -61,7 +61,7 @@ function openInProject(file: string, ctx: ToolContext): Doc {
     throw new BatonError('unsafe_path', `${file} is outside the project ${root}; give a path inside it`);
   }
   const timeout = Number(ctx.env.BATON_LOCK_TIMEOUT_MS);
-  return openDoc(isAbsolute(file) ? file : relative(ctx.cwd, target) || file, {
+  return openDoc(file, {
     cwd: ctx.cwd,
     env: ctx.env,
     writer: ctx.writer,

@@ -159,6 +159,7 @@ describe('baton mcp', () => {
     await fails('get', { file: '../outside/secret.json' }, 'unsafe_path');
     await fails('get', { file: join(tree.dir, 'outside', 'secret.json') }, 'unsafe_path');
     await fails('set', { file: join(tree.dir, 'outside', 'secret.json'), path: 's', value: 2 }, 'unsafe_path');
+    await fails('get', { file: 'link/secret.json' }, 'unsafe_path');
     await fails('update', { file: 'link/secret.json', expr: '.s = 2' }, 'unsafe_path');
     assert.equal(readFileSync(join(tree.dir, 'outside', 'secret.json'), 'utf8'), '{"s":1}');
   });
