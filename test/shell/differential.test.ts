@@ -175,7 +175,8 @@ function renderParts(parts: WordPart[]): string {
 }
 
 describe('the shell parser agrees with mvdan-sh', () => {
-  const corpus = [...new Set([...SYNTAX, ...ATTACKS.map((a) => a.command), ...CONTROLS.map((c) => c.command)])];
+  // The 'bounds' attacks nest past baton's documented limit on purpose (it refuses them; mvdan-sh has none).
+  const corpus = [...new Set([...SYNTAX, ...ATTACKS.filter((a) => a.what !== 'bounds').map((a) => a.command), ...CONTROLS.map((c) => c.command)])];
   it(`on ${corpus.length} commands (syntax cases and the gate corpus)`, () => {
     const disagreements: string[] = [];
     for (const text of corpus) {

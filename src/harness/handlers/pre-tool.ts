@@ -10,8 +10,15 @@ import type { HandlerContext } from './context.js';
 export async function preTool({ input, config, root, env }: HandlerContext): Promise<HookOutcome> {
   let analysis;
   if (input.toolKind === 'bash' && input.command.trim() !== '') {
-    const { analyzeShell } = await import('../shell/analyze.js');
-    analysis = analyzeShell(input.command, input.cwd || root, env.HOME || homedir());
+    const { analyzeShell, rawNames } = await import('../shell/analyze.js');
+    const cwd = input.cwd || root;
+    try {
+      analysis = analyzeShell(input.command, cwd, env.HOME || homedir());
+    } catch (error) {
+      // A command the analysis cannot finish is one baton cannot tell about: fail closed on it.
+      const construct = `a command baton could not analyse (${error instanceof Error ? error.message : String(error)})`;
+      analysis = { writes: [], opaque: [{ construct }], names: rawNames(input.command), cwds: [cwd] };
+    }
   }
   const denial = evaluatePolicy(input, config, root, analysis);
   return denial ? { deny: denial, log: [] } : { log: [] };

@@ -63,12 +63,30 @@ export function analyzeShell(command: string, cwd: string, home: string): Analys
   return analysis;
 }
 
+/** How deep texts may nest (`bash -c` inside `eval` inside ...) before baton stops reading. */
+const MAX_NESTING = 16;
+
 export class Walker {
+  private nesting = 0;
+
   constructor(readonly out: Analysis) {}
 
   /** Parses and walks a script text (the command itself, a `bash -c` string, an eval). */
   text(source: string, env: Env, what: string): Env {
     this.out.names.push(...rawNames(source));
+    if (this.nesting >= MAX_NESTING) {
+      this.out.opaque.push({ construct: `${what}, nested more than ${MAX_NESTING} levels deep` });
+      return env;
+    }
+    this.nesting++;
+    try {
+      return this.parsed(source, env, what);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private parsed(source: string, env: Env, what: string): Env {
     let script: Script;
     try {
       script = parseShell(source);

@@ -10,6 +10,7 @@ import type { Word, WordPart } from './ast.js';
  */
 export const MAX_FIELDS = 256;
 const MAX_GLOB_MATCHES = 512;
+const MAX_BRACE_GROUPS = 32;
 
 /** What the shell knows at a point of the command: candidate values (undefined = cannot tell). */
 export interface Env {
@@ -49,6 +50,7 @@ export function expandWord(word: Word, env: Env): Field[] {
   for (const part of word.parts) add(partPieces(part, env, false));
   const fields: Field[] = [];
   for (const variant of variants) {
+    if (variant.filter((p) => 'c' in p && p.c === '{' && !p.q).length > MAX_BRACE_GROUPS) return [{ text: '*', unknown: `more than ${MAX_BRACE_GROUPS} brace groups in one word`, glob: false, pieces: [] }];
     for (const braced of braces(tilde(variant, env.home))) {
       fields.push(toField(braced));
       if (fields.length > MAX_FIELDS) return [{ text: '*', unknown: `brace expansion past ${MAX_FIELDS} words`, glob: false, pieces: [] }];
