@@ -13,7 +13,7 @@ const KEEP_MS = 15 * 60_000;
  */
 export function switchTo(dist, id, entries) {
   const previous = currentBuild(dist);
-  writeAtomic(`${dist}/.npmignore`, `builds/*\n!builds/${id}\n`);
+  writeAtomic(`${dist}/.npmignore`, `builds/*\n!builds/${id}\n.cache/\n`);
   for (const [name, text] of Object.entries(entries)) writeAtomic(`${dist}/${name}`, text);
   const keep = new Set(['builds', 'package.json', '.npmignore', ...Object.keys(entries)]);
   for (const name of readdirSync(dist)) if (!keep.has(name) && !name.endsWith('.tmp')) rmSync(`${dist}/${name}`, { recursive: true, force: true });

@@ -39,7 +39,9 @@ async function main(argv: string[]): Promise<number> {
     // A permission, read-only or full-disk error is the user's environment, not a bug: one line.
     const known = isBatonError(error) ? error : fromSystemError(error);
     if (known) {
-      cli.err(`baton ${name}: ${known.message}\n`);
+      // A jq runtime error is about the document's values, which the message cannot show.
+      const hint = known.code === 'jq_runtime' && name === 'update' ? `; look at the values with 'baton get ${args[0]}'` : '';
+      cli.err(`baton ${name}: ${known.message}${hint}\n`);
       return known.exitCode;
     }
     cli.err(`baton ${name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);

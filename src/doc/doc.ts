@@ -63,7 +63,7 @@ export class Doc {
   /** The committed document, or undefined when there is none. Throws `corrupt` for a bad file. */
   async read(): Promise<Json | undefined> {
     const read = await this.store.read(this.key);
-    if (read.state === 'corrupt') throw corrupt(this.key, read.error);
+    if (read.state === 'corrupt') throw corrupt(this.key, read.error, 'read');
     return read.state === 'ok' ? read.doc : undefined;
   }
 
@@ -296,6 +296,6 @@ function asObject(value: Json | undefined, label: string): JsonObject {
   throw new BatonError('invalid', `${label} must be a JSON object at the top level, not ${Array.isArray(value) ? 'an array' : typeof value}; fix the value`);
 }
 
-function corrupt(key: string, error: string): BatonError {
-  return new BatonError('corrupt', `${key} is not valid JSON (${error}); nothing was written; run 'baton doctor --repair' to restore the last good revision`);
+function corrupt(key: string, error: string, during: 'read' | 'write' = 'write'): BatonError {
+  return new BatonError('corrupt', `${key} is not valid JSON (${error}); ${during === 'write' ? 'nothing was written; ' : ''}run 'baton doctor --repair' to restore the last good revision`);
 }

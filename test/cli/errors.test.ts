@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
+import { displayWidth } from '../../src/cli/display-width.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 // Errors that name the fix (issue 10): each input a newcomer gets wrong, with its exit code.
@@ -121,5 +122,42 @@ describe('smaller things a newcomer trips on', () => {
     assert.equal(cut.stdout.trim().split('\n').length, 20);
     assert.match(cut.stderr, /newest 20 revisions; --limit N/);
     assert.equal(baton(['history', 'h.json', '--limit', '50'], { cwd: dir }).stderr, '');
+  });
+
+  it('consume of a missing field prints null, as get does', (t) => {
+    const { dir, cleanup } = tempTree({ 'c.json': '{"hint":"next"}' });
+    t.after(cleanup);
+    assert.equal(baton(['consume', 'c.json', 'hint'], { cwd: dir }).stdout, 'next\n');
+    assert.equal(baton(['consume', 'c.json', 'hint'], { cwd: dir }).stdout, 'null\n');
+    assert.equal(baton(['get', 'c.json', '.hint'], { cwd: dir }).stdout, 'null\n');
+  });
+
+  it("a read of a corrupt document warns without talking of writes; a jq runtime error says how to look at the values", (t) => {
+    const { dir, cleanup } = tempTree({ 'bad.json': '{oops', 'n.json': '{"count":"2"}' });
+    t.after(cleanup);
+    const read = baton(['get', 'bad.json', '.a'], { cwd: dir });
+    assert.equal(read.code, 0);
+    assert.match(read.stderr, /warning: bad\.json is not valid JSON/);
+    assert.doesNotMatch(read.stderr, /nothing was written/);
+    const update = baton(['update', 'n.json', '.count += 1'], { cwd: dir });
+    assert.equal(update.code, 2);
+    assert.match(update.stderr, /cannot be added; look at the values with 'baton get n\.json'/);
+  });
+
+  it("goal start says the status file is the agent's to write", (t) => {
+    const { dir, cleanup } = tempTree({ 'home/.keep': '' });
+    t.after(cleanup);
+    const start = baton(['goal', 'start', 'notes', 'write the notes'], { cwd: dir, env: { HOME: join(dir, 'home') } });
+    assert.equal(start.code, 0, start.stderr);
+    assert.match(start.stdout, /^status: +\S+\/\.claude\/status\.md \(the agent writes it; baton never does\)$/m);
+  });
+
+  it('the doctor table stays aligned with wide characters in a name', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    for (const name of ['文書.json', 'plain.json']) assert.equal(baton(['init', name], { cwd: dir }).code, 0);
+    const rows = baton(['doctor', dir], { cwd: dir }).stdout.trim().split('\n');
+    const columns = rows.map((row) => displayWidth(row.slice(0, row.lastIndexOf('  ') + 2)));
+    assert.equal(new Set(columns).size, 1, rows.join('\n'));
   });
 });

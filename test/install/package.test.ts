@@ -64,7 +64,7 @@ describe(`the npm package (${NAME})`, () => {
 });
 
 describe('installing from a git URL', () => {
-  it('builds through prepare, without the Claude Code CLI, and works', (t) => {
+  it('builds through prepare, without the Claude Code CLI, and works; the quick start works in the clone', (t) => {
     const tree = tempTree({ 'home/.keep': '', 'consumer/package.json': JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }) });
     t.after(tree.cleanup);
     const env = cleanEnv({ HOME: join(tree.dir, 'home'), npm_config_cache: join(process.env.HOME ?? tree.dir, '.npm') });
@@ -80,5 +80,10 @@ describe('installing from a git URL', () => {
     assert.equal(sh('npx', ['--no-install', 'baton', '--version'], consumer, env), `baton ${VERSION}\n`);
     writeFileSync(join(consumer, 'use.mjs'), LIBRARY_USE);
     assert.equal(sh(process.execPath, ['use.mjs'], consumer, env), '2\n');
+
+    // The README's quick start, `npm ci && npx baton demo`, in that fresh clone.
+    const quick = spawnSync('sh', ['-c', 'npm ci --no-audit --no-fund --prefer-offline --loglevel=error && npx baton demo'], { cwd: repo, env, encoding: 'utf8' });
+    assert.equal(quick.status, 0, `${quick.stdout}\n${quick.stderr}`);
+    assert.match(quick.stdout, /ok: 60\/60 concurrent updates landed, 12 phase outputs recorded, 0 lost/);
   });
 });

@@ -5,11 +5,11 @@ import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
 
-/** Prints the value (strings raw, an empty line when unset) and clears it to null, in one locked step. */
+/** Prints the value (strings raw, `null` when unset, as `get` does) and clears it to null, in one locked step. */
 export default async function consume(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.consume!, args);
   const [file, path] = positionals as [string, string];
   const value = await openForCli(file, cli, writerFrom(flags.as, cli.env)).consume(path);
-  cli.out(`${value === null ? '' : formatJqRaw(value)}\n`);
+  cli.out(`${formatJqRaw(value)}\n`);
   return 0;
 }

@@ -8,6 +8,7 @@ import { repair } from '../../doctor/repair.js';
 import { findDocuments } from '../../doctor/scan.js';
 import { defaultRoot } from '../../project/root.js';
 import { parseCommand } from '../args.js';
+import { displayWidth } from '../display-width.js';
 import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 
@@ -31,8 +32,8 @@ export default async function doctor(args: string[], cli: Cli): Promise<number> 
   } else {
     for (const line of repaired) cli.err(`baton doctor: ${line}\n`);
     if (findings.length === 0) cli.out(`ok    no baton documents under ${root}  —\n`);
-    const width = Math.max(0, ...findings.map((f) => f.check.length));
-    for (const f of findings) cli.out(`${(f.warn ? 'warn' : f.ok ? 'ok' : 'fail').padEnd(4)}  ${f.check.padEnd(width)}  ${f.fix}\n`);
+    const width = Math.max(0, ...findings.map((f) => displayWidth(f.check)));
+    for (const f of findings) cli.out(`${(f.warn ? 'warn' : f.ok ? 'ok' : 'fail').padEnd(4)}  ${f.check}${' '.repeat(width - displayWidth(f.check))}  ${f.fix}\n`);
   }
   return findings.every((f) => f.ok) ? 0 : 1;
 }

@@ -22,7 +22,8 @@ export default async function get(args: string[], cli: Cli): Promise<number> {
     results = await openForCli(file, cli, undefined, jqBudgetFrom(flags)).get(expr, vars);
   } catch (error) {
     if (!isBatonError(error) || !['corrupt', 'jq_runtime'].includes(error.code)) throw error;
-    cli.err(`baton get: warning: ${error.message}\n`);
+    const hint = error.code === 'jq_runtime' ? `; look at the values with 'baton get ${file}'` : '';
+    cli.err(`baton get: warning: ${error.message}${hint}\n`);
     results = [];
   }
   if (results.length === 0) {

@@ -34,7 +34,8 @@ export function pathsBlock(ctx: GoalContext, slug: string, launchDir: string): s
     labelled('goal', slug) +
     labelled('folder', paths.dir) +
     labelled('state', paths.state) +
-    labelled('status', `${launchDir}/.claude/status.md`) +
+    // goal.sh prints the bare path (spec 3.0); baton says whose file it is, since nothing creates it.
+    labelled('status', `${launchDir}/.claude/status.md${ctx.names.compat ? '' : ' (the agent writes it; baton never does)'}`) +
     labelled('launched', launchDir)
   );
 }
