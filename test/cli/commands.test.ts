@@ -127,7 +127,7 @@ describe('baton CLI', () => {
     assert.equal(baton(['set', 'r.json', 'hint', '/next'], { cwd: dir }).code, 0);
     assert.deepEqual(read(dir, 'r.json'), { phases: { '3-impl': { status: 'done', evidence: ['a.md'] } }, count: 3, hint: '/next' });
     assert.equal(baton(['consume', 'r.json', 'hint'], { cwd: dir }).stdout, '/next\n');
-    assert.equal(baton(['consume', 'r.json', 'hint'], { cwd: dir }).stdout, '\n');
+    assert.equal(baton(['consume', 'r.json', 'hint'], { cwd: dir }).stdout, 'null\n', 'a consumed field reads null, as get prints it');
     const history = baton(['history', 'r.json', '--json'], { cwd: dir }).stdout.trim().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(history.map((e) => e.op.kind), ['consume', 'set', 'set', 'append', 'set', 'init']);
     assert.equal(baton(['history', 'r.json', '--limit', '2'], { cwd: dir }).stdout.trim().split('\n').length, 2);
