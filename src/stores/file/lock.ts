@@ -61,6 +61,8 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 export const DEFAULT_LOCK_STALE_MS = 60_000;
 /** The steal guard is held for microseconds, so its age alone may count against it. */
 const GUARD_STALE_MS = 10_000;
+/** Hand-overs a waiter watches for before it falls back to polling. */
+const WATCH_HAND_OVERS = 3;
 /** How long a waiter lets a lock be before judging its holder (liveness, heartbeat age), and again. */
 const REJUDGE_MS = 500;
 /**
@@ -84,6 +86,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   let ino: number | undefined;
   let token: string | undefined;
   let judgedAt = 0;
+  let handOvers = 0;
   try {
     for (let attempt = 0; ; attempt++) {
       const now = Date.now();
@@ -100,6 +103,10 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
         if (ino !== undefined) {
           deadline = now + timeoutMs;
           judgedAt = now;
+          // A waiter that has seen a few hand-overs is in a long queue: it stops watching and
+          // polls, so a release wakes the few recent waiters instead of all of them (the herd
+          // cost more CPU than it saved in 200-writer runs).
+          if (++handOvers === WATCH_HAND_OVERS) wake.close();
         }
         ino = current;
         token = undefined;
