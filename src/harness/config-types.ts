@@ -107,7 +107,7 @@ export interface HarnessConfig {
    */
   shell?: { strict?: boolean };
   /** Status line settings (read by the status line itself, see statusline/task.ts). */
-  statusline?: { costEnv?: string };
+  statusline?: { costEnv?: string; gitTimeoutMs?: number };
 }
 
 export type ConfigInput = Partial<HarnessConfig> & Record<string, unknown>;

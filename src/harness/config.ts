@@ -42,7 +42,12 @@ export function validateConfig(raw: ConfigInput, profile?: string): Issue[] {
   if (raw.denyProtocol !== undefined && raw.denyProtocol !== 'json' && raw.denyProtocol !== 'exit2') add('denyProtocol', 'must be "json" (the default) or "exit2" (reason on stderr, exit 2)');
   if (raw.shell !== undefined && (!isRecord(raw.shell) || Object.keys(raw.shell).some((k) => k !== 'strict') || (raw.shell.strict !== undefined && typeof raw.shell.strict !== 'boolean'))) add('shell', 'must be {"strict": true|false}');
   issues.push(...checkLimits(raw.limits));
-  if (raw.statusline !== undefined && (!isRecord(raw.statusline) || (raw.statusline.costEnv !== undefined && typeof raw.statusline.costEnv !== 'string'))) add('statusline', 'must be {"costEnv": "ENV_VAR_NAME"}');
+  if (raw.statusline !== undefined) {
+    const { costEnv, gitTimeoutMs } = isRecord(raw.statusline) ? raw.statusline : { costEnv: 0, gitTimeoutMs: undefined };
+    if ((costEnv !== undefined && typeof costEnv !== 'string') || (gitTimeoutMs !== undefined && !(Number.isInteger(gitTimeoutMs) && (gitTimeoutMs as number) > 0))) {
+      add('statusline', 'must be {"costEnv": "ENV_VAR_NAME", "gitTimeoutMs": <positive integer>}');
+    }
+  }
   return issues;
 }
 

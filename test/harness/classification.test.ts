@@ -68,7 +68,9 @@ describe('classification', () => {
       assert.match(doctor.stdout, /classification\.lane: must be a list of allowed values or an integer range/);
       assert.match(doctor.stdout, /root: must be \{"markers"/);
       assert.doesNotMatch(doctor.stdout, /statusline: unknown section/);
-      writeFileSync(join(p.dir, 'baton.config.json'), JSON.stringify({ profile: 'eneo', statusline: { costEnv: 'SHOW' } }));
+      writeFileSync(join(p.dir, 'baton.config.json'), JSON.stringify({ profile: 'eneo', statusline: { gitTimeoutMs: 0 } }));
+      assert.match(baton(['doctor'], { cwd: p.dir, env: p.env }).stdout, /statusline: must be \{"costEnv": "ENV_VAR_NAME", "gitTimeoutMs": <positive integer>\}/);
+      writeFileSync(join(p.dir, 'baton.config.json'), JSON.stringify({ profile: 'eneo', statusline: { costEnv: 'SHOW', gitTimeoutMs: 1000 } }));
       p.write(TASK, `${JSON.stringify({ slug: 'demo', lane: 'deep', bracket: 9, tdd_phase: 'FREE', wave_status: {}, active_agents: [], status: 'in_progress' })}\n`);
       p.write('.claude/plans/demo.md', '# plan\n');
       const rows = baton(['doctor'], { cwd: p.dir, env: p.env }).stdout;

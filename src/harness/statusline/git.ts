@@ -18,7 +18,8 @@ export interface GitInfo {
   modified: number;
 }
 
-const GIT_TIMEOUT_MS = 150;
+/** The host debounces at 300 ms and cancels a run still going: git gets half of that by default. */
+export const DEFAULT_GIT_TIMEOUT_MS = 150;
 
 /** The git folder of `dir`, or undefined outside a repo. A `.git` file points elsewhere (worktrees). */
 export function findGitDir(dir: string): string | undefined {
@@ -46,13 +47,13 @@ export function readBranch(gitDir: string): string {
 }
 
 /** Staged = entries with an index change (X), modified = worktree change (Y); untracked not counted. */
-export async function countChanges(dir: string): Promise<{ staged: number; modified: number } | undefined> {
+export async function countChanges(dir: string, timeoutMs = DEFAULT_GIT_TIMEOUT_MS): Promise<{ staged: number; modified: number } | undefined> {
   // Imported here: loading node:child_process costs ~7 ms, paid only when the cache is stale.
   const { spawnSync } = await import('node:child_process');
   const result = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain', '-uno', '-z'], {
     cwd: dir,
     encoding: 'utf8',
-    timeout: GIT_TIMEOUT_MS,
+    timeout: timeoutMs,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   if (result.status !== 0 || typeof result.stdout !== 'string') return undefined;
@@ -72,7 +73,7 @@ export async function countChanges(dir: string): Promise<{ staged: number; modif
   return { staged, modified };
 }
 
-export async function gitInfo(dir: string, cacheKey: string | undefined, env: NodeJS.ProcessEnv, now = Date.now()): Promise<GitInfo | undefined> {
+export async function gitInfo(dir: string, cacheKey: string | undefined, env: NodeJS.ProcessEnv, timeoutMs = DEFAULT_GIT_TIMEOUT_MS, now = Date.now()): Promise<GitInfo | undefined> {
   const gitDir = findGitDir(dir);
   if (gitDir === undefined) return undefined;
   const branch = readBranch(gitDir);
@@ -83,7 +84,7 @@ export async function gitInfo(dir: string, cacheKey: string | undefined, env: No
   }
   // When git fails or times out, stale counts beat zeros; re-stamping them also keeps a slow repo
   // from paying the timeout on every refresh.
-  const counts = (await countChanges(dir)) ?? (cached ? parseCounts(cached.text) : undefined) ?? { staged: 0, modified: 0 };
+  const counts = (await countChanges(dir, timeoutMs)) ?? (cached ? parseCounts(cached.text) : undefined) ?? { staged: 0, modified: 0 };
   if (cacheKey !== undefined) writeCache(env, `${cacheKey}.git`, `${counts.staged}|${counts.modified}`);
   return { branch, ...counts };
 }

@@ -22,7 +22,7 @@ export async function renderStatusline(input: StatusInput, context: StatuslineCo
   const dir = input.currentDir ?? cwd;
   const root = statusRoot(input.projectDir, env, cwd);
   const config = readStatuslineConfig(root, env, cwd);
-  const git = await gitInfo(dir, gitKey(input.sessionId, dir), env);
+  const git = await gitInfo(dir, gitKey(input.sessionId, dir), env, config.gitTimeoutMs);
   const line1 = renderLine1(input, git, { color, showCost: env[config.costEnv] === '1', cwd });
   const line2 = renderTaskLine(readTask(config), color);
   return line2 === undefined ? `${line1}\n` : `${line1}\n${line2}\n`;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Json } from '../../core/json.js';
 import { markedRoot, rootConfigOf } from '../../project/root.js';
+import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
 
 /**
  * Where line 2 reads its task document, and the status-line settings of `baton.config.json`.
@@ -22,6 +23,8 @@ export interface StatuslineConfig {
   root: string;
   task: string;
   costEnv: string;
+  /** How long `git status` may take before the counts are left out (a big repo may need more). */
+  gitTimeoutMs: number;
 }
 
 /** Project root: the payload's `workspace.project_dir`, else CLAUDE_PROJECT_DIR, else cwd (spec 1.1). */
@@ -39,6 +42,10 @@ function readJson(path: string): Json | undefined {
 
 function field(value: Json | undefined, key: string): Json | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value[key] : undefined;
+}
+
+function positiveInteger(value: Json | undefined): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 function nonEmpty(value: Json | undefined): string | undefined {
@@ -59,6 +66,7 @@ export function readStatuslineConfig(configRoot: string, env: NodeJS.ProcessEnv 
     root,
     task: taskPath ?? join(stateDir, TASK_FILE),
     costEnv: nonEmpty(field(field(config, 'statusline'), 'costEnv')) ?? DEFAULT_COST_ENV,
+    gitTimeoutMs: positiveInteger(field(field(config, 'statusline'), 'gitTimeoutMs')) ?? DEFAULT_GIT_TIMEOUT_MS,
   };
 }
 
