@@ -279,6 +279,20 @@ const list: CommandDef[] = [
     details: 'Tools: get, update, set, consume, history, phase, gate, goal, lint. A failed call is a tool error whose text starts with baton\'s error code. Setup for Claude Code, Codex and Gemini: docs/mcp.md.',
   },
   {
+    name: 'ui',
+    summary: 'a live dashboard of the project\'s documents in the browser',
+    usage: ['[--port N] [--host ADDR] [--token T] [--allow-writes] [--as WRITER]'],
+    positionals: [0, 0],
+    options: [
+      { name: 'port', value: 'N', help: 'the port to listen on (default: a free one)' },
+      { name: 'host', value: 'ADDR', help: 'the address to bind (default 127.0.0.1); any other needs a token' },
+      { name: 'token', value: 'T', help: 'the token every request must carry (default: generated when --host is not loopback)' },
+      { name: 'allow-writes', help: 'allow reverting a document from the page (read-only otherwise)' },
+      { name: 'as', value: 'WRITER', help: 'the writer recorded for a revert from the page (default ui)' },
+    ],
+    details: 'Prints the URL and serves until interrupted. Tasks, runs (.ai_log/), goals and every other document, newest first; history with a diff per revision; the page follows changes live. See docs/ui.md.',
+  },
+  {
     name: 'statusline',
     summary: "Claude Code's status line (the status JSON on stdin)",
     usage: [''],

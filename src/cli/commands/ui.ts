@@ -1,0 +1,42 @@
+import { BatonError } from '../../core/errors.js';
+import { defaultRoot } from '../../project/root.js';
+import { isLoopback, startUi } from '../../ui/server.js';
+import { intFlag, parseCommand } from '../args.js';
+import type { Cli } from '../context.js';
+import { COMMANDS } from '../definitions.js';
+
+/**
+ * `baton ui`: serves the dashboard until SIGINT or SIGTERM. Its server, page and watchers live in
+ * this command's own bundle (scripts/build.mjs builds one per command), so no other command's
+ * start-up loads any of it.
+ */
+export default async function ui(args: string[], cli: Cli): Promise<number> {
+  const { flags } = parseCommand(COMMANDS.ui!, args);
+  const port = intFlag(flags.port, 'port', 0) as number;
+  if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);
+  const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
+  const token = typeof flags.token === 'string' ? flags.token : undefined;
+  if (token !== undefined && !/^[\x21-\x7e]{16,256}$/.test(token)) throw new BatonError('usage', '--token must be 16 to 256 printable characters without spaces');
+  const server = await startUi({
+    root: defaultRoot(cli.cwd, cli.env),
+    env: cli.env,
+    host,
+    port,
+    token,
+    allowWrites: flags['allow-writes'] === true,
+    writer: typeof flags.as === 'string' ? flags.as : 'ui',
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
+      throw new BatonError('usage', `cannot listen on ${host}:${port} (${error.code}); choose another --port or --host`);
+    }
+    throw error;
+  });
+  cli.out(`${server.url}\n`);
+  cli.err(`baton ui: serving ${isLoopback(host) ? 'on this machine only' : `on ${host}: requests need the token in the URL`}, ${flags['allow-writes'] === true ? 'writes allowed' : 'read-only'}; Ctrl-C stops\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,237 @@
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { BatonError, isBatonError } from '../core/errors.js';
+import { isObject, type Json, type JsonObject } from '../core/json.js';
+import { openDoc } from '../doc/open.js';
+import { findDocuments } from '../doctor/scan.js';
+import { goalRoot, isValidSlug, toolNames } from '../goal/paths.js';
+import { lintState } from '../goal/lint/run.js';
+import { normalizeWave } from '../harness/wave-barrier.js';
+import { projectContext } from '../project/context.js';
+import { taskRules } from '../project/document-rules.js';
+import type { RunDoc } from '../run/document.js';
+import { evaluateGate } from '../run/gate.js';
+import { phaseOrder } from '../run/show.js';
+import { isInside } from '../stores/file/paths.js';
+import type { HistoryEntry } from '../stores/store.js';
+
+/**
+ * What the dashboard shows, read through the same library calls the CLI makes: documents are
+ * found the way `baton doctor` finds them (a `.baton/` sidecar beside them), read and reverted
+ * through openDoc, runs judged by the gate, goals by the lint. Every path a request names is
+ * resolved against the project root, symlinks included, before anything is read.
+ */
+export type Kind = 'task' | 'run' | 'goal' | 'document';
+
+export interface Listed {
+  /** Project-relative path of a document; `goal:<slug>` for a goal. */
+  id: string;
+  kind: Kind;
+  title: string;
+  mtime: number;
+  status?: string;
+  error?: string;
+}
+
+export interface Project {
+  root: string;
+  realRoot: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Bounds what one request may make the server read (an evidence file, a state.md). */
+export const MAX_FILE_BYTES = 1024 * 1024;
+const HISTORY_PAGE_MAX = 1000;
+
+export function openProject(root: string, env: NodeJS.ProcessEnv): Project {
+  return { root, realRoot: realpathSync(root), env };
+}
+
+export function kindOf(id: string, value: Json | undefined): Kind {
+  if (/^\.ai_log\/[^/]*session-[^/]*\.json$/.test(id) || (isObject(value) && typeof value.session === 'string' && isObject(value.phases))) return 'run';
+  if (isObject(value) && typeof value.slug === 'string' && ('tdd_phase' in value || 'phase_total' in value || 'wave' in value)) return 'task';
+  return 'document';
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function doc(project: Project, id: string) {
+  return openDoc(id, { cwd: project.root, env: { ...project.env, BATON_ROOT: project.root } });
+}
+
+/** Every document baton knows in the project, then the goals, newest first. */
+export async function listDocuments(project: Project): Promise<Listed[]> {
+  const listed: Listed[] = [];
+  for (const { folder, names } of findDocuments(project.root)) {
+    for (const name of names) {
+      const path = join(folder, name);
+      const id = relative(project.root, path);
+      const mtime = mtimeOf(path);
+      if (mtime === 0) continue; // history of a cleared document: nothing to show but history
+      try {
+        const value = await doc(project, id).read();
+        const kind = kindOf(id, value);
+        const status = isObject(value) && typeof value.status === 'string' ? value.status : undefined;
+        const title = kind === 'task' && isObject(value) ? String(value.slug) : kind === 'run' && isObject(value) ? `run ${String(value.session)}` : id;
+        listed.push({ id, kind, title, mtime, ...(status ? { status } : {}) });
+      } catch (error) {
+        listed.push({ id, kind: 'document', title: id, mtime, error: isBatonError(error) ? error.message : String(error) });
+      }
+    }
+  }
+  for (const goal of listGoals(project.env)) listed.push(goal);
+  return listed.sort((a, b) => b.mtime - a.mtime || a.id.localeCompare(b.id));
+}
+
+function listGoals(env: NodeJS.ProcessEnv): Listed[] {
+  const root = goalRoot(env);
+  if (!root) return [];
+  let slugs: string[];
+  try {
+    slugs = readdirSync(root).filter(isValidSlug);
+  } catch {
+    return [];
+  }
+  return slugs.flatMap((slug) => {
+    const mtime = mtimeOf(join(root, slug, 'state.md'));
+    return mtime === 0 ? [] : [{ id: `goal:${slug}`, kind: 'goal' as const, title: `goal ${slug}`, mtime }];
+  });
+}
+
+/** The folders whose changes can change what the page shows: watched for live updates. */
+export function watchedFolders(project: Project): string[] {
+  const folders = new Set([project.root, join(project.root, '.ai_log')]);
+  for (const { folder } of findDocuments(project.root)) folders.add(folder);
+  const goals = goalRoot(project.env);
+  if (goals) {
+    folders.add(goals);
+    for (const goal of listGoals(project.env)) folders.add(join(goals, goal.id.slice(5)));
+  }
+  const wave = waveFile(project);
+  if (wave) folders.add(resolve(wave, '..'));
+  return [...folders];
+}
+
+function waveFile(project: Project): string | undefined {
+  try {
+    const rules = taskRules(projectContext({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root }, defaultProfile: 'eneo' }));
+    return resolve(project.root, rules.config.wave?.file ?? `${rules.config.stateDir}/wave.json`);
+  } catch {
+    return undefined;
+  }
+}
+
+function taskPath(project: Project): string | undefined {
+  try {
+    return taskRules(projectContext({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root }, defaultProfile: 'eneo' })).path;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A request's document id, refused unless it names a document inside the project. */
+export function checkId(project: Project, id: string): string {
+  if (typeof id !== 'string' || id === '' || id.length > 4096 || /[\u0000-\u001f]/.test(id)) throw new BatonError('usage', 'doc must be a document path');
+  if (id.startsWith('goal:')) {
+    if (!isValidSlug(id.slice(5))) throw new BatonError('usage', `${id} is not a goal`);
+    return id;
+  }
+  confineRead(project, id);
+  return id;
+}
+
+/** The real path of a project file to read: refused when it, or a symlink on the way, leads out. */
+export function confineRead(project: Project, path: string): string {
+  const absolute = resolve(project.root, path);
+  if (!isInside(project.root, absolute)) throw new BatonError('unsafe_path', `${path} is outside the project`);
+  let real: string;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    throw new BatonError('not_found', `${path} does not exist`);
+  }
+  if (!isInside(project.realRoot, real)) throw new BatonError('unsafe_path', `${path} leads outside the project through a symlink`);
+  return real;
+}
+
+/** One document with what its kind adds: the wave barrier of a task, the gates of a run, a goal's lint. */
+export async function documentDetail(project: Project, id: string): Promise<JsonObject> {
+  if (id.startsWith('goal:')) return goalDetail(project, id.slice(5));
+  const value = (await doc(project, id).read()) ?? null;
+  const kind = kindOf(id, value ?? undefined);
+  const detail: JsonObject = { id, kind, value };
+  if (kind === 'task' && taskPath(project) === resolve(project.root, id)) detail.barrier = readWave(project);
+  if (kind === 'run' && isObject(value)) {
+    const run = value as unknown as RunDoc;
+    detail.phases = phaseOrder(run).map((key) => ({ key, gate: evaluateGate(run, key, project.root) as unknown as Json }));
+  }
+  return detail;
+}
+
+function readWave(project: Project): Json {
+  const file = waveFile(project);
+  if (!file) return null;
+  try {
+    const wave = normalizeWave(JSON.parse(readFileSync(confineRead(project, file), 'utf8')));
+    return wave ? { wave: wave.wave, expected: wave.expected, done: wave.done, status: wave.status, seen_agents: wave.seen_agents, blocked_agents: wave.blocked_agents } : null;
+  } catch {
+    return null;
+  }
+}
+
+function goalDetail(project: Project, slug: string): JsonObject {
+  const root = goalRoot(project.env);
+  if (!root) throw new BatonError('not_found', 'HOME is not set; goals live in $HOME/.claude/orchestrate');
+  const dir = join(root, slug);
+  const state = join(dir, 'state.md');
+  let real: string;
+  try {
+    real = realpathSync(state);
+  } catch {
+    throw new BatonError('not_found', `goal ${slug} has no state.md`);
+  }
+  if (!isInside(realpathSync(root), real)) throw new BatonError('unsafe_path', `goal ${slug} leads outside ${root} through a symlink`);
+  const text = readBounded(real);
+  // No sidecar path: the lint's staleness bookkeeping is a write, and the page only reads.
+  const findings = lintState(real, { env: project.env, goalTool: toolNames(project.env).goal, logPath: join(dir, 'log.md') }) ?? [];
+  return { id: `goal:${slug}`, kind: 'goal', text, findings: findings as unknown as Json };
+}
+
+function readBounded(path: string): string {
+  const stat = statSync(path);
+  if (!stat.isFile()) throw new BatonError('usage', 'not a file');
+  if (stat.size > MAX_FILE_BYTES) throw new BatonError('too_large', `the file is ${stat.size} bytes; the page shows files up to ${MAX_FILE_BYTES}`);
+  return readFileSync(path, 'utf8');
+}
+
+/** A project file's text (an evidence link): inside the project after symlinks, bounded. */
+export function readProjectFile(project: Project, path: string): string {
+  if (typeof path !== 'string' || path === '' || /[\u0000-\u001f]/.test(path)) throw new BatonError('usage', 'path must be a file path');
+  return readBounded(confineRead(project, path));
+}
+
+export async function historyPage(project: Project, id: string, limit: number): Promise<HistoryEntry[]> {
+  const entries = await doc(project, id).history({ limit: Math.min(Math.max(1, limit), HISTORY_PAGE_MAX) });
+  // Snapshots are whole documents: the timeline needs the patch, not a copy every 100 revisions.
+  return entries.map(({ snapshot: _snapshot, ...entry }) => entry);
+}
+
+/** One revision with the documents before and after it, so the page can show old and new values. */
+export async function revisionDiff(project: Project, id: string, rev: number): Promise<JsonObject> {
+  const d = doc(project, id);
+  const { entry, doc: after } = await d.show(rev);
+  // The revision before may be past what history keeps: the diff then shows new values only.
+  const before = rev > 1 ? await d.show(rev - 1).then((r) => r.doc, () => null) : null;
+  const { snapshot: _snapshot, ...rest } = entry;
+  return { entry: rest as unknown as Json, before, after };
+}
+
+export async function revertTo(project: Project, id: string, rev: number, writer: string): Promise<number> {
+  return (await doc(project, id).revert(rev, { writer })).rev;
+}
