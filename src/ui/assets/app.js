@@ -106,10 +106,13 @@ async function loadDetail() {
   const ticket = ++loading;
   let parts;
   try {
-    const detail = await api('/api/document', { doc: id });
-    const entries = detail.kind === 'goal' ? null : (await api('/api/history', { doc: id, limit: 100 })).entries;
-    const diff = state.openRev ? await api('/api/diff', { doc: id, rev: state.openRev }).catch((error) => ({ error })) : null;
-    const file = state.file ? await api('/api/file', { path: state.file }).catch((error) => ({ path: state.file, error })) : null;
+    const goal = id.startsWith('goal:');
+    const [detail, entries, diff, file] = await Promise.all([
+      api('/api/document', { doc: id }),
+      goal ? null : api('/api/history', { doc: id, limit: 100 }).then((body) => body.entries),
+      state.openRev ? api('/api/diff', { doc: id, rev: state.openRev }).catch((error) => ({ error })) : null,
+      state.file ? api('/api/file', { path: state.file }).catch((error) => ({ path: state.file, error })) : null,
+    ]);
     parts = [renderDetail(detail), file && renderFile(file), entries && renderHistory(id, entries, diff)];
   } catch (error) {
     parts = [el('h2', {}, id), el('div', { class: 'message bad', id: 'error' }, error.message)];
@@ -288,5 +291,7 @@ window.addEventListener('hashchange', () => {
   const id = decodeURIComponent(location.hash.slice(1));
   if (id && id !== state.selected) select(id);
 });
-loadList().then(loadDetail, (error) => { document.getElementById('detail').replaceChildren(el('div', { class: 'message bad', id: 'error' }, error.message)); });
+// With a document in the URL, it loads beside the list rather than after it.
+const first = state.selected ? Promise.all([loadList(), loadDetail()]) : loadList().then(loadDetail);
+first.catch((error) => { document.getElementById('detail').replaceChildren(el('div', { class: 'message bad', id: 'error' }, error.message)); });
 connect();
