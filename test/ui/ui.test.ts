@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { openDoc } from '../../src/index.js';
 import { baton, BIN, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
@@ -194,6 +195,18 @@ describe('baton ui', () => {
     await page.waitForSelector('#findings');
     assert.match((await page.textContent('#findings')) ?? '', /now-empty/);
     assert.equal(await page.textContent('#state-md .flag'), '## Now');
+  });
+
+  it('pages through a long history: the newest 100, then older ones', async () => {
+    const long = openDoc('long.json', { cwd: dir, env });
+    await long.init({ n: 0 });
+    for (let n = 1; n < 120; n++) await long.update('.n = $n', { n });
+    await page.goto(`${server.url}#long.json`);
+    await page.waitForSelector('#history tr[data-rev="120"]');
+    assert.equal(await page.locator('#history tr[data-rev]').count(), 100);
+    assert.equal(await page.locator('#history tr[data-rev="1"]').count(), 0);
+    await page.click('#older');
+    await page.waitForSelector('#history tr[data-rev="1"]');
   });
 
   it('refuses a foreign Host header on loopback (DNS rebinding)', async () => {

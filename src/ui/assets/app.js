@@ -3,7 +3,8 @@
 'use strict';
 
 const token = new URLSearchParams(location.search).get('token');
-const state = { documents: [], allowWrites: false, selected: decodeURIComponent(location.hash.slice(1)), openRev: null, file: null, message: null };
+const PAGE = 100;
+const state = { documents: [], allowWrites: false, historyLimit: PAGE, selected: decodeURIComponent(location.hash.slice(1)), openRev: null, file: null, message: null };
 
 function url(path, params = {}) {
   const query = new URLSearchParams(params);
@@ -93,6 +94,7 @@ function select(id) {
   state.openRev = null;
   state.file = null;
   state.message = null;
+  state.historyLimit = PAGE;
   history.replaceState(null, '', `${location.search}#${encodeURIComponent(id)}`);
   renderList();
   loadDetail();
@@ -109,7 +111,7 @@ async function loadDetail() {
     const goal = id.startsWith('goal:');
     const [detail, entries, diff, file] = await Promise.all([
       api('/api/document', { doc: id }),
-      goal ? null : api('/api/history', { doc: id, limit: 100 }).then((body) => body.entries),
+      goal ? null : api('/api/history', { doc: id, limit: state.historyLimit }).then((body) => body.entries),
       state.openRev ? api('/api/diff', { doc: id, rev: state.openRev }).catch((error) => ({ error })) : null,
       state.file ? api('/api/file', { path: state.file }).catch((error) => ({ path: state.file, error })) : null,
     ]);
@@ -250,7 +252,11 @@ function renderHistory(id, entries, diff) {
         state.allowWrites ? null : el('span', { class: 'dim' }, ' (read-only: start baton ui --allow-writes)'))));
     }
   }
-  return el('div', {}, el('h3', {}, 'history'), state.message ? el('div', { class: `message ${state.message.ok ? 'ok' : 'bad'}`, id: 'message' }, state.message.text) : null, table);
+  // The newest revisions first; older ones a page at a time (the server gives at most 1000).
+  const more = entries.length === state.historyLimit && state.historyLimit < 1000
+    ? el('button', { class: 'action', id: 'older', onclick: () => { state.historyLimit += PAGE; loadDetail(); } }, 'show older revisions')
+    : null;
+  return el('div', {}, el('h3', {}, 'history'), state.message ? el('div', { class: `message ${state.message.ok ? 'ok' : 'bad'}`, id: 'message' }, state.message.text) : null, table, more);
 }
 
 async function revert(id, rev) {
