@@ -9,7 +9,7 @@ const KEEP_MS = 15 * 60_000;
  * nothing should still run: every build but this and the one it replaced, once 15 minutes old (a
  * hook or CLI process lives well under a second; the margin covers long-running library users
  * across quick rebuilds), and files of the old single-folder layout. `.npmignore` keeps the other
- * builds out of `npm pack`.
+ * builds, and the code caches commands write beside their bundles, out of `npm pack`.
  */
 export function switchTo(dist, id, entries) {
   const previous = currentBuild(dist);
