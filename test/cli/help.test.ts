@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { baton } from '../helpers/cli.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { COMMANDS, helpText } from '../../src/cli/definitions.js';
 import { CLI_DOC, cliReference } from '../../scripts/cli-docs.js';
@@ -60,6 +61,13 @@ describe('usage errors', () => {
     assert.equal(baton(['get', 'd.json', '.n'], { cwd: dir }).stdout, '-3\n');
     assert.equal(baton(['get', 'd.json', '.missing', '--default=-x'], { cwd: dir }).stdout, '-x\n');
     assert.equal(baton(['get', 'd.json', '.missing', '--default', '-1'], { cwd: dir }).stdout, '-1\n');
+  });
+});
+
+describe('the command table', () => {
+  it('every command module has a definition, and every definition a module', () => {
+    const modules = readdirSync(join(ROOT, 'src', 'cli', 'commands')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+    assert.deepEqual(modules, Object.keys(COMMANDS).sort());
   });
 });
 
