@@ -30,8 +30,12 @@ function claudeEnv(home: string, model?: MockModel): NodeJS.ProcessEnv {
   for (const [key, value] of Object.entries(process.env)) {
     if (!/^(CLAUDE|ANTHROPIC_|BATON_|NODE_EXTRA_CA_CERTS$)/.test(key)) env[key] = value;
   }
+  // Claude Code keeps per-project folders under $TMPDIR/claude-<uid>: inside HOME they go with it.
+  const tmp = join(home, '.tmp');
+  mkdirSync(tmp, { recursive: true });
   Object.assign(env, {
     HOME: home,
+    TMPDIR: tmp,
     ANTHROPIC_API_KEY: 'sk-test',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',

@@ -5,8 +5,10 @@ import { tempTree } from '../helpers/fixtures.js';
 
 /** A temp Eneo project: baton.config.json selecting the eneo profile, optional task and files. */
 export function eneoProject(files: Record<string, string> = {}, config: object = { profile: 'eneo' }) {
-  const tree = tempTree({ 'baton.config.json': JSON.stringify(config), ...files });
-  const env = { BATON_ROOT: tree.dir, BATON_DEBUG_LOG: join(tree.dir, '.debug.log') };
+  const tree = tempTree({ 'baton.config.json': JSON.stringify(config), '.tmp/.keep': '', ...files });
+  // TMPDIR: the Stop hook's memory and the status line cache live in baton's per-user temp folder,
+  // which a test keeps inside its own tree, so a run leaves none of them behind.
+  const env = { BATON_ROOT: tree.dir, BATON_DEBUG_LOG: join(tree.dir, '.debug.log'), TMPDIR: join(tree.dir, '.tmp') };
   return {
     dir: tree.dir,
     env,
