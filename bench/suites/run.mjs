@@ -42,13 +42,9 @@ export default async function run(lib) {
     if (r.status !== 0) throw new Error(`${argv.join(' ')}: ${r.stderr}`);
   };
   must(cli('run', 'init', 'bench'));
-  // Phases in progress for `phase done` to finish, written in one update (not timed).
-  const { openDoc } = await import(join(lib.ROOT, 'dist', 'index.mjs'));
-  const doc = openDoc(join(dir, '.ai_log', 'session-bench.json'), { cwd: dir, env: { BATON_ROOT: dir } });
-  await doc.update((d) => {
-    for (let i = 0; i < phases; i++) d.phases[phaseKey(i)] = { agent: `a${i}`, status: 'in_progress', outputs: {}, evidence: [], work_items: [], started_at: '2026-01-01T00:00:00Z' };
-    return d;
-  });
+  // Phases in progress for `phase done` to finish, started the sanctioned way (a run's phases are
+  // sealed to `run init`/`phase`/`gate`), not timed.
+  for (let i = 0; i < phases; i++) must(cli('phase', 'start', 'bench', phaseKey(i), '--agent', `a${i}`));
   const ref = join(dir, 'ref.json');
   writeFileSync(ref, readFileSync(join(dir, '.ai_log', 'session-bench.json')));
 
