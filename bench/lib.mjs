@@ -1,7 +1,7 @@
 // Shared timing helpers for the benchmark suites. Each suite in bench/suites/ exports
 // `default async function (lib)` returning rows { name, baton, reference, unit, note }.
 import { spawnSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,16 @@ export function benchEnv(extra = {}) {
   return env;
 }
 
+const made = [];
+// Removed when the bench process exits, however it ends, so a run leaves nothing in the temp folder.
+process.on('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'baton-bench-') {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** Runs argv `runs` times (after `warmup` runs) and returns the median wall time in ms. */
