@@ -7,12 +7,11 @@ import { openDoc } from '../doc/open.js';
 import { goalPaths, goalRoot, isValidSlug, toolNames } from '../goal/paths.js';
 import { readPointer } from '../goal/pointer.js';
 import { defaultRoot } from '../project/root.js';
-import { OUTPUT_KEY } from '../run/contract.js';
 import { Run } from '../run/document.js';
 import { evaluateGate } from '../run/gate.js';
-import { limitsFrom, checkSize } from '../run/limits.js';
-import { checkPhaseKey, finishPhase, startPhase } from '../run/phases.js';
-import { inspectPath, projectRelative } from '../run/project-path.js';
+import { limitsFrom } from '../run/limits.js';
+import { recordPhaseDone } from '../run/phase-done.js';
+import { checkPhaseKey, startPhase } from '../run/phases.js';
 import { isInside } from '../stores/file/paths.js';
 
 /**
@@ -86,27 +85,15 @@ function openRun(input: Record<string, unknown>, ctx: ToolContext): Run {
   return new Run(input.run as string, { cwd: ctx.cwd, env: ctx.env, writer: ctx.writer, limits: limitsFrom(ctx.env, false) }, str(input.name));
 }
 
-const RESERVED = ['session', 'phases', 'contract'];
-
 async function phaseDone(run: Run, key: string, input: Record<string, unknown>): Promise<Json> {
-  const root = run.location.root;
-  const outputs = Object.entries((input.outputs ?? {}) as JsonObject);
-  for (const [name] of outputs) {
-    if (!OUTPUT_KEY.test(name)) throw new BatonError('usage', `output ${JSON.stringify(name)} must be a key of letters, digits, '_', '-', '.'`);
-    if (input.promote && RESERVED.includes(name)) throw new BatonError('usage', `promote cannot set the run's own field '${name}'; rename the output`);
-  }
-  const warnings = outputs.map(([name, value]) => checkSize(`output ${name}`, value, run.limits)).filter((w): w is string => w !== undefined);
-  const evidence = ((input.evidence ?? []) as string[]).map((path) => projectRelative(path, root, 'evidence'));
-  const workItems = ((input.workItems ?? []) as string[]).map((path) => projectRelative(path, root, 'work item'));
-  const also = str(input.also);
-  if (also !== undefined && (!OUTPUT_KEY.test(also) || RESERVED.includes(also) || evidence.length === 0)) {
-    throw new BatonError('usage', `also ${JSON.stringify(also)} needs evidence and a top-level list name other than ${RESERVED.join('/')} (e.g. phase-2-evidence)`);
-  }
-  for (const path of [...evidence, ...workItems]) {
-    if (inspectPath(path, root) !== 'ok') warnings.push(`warning: ${path} does not exist yet (or is empty); the gate fails until it does`);
-  }
-  const promote = input.promote === true;
-  await run.update((doc) => void finishPhase(doc, key, { now: now(), agent: str(input.agent), outputs, evidence, workItems, also, promote }), 'phase');
+  const warnings = await recordPhaseDone(run, key, {
+    agent: str(input.agent),
+    outputs: Object.entries((input.outputs ?? {}) as JsonObject),
+    evidence: (input.evidence ?? []) as string[],
+    workItems: (input.workItems ?? []) as string[],
+    also: str(input.also),
+    promote: input.promote === true,
+  }, { output: 'output', evidence: 'evidence', also: 'also', promote: 'promote' });
   return { done: key, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 

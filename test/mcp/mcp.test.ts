@@ -97,6 +97,12 @@ describe('baton mcp', () => {
     assert.deepEqual(run.phases['1-plan'].outputs, { plan: '.ai_log/plan.md', steps: 3 });
     assert.equal(run.phases['1-plan'].gate.result, 'pass');
     await fails('phase', { action: 'done', run: 'r1', phase: '2-impl', evidence: ['../outside/secret.json'] }, 'usage');
+    // The CLI's phase-done checks hold here too: a promoted output may not replace the run's own
+    // fields, and an `also` list needs evidence; neither writes anything.
+    const before = onDisk('.ai_log/session-r1.json');
+    assert.match(await fails('phase', { action: 'done', run: 'r1', phase: '2-impl', outputs: { phases: 'x' }, promote: true }, 'usage'), /promote cannot set the run's own field 'phases'/);
+    assert.match(await fails('phase', { action: 'done', run: 'r1', phase: '2-impl', also: 'phase-2-evidence' }, 'usage'), /needs evidence/);
+    assert.equal(onDisk('.ai_log/session-r1.json'), before);
   });
 
   it('goal now/land edit the active goal and lint reports on it', async () => {

@@ -1,12 +1,11 @@
 import { BatonError, EXIT } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
-import { OUTPUT_KEY } from '../../run/contract.js';
 import { Run } from '../../run/document.js';
 import { reportRunError } from '../../run/exit.js';
 import { formatValue, lookup } from '../../run/fields.js';
-import { checkSize, limitsFrom } from '../../run/limits.js';
-import { checkPhaseKey, finishPhase, startPhase } from '../../run/phases.js';
-import { inspectPath, projectRelative } from '../../run/project-path.js';
+import { limitsFrom } from '../../run/limits.js';
+import { recordPhaseDone } from '../../run/phase-done.js';
+import { checkPhaseKey, startPhase } from '../../run/phases.js';
 import { parseCommand, usageError, writerFrom, type Parsed } from '../args.js';
 import { COMMANDS, errorUsage } from '../definitions.js';
 import type { Cli } from '../context.js';
@@ -18,7 +17,6 @@ import type { Cli } from '../context.js';
 const DEF = COMMANDS.phase!;
 const SHORT = errorUsage(DEF);
 const REPEATED = DEF.options.filter((option) => option.repeat).map((option) => option.name);
-const RESERVED = ['session', 'phases', 'contract'];
 
 export default async function phase(argv: string[], cli: Cli): Promise<number> {
   try {
@@ -51,19 +49,14 @@ async function start(run: Run, key: string, parsed: Parsed): Promise<number> {
 
 async function done(run: Run, key: string, parsed: Parsed, lists: Record<string, string[]>, cli: Cli): Promise<number> {
   const { flags } = parsed;
-  const root = run.location.root;
-  const outputs = (lists.output ?? []).map((pair) => outputPair(pair, flags.json === true, flags.promote === true));
-  const warnings = outputs.map(([name, value]) => checkSize(`output ${name}`, value, run.limits)).filter((w): w is string => w !== undefined);
-  const evidence = (lists.evidence ?? []).map((path) => projectRelative(path, root, 'evidence'));
-  const workItems = (lists['work-item'] ?? []).map((path) => projectRelative(path, root, 'work item'));
-  const also = str(flags.also);
-  if (also !== undefined && (!OUTPUT_KEY.test(also) || RESERVED.includes(also) || evidence.length === 0)) {
-    throw new BatonError('usage', `--also ${JSON.stringify(also)} needs --evidence PATH and a top-level list name other than ${RESERVED.join('/')} (e.g. phase-2-evidence)`);
-  }
-  for (const path of [...evidence, ...workItems]) {
-    if (inspectPath(path, root) !== 'ok') warnings.push(`warning: ${path} does not exist yet (or is empty); the gate fails until it does`);
-  }
-  await run.update((doc) => void finishPhase(doc, key, { now: now(), agent: str(flags.agent), outputs, evidence, workItems, also, promote: flags.promote === true }), 'phase');
+  const warnings = await recordPhaseDone(run, key, {
+    agent: str(flags.agent),
+    outputs: (lists.output ?? []).map((pair) => outputPair(pair, flags.json === true)),
+    evidence: lists.evidence ?? [],
+    workItems: lists['work-item'] ?? [],
+    also: str(flags.also),
+    promote: flags.promote === true,
+  }, { output: '--output', evidence: '--evidence PATH', also: '--also', promote: '--promote' });
   for (const warning of warnings) cli.err(`${warning}\n`);
   return EXIT.ok;
 }
@@ -77,11 +70,11 @@ async function get(run: Run, key: string, field: string | undefined, cli: Cli): 
   return EXIT.ok;
 }
 
-function outputPair(pair: string, json: boolean, promote: boolean): [string, Json] {
+/** `--output KEY=VALUE`; the key itself is checked with the other faces' outputs (recordPhaseDone). */
+function outputPair(pair: string, json: boolean): [string, Json] {
   const at = pair.indexOf('=');
-  const name = at < 0 ? pair : pair.slice(0, at);
-  if (at <= 0 || !OUTPUT_KEY.test(name)) throw new BatonError('usage', `--output ${JSON.stringify(pair)} must be KEY=VALUE with a key of letters, digits, '_', '-', '.'`);
-  if (promote && RESERVED.includes(name)) throw new BatonError('usage', `--promote cannot set the run's own field '${name}'; rename the output`);
+  const name = pair.slice(0, at);
+  if (at <= 0) throw new BatonError('usage', `--output ${JSON.stringify(pair)} must be KEY=VALUE with a key of letters, digits, '_', '-', '.'`);
   const text = pair.slice(at + 1);
   return [name, json ? parseJsonArg(text, `--output ${name}`) : text];
 }
