@@ -36,7 +36,12 @@ export function timeProcess(argv, { runs = 20, warmup = 3, cwd, env = benchEnv()
   for (let i = 0; i < warmup + runs; i++) {
     before?.(i);
     const start = process.hrtime.bigint();
-    const result = spawnSync(argv[0], argv.slice(1), { cwd, env, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+    const result = spawnSync(argv[0], argv.slice(1), {
+      cwd,
+      env,
+      input,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+    });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (result.status !== 0 && result.status !== 2) {
       throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
@@ -51,11 +56,15 @@ export function timeProcess(argv, { runs = 20, warmup = 3, cwd, env = benchEnv()
 export async function timeParallel(argvFor, count, { cwd, env = benchEnv() } = {}) {
   const start = process.hrtime.bigint();
   const codes = await Promise.all(
-    Array.from({ length: count }, (_, i) => new Promise((resolve) => {
-      const argv = argvFor(i);
-      const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: 'ignore' });
-      child.on('close', (code) => resolve(code));
-    })),
+    Array.from(
+      { length: count },
+      (_, i) =>
+        new Promise((resolve) => {
+          const argv = argvFor(i);
+          const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: 'ignore' });
+          child.on('close', (code) => resolve(code));
+        }),
+    ),
   );
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, codes };
 }

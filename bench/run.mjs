@@ -6,8 +6,12 @@ import { join } from 'node:path';
 import * as lib from './lib.mjs';
 
 const only = process.argv[2];
-const suites = readdirSync(join(lib.ROOT, 'bench', 'suites')).filter((f) => f.endsWith('.mjs') && (!only || f.startsWith(only))).sort();
-console.log(`baton bench on node ${process.version}, ${new Date().toISOString()} (NODE_EXTRA_CA_CERTS unset for every timed process)`);
+const suites = readdirSync(join(lib.ROOT, 'bench', 'suites'))
+  .filter((f) => f.endsWith('.mjs') && (!only || f.startsWith(only)))
+  .sort();
+console.log(
+  `baton bench on node ${process.version}, ${new Date().toISOString()} (NODE_EXTRA_CA_CERTS unset for every timed process)`,
+);
 console.log(`reference: ${lib.REFERENCE}${lib.hasReference() ? '' : ' (not found: ratios skipped)'}\n`);
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`${pad('benchmark', 58)}${pad('baton', 12)}${pad('reference', 12)}ratio  note`);
@@ -16,6 +20,8 @@ for (const file of suites) {
   for (const row of rows) {
     const ratio = row.reference ? (row.baton / row.reference).toFixed(2) : '  - ';
     const fmt = (v) => (v == null ? '-' : `${v.toFixed(1)} ${row.unit}`);
-    console.log(`${pad(row.name, 58)}${pad(fmt(row.baton), 12)}${pad(fmt(row.reference), 12)}${pad(ratio, 7)}${row.note ?? ''}`);
+    console.log(
+      `${pad(row.name, 58)}${pad(fmt(row.baton), 12)}${pad(fmt(row.reference), 12)}${pad(ratio, 7)}${row.note ?? ''}`,
+    );
   }
 }

@@ -28,8 +28,17 @@ mkdirSync(out, { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 await compileBuiltinSchemas();
 
-const common = { bundle: true, platform: 'node', target: 'node20', minify: true, sourcemap: 'linked', logLevel: 'warning' };
-const commands = readdirSync('src/cli/commands').filter((file) => file.endsWith('.ts')).map((file) => `src/cli/commands/${file}`);
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+const commands = readdirSync('src/cli/commands')
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => `src/cli/commands/${file}`);
 
 // Large libraries that only some runs need (Ajv for user schemas, yaml for contracts, re2js for
 // jq regex builtins) are bundled
@@ -46,9 +55,14 @@ const lazyRequire = {
       if (args.kind === 'require-call' || args.namespace === 'lazy-require') {
         return { path: VENDOR[args.path] ? `../vendor/${VENDOR[args.path]}.js` : args.path, external: true };
       }
-      return args.kind === 'dynamic-import' || VENDOR[args.path] ? { path: args.path, namespace: 'lazy-require' } : undefined;
+      return args.kind === 'dynamic-import' || VENDOR[args.path]
+        ? { path: args.path, namespace: 'lazy-require' }
+        : undefined;
     });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -80,7 +94,9 @@ const lazyParts = {
         `import { loadBundle } from ${JSON.stringify(resolve('src/cli/bundle-loader.ts'))};`,
         `import { join } from 'node:path';`,
         `const part = loadBundle(join(__dirname, '..', 'parts', ${JSON.stringify(`${args.path}.js`)}));`,
-        ...partExports[args.path].map((name) => (name === 'default' ? 'export default part.default;' : `export const ${name} = part.${name};`)),
+        ...partExports[args.path].map((name) =>
+          name === 'default' ? 'export default part.default;' : `export const ${name} = part.${name};`,
+        ),
       ].join('\n'),
       loader: 'js',
       resolveDir: resolve('.'),
@@ -91,25 +107,68 @@ const lazyParts = {
 // A part's export names, read from the built bundle (its top level only defines functions).
 const readExports = (parts) => {
   for (const name of Object.values(parts)) {
-    partExports[name] = Object.keys(createRequire(import.meta.url)(resolve(`${out}/parts/${name}.js`))).filter((key) => key !== '__esModule');
+    partExports[name] = Object.keys(createRequire(import.meta.url)(resolve(`${out}/parts/${name}.js`))).filter(
+      (key) => key !== '__esModule',
+    );
   }
 };
 const entries = (parts) => Object.fromEntries(Object.entries(parts).map(([file, name]) => [name, file]));
-await build({ ...common, entryPoints: entries(LEAF_PARTS), outdir: `${out}/parts`, format: 'cjs', plugins: [lazyRequire] });
+await build({
+  ...common,
+  entryPoints: entries(LEAF_PARTS),
+  outdir: `${out}/parts`,
+  format: 'cjs',
+  plugins: [lazyRequire],
+});
 readExports(LEAF_PARTS);
 const outer = Object.fromEntries(Object.entries(PARTS).filter(([file]) => !(file in LEAF_PARTS)));
-await build({ ...common, entryPoints: entries(outer), outdir: `${out}/parts`, format: 'cjs', plugins: [lazyParts, lazyRequire] });
+await build({
+  ...common,
+  entryPoints: entries(outer),
+  outdir: `${out}/parts`,
+  format: 'cjs',
+  plugins: [lazyParts, lazyRequire],
+});
 readExports(outer);
 
 await Promise.all([
-  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: out, format: 'cjs', define: { BATON_VERSION: JSON.stringify(version) } }),
-  build({ ...common, entryPoints: commands, outdir: `${out}/commands`, format: 'cjs', plugins: [lazyParts, lazyRequire], define: { BATON_VERSION: JSON.stringify(version) } }),
-  build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])), outdir: `${out}/vendor`, format: 'cjs' }),
-  build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: out, format: 'esm', outExtension: { '.js': '.mjs' }, packages: 'external' }),
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: out,
+    format: 'cjs',
+    define: { BATON_VERSION: JSON.stringify(version) },
+  }),
+  build({
+    ...common,
+    entryPoints: commands,
+    outdir: `${out}/commands`,
+    format: 'cjs',
+    plugins: [lazyParts, lazyRequire],
+    define: { BATON_VERSION: JSON.stringify(version) },
+  }),
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])),
+    outdir: `${out}/vendor`,
+    format: 'cjs',
+  }),
+  build({
+    ...common,
+    entryPoints: { index: 'src/index.ts' },
+    outdir: out,
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    packages: 'external',
+  }),
 ]);
 
 // Type declarations for library users, from the same sources.
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', `${out}/types`], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', `${out}/types`],
+  { stdio: 'inherit' },
+);
 
 // The Claude Code plugin ships a copy of the CLI bundle (plugin/dist); see scripts/build-plugin.mjs.
 const { buildPlugin } = await import('./build-plugin.mjs');

@@ -22,14 +22,39 @@ export function cliReference(): string {
     ...Object.values(COMMANDS).map((def) => `| [\`${def.name}\`](#baton-${def.name}) | ${def.summary} |`),
   ];
   for (const def of Object.values(COMMANDS)) {
-    out.push('', `## baton ${def.name}`, '', `${def.summary[0]?.toUpperCase()}${def.summary.slice(1)}.`, '', '```text', usageLine(def).replace(/^usage: /, '').replace(/^ {7}/gm, ''), '```');
+    out.push(
+      '',
+      `## baton ${def.name}`,
+      '',
+      `${def.summary[0]?.toUpperCase()}${def.summary.slice(1)}.`,
+      '',
+      '```text',
+      usageLine(def)
+        .replace(/^usage: /, '')
+        .replace(/^ {7}/gm, ''),
+      '```',
+    );
     if (def.details) out.push('', def.details);
     if (def.subcommands) {
-      out.push('', '| Subcommand | |', '| --- | --- |', ...Object.values(def.subcommands).map((sub) => `| \`baton ${def.name} ${sub.usage.replaceAll('|', '\\|')}\` | ${sub.summary} |`));
+      out.push(
+        '',
+        '| Subcommand | |',
+        '| --- | --- |',
+        ...Object.values(def.subcommands).map(
+          (sub) => `| \`baton ${def.name} ${sub.usage.replaceAll('|', '\\|')}\` | ${sub.summary} |`,
+        ),
+      );
     }
     const options = def.options.filter((option) => !option.hidden);
     if (options.length > 0) {
-      out.push('', '| Option | |', '| --- | --- |', ...options.map((option) => `| \`${optionLabel(option).replaceAll('|', '\\|')}\` | ${option.help.replaceAll('|', '\\|')} |`));
+      out.push(
+        '',
+        '| Option | |',
+        '| --- | --- |',
+        ...options.map(
+          (option) => `| \`${optionLabel(option).replaceAll('|', '\\|')}\` | ${option.help.replaceAll('|', '\\|')} |`,
+        ),
+      );
     }
   }
   return `${out.join('\n')}\n`;

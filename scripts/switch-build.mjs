@@ -16,7 +16,8 @@ export function switchTo(dist, id, entries) {
   writeAtomic(`${dist}/.npmignore`, `builds/*\n!builds/${id}\n.cache/\n`);
   for (const [name, text] of Object.entries(entries)) writeAtomic(`${dist}/${name}`, text);
   const keep = new Set(['builds', 'package.json', '.npmignore', ...Object.keys(entries)]);
-  for (const name of readdirSync(dist)) if (!keep.has(name) && !name.endsWith('.tmp')) rmSync(`${dist}/${name}`, { recursive: true, force: true });
+  for (const name of readdirSync(dist))
+    if (!keep.has(name) && !name.endsWith('.tmp')) rmSync(`${dist}/${name}`, { recursive: true, force: true });
   const now = Date.now();
   for (const old of readdirSync(`${dist}/builds`)) {
     if (old === id || old === previous) continue;

@@ -18,22 +18,30 @@ export default async function contention(lib) {
   const init = spawnSync(node, [lib.BATON, 'init', doc, '--argjson', 'counter', '0'], { env, cwd: dir });
   if (init.status !== 0) throw new Error(`init failed: ${init.stderr}`);
 
-  const baton = await lib.timeParallel(() => [node, lib.BATON, 'update', doc, '.counter += 1'], WRITERS, { cwd: dir, env });
+  const baton = await lib.timeParallel(() => [node, lib.BATON, 'update', doc, '.counter += 1'], WRITERS, {
+    cwd: dir,
+    env,
+  });
   const failed = baton.codes.filter((code) => code !== 0).length;
   const lost = WRITERS - counter(doc);
   let reference = null;
   if (lib.hasReference()) {
     writeFileSync(ref, JSON.stringify({ counter: 0 }));
-    reference = await lib.timeParallel(() => ['bash', lib.REFERENCE, 'update', ref, '.counter += 1'], WRITERS, { cwd: dir, env });
+    reference = await lib.timeParallel(() => ['bash', lib.REFERENCE, 'update', ref, '.counter += 1'], WRITERS, {
+      cwd: dir,
+      env,
+    });
     reference.lost = WRITERS - counter(ref);
     reference.failed = reference.codes.filter((code) => code !== 0).length;
   }
   rmSync(dir, { recursive: true, force: true });
-  return [{
-    name: `${WRITERS} parallel update processes, one document (wall time)`,
-    baton: baton.ms,
-    reference: reference?.ms ?? null,
-    unit: 'ms',
-    note: `lost: baton ${lost}, non-zero exits: baton ${failed}${reference ? `; reference lost ${reference.lost}, non-zero ${reference.failed}` : ''}`,
-  }];
+  return [
+    {
+      name: `${WRITERS} parallel update processes, one document (wall time)`,
+      baton: baton.ms,
+      reference: reference?.ms ?? null,
+      unit: 'ms',
+      note: `lost: baton ${lost}, non-zero exits: baton ${failed}${reference ? `; reference lost ${reference.lost}, non-zero ${reference.failed}` : ''}`,
+    },
+  ];
 }

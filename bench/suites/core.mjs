@@ -3,9 +3,26 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const TASK = {
-  slug: 'bench', lane: 'deep', bracket: 4, tenancy_impact: 'none', audit_impact: 'appends', phase: 1, phase_total: 3,
-  phase_name: 'impl', tdd_phase: 'GREEN', wave: 1, wave_total: 3, wave_status: { 1: 'in_progress' }, active_agents: ['a', 'b'],
-  status: 'in_progress', started_at: '2026-01-01T00:00:00Z', last_update: '2026-01-01T00:00:00Z', next_hint: null, prd_issue: null, last_pr: null, counter: 0,
+  slug: 'bench',
+  lane: 'deep',
+  bracket: 4,
+  tenancy_impact: 'none',
+  audit_impact: 'appends',
+  phase: 1,
+  phase_total: 3,
+  phase_name: 'impl',
+  tdd_phase: 'GREEN',
+  wave: 1,
+  wave_total: 3,
+  wave_status: { 1: 'in_progress' },
+  active_agents: ['a', 'b'],
+  status: 'in_progress',
+  started_at: '2026-01-01T00:00:00Z',
+  last_update: '2026-01-01T00:00:00Z',
+  next_hint: null,
+  prd_issue: null,
+  last_pr: null,
+  counter: 0,
 };
 
 export default async function core(lib) {
@@ -17,7 +34,11 @@ export default async function core(lib) {
   const ref = join(dir, 'ref.json');
   const reference = lib.hasReference();
   writeFileSync(ref, JSON.stringify(TASK));
-  const init = (await import('node:child_process')).spawnSync(node, [lib.BATON, 'init', doc, '--schema', 'eneo-task', '--arg', 'slug', 'bench', '--arg', 'lane', 'deep'], { env, cwd: dir });
+  const init = (await import('node:child_process')).spawnSync(
+    node,
+    [lib.BATON, 'init', doc, '--schema', 'eneo-task', '--arg', 'slug', 'bench', '--arg', 'lane', 'deep'],
+    { env, cwd: dir },
+  );
   if (init.status !== 0) throw new Error(`init failed: ${init.stderr}`);
 
   const expr = '.wave_status["2"] = "in_progress" | .counter += 1';
@@ -25,18 +46,22 @@ export default async function core(lib) {
     name: 'update: one process (.wave_status + counter)',
     baton: lib.timeProcess([node, lib.BATON, 'update', doc, expr], { cwd: dir, env }),
     reference: reference ? lib.timeProcess(['bash', lib.REFERENCE, 'update', ref, expr], { cwd: dir, env }) : null,
-    unit: 'ms', note: 'median of 20 processes',
+    unit: 'ms',
+    note: 'median of 20 processes',
   });
   rows.push({
     name: 'get: one process (.slug)',
     baton: lib.timeProcess([node, lib.BATON, 'get', doc, '.slug'], { cwd: dir, env }),
     reference: reference ? lib.timeProcess(['bash', lib.REFERENCE, 'get', ref, '.slug'], { cwd: dir, env }) : null,
-    unit: 'ms', note: 'median of 20 processes',
+    unit: 'ms',
+    note: 'median of 20 processes',
   });
   rows.push({
     name: 'bare node start (floor for any Node CLI)',
     baton: lib.timeProcess([node, '-e', '0'], { cwd: dir, env }),
-    reference: null, unit: 'ms', note: 'for scale',
+    reference: null,
+    unit: 'ms',
+    note: 'for scale',
   });
 
   const before = JSON.parse(readFileSync(doc, 'utf8')).counter;
@@ -45,12 +70,17 @@ export default async function core(lib) {
   let refPar = null;
   if (reference) {
     const refBefore = JSON.parse(readFileSync(ref, 'utf8')).counter;
-    refPar = await lib.timeParallel(() => ['bash', lib.REFERENCE, 'update', ref, '.counter += 1'], 50, { cwd: dir, env });
+    refPar = await lib.timeParallel(() => ['bash', lib.REFERENCE, 'update', ref, '.counter += 1'], 50, {
+      cwd: dir,
+      env,
+    });
     refPar.lost = 50 - (JSON.parse(readFileSync(ref, 'utf8')).counter - refBefore);
   }
   rows.push({
     name: '50 parallel update processes (wall time)',
-    baton: par.ms, reference: refPar?.ms ?? null, unit: 'ms',
+    baton: par.ms,
+    reference: refPar?.ms ?? null,
+    unit: 'ms',
     note: `lost: baton ${lost}${refPar ? `, reference ${refPar.lost}` : ''}`,
   });
 
@@ -61,16 +91,30 @@ export default async function core(lib) {
   const start = process.hrtime.bigint();
   for (let i = 0; i < n; i++) await lib1.update('.counter += 1');
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  rows.push({ name: 'library: durable updates per second (one process)', baton: n / seconds, reference: null, unit: '/s', note: `${n} updates, each fsynced (goal >= 500/s)` });
+  rows.push({
+    name: 'library: durable updates per second (one process)',
+    baton: n / seconds,
+    reference: null,
+    unit: '/s',
+    note: `${n} updates, each fsynced (goal >= 500/s)`,
+  });
 
   // The per-evaluation cost of a compiled program, which test/jq/errors.test.ts once held to 5 ms.
   const { compileJq } = await import(join(lib.ROOT, 'dist', 'index.mjs'));
-  const items = { items: Array.from({ length: 80 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'], done: i % 3 === 0 })) };
+  const items = {
+    items: Array.from({ length: 80 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'], done: i % 3 === 0 })),
+  };
   const prog = compileJq('.items |= map(select(.done | not)) | .count += 1 | .last = $t', ['t']);
   for (let i = 0; i < 50; i++) prog.run(items, { t: 'x' });
   const evals = 500;
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < evals; i++) prog.run(items, { t: 'x' });
-  rows.push({ name: 'jq: one compiled update on a 5 KB document', baton: Number(process.hrtime.bigint() - t0) / 1e6 / evals, reference: null, unit: 'ms', note: `mean of ${evals} evaluations (goal < 5 ms)` });
+  rows.push({
+    name: 'jq: one compiled update on a 5 KB document',
+    baton: Number(process.hrtime.bigint() - t0) / 1e6 / evals,
+    reference: null,
+    unit: 'ms',
+    note: `mean of ${evals} evaluations (goal < 5 ms)`,
+  });
   return rows;
 }

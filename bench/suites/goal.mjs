@@ -24,7 +24,15 @@ function stateOfSize(bytes) {
 async function loadLint(lib, dir) {
   const { build } = await import('esbuild');
   const outfile = join(dir, 'lint-run.mjs');
-  await build({ entryPoints: [join(lib.ROOT, 'src', 'goal', 'lint', 'run.ts')], bundle: true, format: 'esm', platform: 'node', target: 'node20', outfile, logLevel: 'error' });
+  await build({
+    entryPoints: [join(lib.ROOT, 'src', 'goal', 'lint', 'run.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
+  });
   return import(pathToFileURL(outfile).href);
 }
 
@@ -42,9 +50,13 @@ export default async function goal(lib) {
   const jqTime = lib.timeProcess(['bash', jqScript], { env, input: PAYLOAD });
   rows.push({
     name: 'hook SessionStart --profile orchestrate, no goal',
-    baton: lib.timeProcess([node, lib.BATON, 'hook', 'SessionStart', '--profile', 'orchestrate'], { env, input: PAYLOAD }),
+    baton: lib.timeProcess([node, lib.BATON, 'hook', 'SessionStart', '--profile', 'orchestrate'], {
+      env,
+      input: PAYLOAD,
+    }),
     reference: jqTime,
-    unit: 'ms', note: 'reference: bash reading stdin with jq; goal <= 1.0x (a bare Node start alone is ~1.1x here)',
+    unit: 'ms',
+    note: 'reference: bash reading stdin with jq; goal <= 1.0x (a bare Node start alone is ~1.1x here)',
   });
 
   const plugin = join(dir, 'plugins', 'orchestrate', 'scripts');
@@ -56,17 +68,27 @@ export default async function goal(lib) {
   chmodSync(join(bin, 'baton'), 0o755);
   rows.push({
     name: 'compat session-start.sh, no goal (bash + baton)',
-    baton: lib.timeProcess(['bash', join(plugin, 'session-start.sh')], { env: { ...env, PATH: `${bin}:${env.PATH}` }, input: PAYLOAD }),
-    reference: jqTime, unit: 'ms', note: 'the drop-in path: decided in bash before Node starts',
+    baton: lib.timeProcess(['bash', join(plugin, 'session-start.sh')], {
+      env: { ...env, PATH: `${bin}:${env.PATH}` },
+      input: PAYLOAD,
+    }),
+    reference: jqTime,
+    unit: 'ms',
+    note: 'the drop-in path: decided in bash before Node starts',
   });
 
-  for (const [label, bytes] of [['10 KB', 10_240], ['1 MB', 1_048_576]]) {
+  for (const [label, bytes] of [
+    ['10 KB', 10_240],
+    ['1 MB', 1_048_576],
+  ]) {
     const file = join(dir, `state-${bytes}.md`);
     writeFileSync(file, stateOfSize(bytes));
     rows.push({
       name: `lint ${label} state.md (process)`,
       baton: lib.timeProcess([node, lib.BATON, 'lint', file], { env, runs: 10 }),
-      reference: null, unit: 'ms', note: 'median of 10 processes',
+      reference: null,
+      unit: 'ms',
+      note: 'median of 10 processes',
     });
   }
 
@@ -79,6 +101,12 @@ export default async function goal(lib) {
     if (i >= 3) times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   times.sort((a, b) => a - b);
-  rows.push({ name: 'lint 1 MB state.md (in-process)', baton: times[Math.floor(times.length / 2)], reference: null, unit: 'ms', note: 'goal < 100 ms' });
+  rows.push({
+    name: 'lint 1 MB state.md (in-process)',
+    baton: times[Math.floor(times.length / 2)],
+    reference: null,
+    unit: 'ms',
+    note: 'goal < 100 ms',
+  });
   return rows;
 }

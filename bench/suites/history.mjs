@@ -14,7 +14,13 @@ function layHistory(dir, name) {
   for (let start = 1; start <= REVISIONS; start += 1000) {
     const lines = [];
     for (let rev = start; rev < start + 1000 && rev <= REVISIONS; rev++) {
-      const entry = { rev, time: new Date(0).toISOString(), op: { kind: 'update' }, patch: [{ op: 'replace', path: '/counter', value: rev }], hash: 'synthetic' };
+      const entry = {
+        rev,
+        time: new Date(0).toISOString(),
+        op: { kind: 'update' },
+        patch: [{ op: 'replace', path: '/counter', value: rev }],
+        hash: 'synthetic',
+      };
       if (rev % 100 === 1) entry.snapshot = { counter: rev };
       lines.push(JSON.stringify(entry));
     }
@@ -29,13 +35,36 @@ export default async function history(lib) {
   const node = process.execPath;
   layHistory(dir, 'long.json');
   spawnSync(node, [lib.BATON, 'init', join(dir, 'fresh.json'), '--argjson', 'counter', '0'], { env, cwd: dir });
-  const first = spawnSync(node, [lib.BATON, 'update', join(dir, 'long.json'), '.counter += 1'], { env, cwd: dir, encoding: 'utf8' });
+  const first = spawnSync(node, [lib.BATON, 'update', join(dir, 'long.json'), '.counter += 1'], {
+    env,
+    cwd: dir,
+    encoding: 'utf8',
+  });
   if (first.status !== 0) throw new Error(`update on the long history failed: ${first.stderr}`);
   const segments = readdirSync(join(dir, '.baton', 'long.json.history')).length;
-  const time = (file, args) => lib.timeProcess([node, lib.BATON, ...args.slice(0, 1), join(dir, file), ...args.slice(1)], { cwd: dir, env });
+  const time = (file, args) =>
+    lib.timeProcess([node, lib.BATON, ...args.slice(0, 1), join(dir, file), ...args.slice(1)], { cwd: dir, env });
   return [
-    { name: `update with ${REVISIONS.toLocaleString('en')} revisions of history`, baton: time('long.json', ['update', '.counter += 1']), reference: time('fresh.json', ['update', '.counter += 1']), unit: 'ms', note: `ratio vs a new document; ${segments} segments kept of 101` },
-    { name: `get with ${REVISIONS.toLocaleString('en')} revisions of history`, baton: time('long.json', ['get', '.counter']), reference: time('fresh.json', ['get', '.counter']), unit: 'ms', note: 'ratio vs a new document' },
-    { name: 'show a revision 20 patches past its snapshot', baton: time('long.json', ['show', '--rev', String(REVISIONS + 21)]), reference: null, unit: 'ms', note: 'replay reads one segment' },
+    {
+      name: `update with ${REVISIONS.toLocaleString('en')} revisions of history`,
+      baton: time('long.json', ['update', '.counter += 1']),
+      reference: time('fresh.json', ['update', '.counter += 1']),
+      unit: 'ms',
+      note: `ratio vs a new document; ${segments} segments kept of 101`,
+    },
+    {
+      name: `get with ${REVISIONS.toLocaleString('en')} revisions of history`,
+      baton: time('long.json', ['get', '.counter']),
+      reference: time('fresh.json', ['get', '.counter']),
+      unit: 'ms',
+      note: 'ratio vs a new document',
+    },
+    {
+      name: 'show a revision 20 patches past its snapshot',
+      baton: time('long.json', ['show', '--rev', String(REVISIONS + 21)]),
+      reference: null,
+      unit: 'ms',
+      note: 'replay reads one segment',
+    },
   ];
 }

@@ -48,7 +48,10 @@ export default async function hooks(lib) {
   const env = lib.benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log') });
   const node = process.execPath;
   writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo"}\n');
-  for (const args of [['task', 'init', '--', 'bench', 'deep', '4', 'none', 'none'], ['task', 'phase-set', 'GREEN']]) {
+  for (const args of [
+    ['task', 'init', '--', 'bench', 'deep', '4', 'none', 'none'],
+    ['task', 'phase-set', 'GREEN'],
+  ]) {
     const r = spawnSync(node, [lib.BATON, ...args], { cwd: dir, env });
     if (r.status !== 0) throw new Error(`baton ${args.join(' ')} failed: ${r.stderr}`);
   }
@@ -58,14 +61,27 @@ export default async function hooks(lib) {
   writeFileSync(firewall, FIREWALL, { mode: 0o755 });
   writeFileSync(gate, GATE, { mode: 0o755 });
   writeFileSync(ignore, IGNORE, { mode: 0o755 });
-  const payload = (path) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, path), content: 'x' } });
+  const payload = (path) =>
+    JSON.stringify({
+      session_id: 's',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(dir, path), content: 'x' },
+    });
   const allow = payload('backend/src/app.py');
   const deny = payload('backend/tests/test_app.py');
   const check = (input, want) => {
     const r = spawnSync(node, [lib.BATON, 'hook', 'PreToolUse'], { cwd: dir, env, input });
     if (/deny/.test(r.stdout) !== want) throw new Error(`baton hook did not ${want ? 'deny' : 'allow'}: ${r.stdout}`);
   };
-  const shell = (command) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: dir, tool_input: { command } });
+  const shell = (command) =>
+    JSON.stringify({
+      session_id: 's',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      cwd: dir,
+      tool_input: { command },
+    });
   // Both read by the parser; the denied one writes a test file through cd, a variable and >|.
   const bashAllow = shell('cd src && npm test > log.txt 2>&1 && git commit -m "steering committee"');
   const bashDeny = shell('D=tests; cd backend && echo x > $D/test_app.py');
@@ -75,10 +91,40 @@ export default async function hooks(lib) {
   check(bashDeny, true);
   const time = (argv, input) => lib.timeProcess(argv, { cwd: dir, env, input });
   return [
-    { name: 'hook PreToolUse Write, allowed (GREEN, src file)', baton: time([node, lib.BATON, 'hook', 'PreToolUse'], allow), reference: time(['bash', gate], allow), unit: 'ms', note: 'median of 20 processes; ref = bash+jq gate' },
-    { name: 'hook PreToolUse Write, denied (GREEN, test file)', baton: time([node, lib.BATON, 'hook', 'PreToolUse'], deny), reference: time(['bash', gate], deny), unit: 'ms', note: 'baton: JSON deny; ref: exit 2' },
-    { name: 'hook PreToolUse Bash, allowed (GREEN, parsed command)', baton: time([node, lib.BATON, 'hook', 'PreToolUse'], bashAllow), reference: time(['bash', firewall], bashAllow), unit: 'ms', note: 'shell parser + analysis; ref = bash+jq firewall' },
-    { name: 'hook PreToolUse Bash, denied (GREEN, cd + variable)', baton: time([node, lib.BATON, 'hook', 'PreToolUse'], bashDeny), reference: time(['bash', firewall], bashDeny), unit: 'ms', note: 'the reference misses this one (allows it)' },
-    { name: 'hook SessionEnd (event the profile does not handle)', baton: time([node, lib.BATON, 'hook', 'SessionEnd'], '{"reason":"other"}'), reference: time(['bash', ignore], '{"reason":"other"}'), unit: 'ms', note: 'exits before the engine loads' },
+    {
+      name: 'hook PreToolUse Write, allowed (GREEN, src file)',
+      baton: time([node, lib.BATON, 'hook', 'PreToolUse'], allow),
+      reference: time(['bash', gate], allow),
+      unit: 'ms',
+      note: 'median of 20 processes; ref = bash+jq gate',
+    },
+    {
+      name: 'hook PreToolUse Write, denied (GREEN, test file)',
+      baton: time([node, lib.BATON, 'hook', 'PreToolUse'], deny),
+      reference: time(['bash', gate], deny),
+      unit: 'ms',
+      note: 'baton: JSON deny; ref: exit 2',
+    },
+    {
+      name: 'hook PreToolUse Bash, allowed (GREEN, parsed command)',
+      baton: time([node, lib.BATON, 'hook', 'PreToolUse'], bashAllow),
+      reference: time(['bash', firewall], bashAllow),
+      unit: 'ms',
+      note: 'shell parser + analysis; ref = bash+jq firewall',
+    },
+    {
+      name: 'hook PreToolUse Bash, denied (GREEN, cd + variable)',
+      baton: time([node, lib.BATON, 'hook', 'PreToolUse'], bashDeny),
+      reference: time(['bash', firewall], bashDeny),
+      unit: 'ms',
+      note: 'the reference misses this one (allows it)',
+    },
+    {
+      name: 'hook SessionEnd (event the profile does not handle)',
+      baton: time([node, lib.BATON, 'hook', 'SessionEnd'], '{"reason":"other"}'),
+      reference: time(['bash', ignore], '{"reason":"other"}'),
+      unit: 'ms',
+      note: 'exits before the engine loads',
+    },
   ];
 }

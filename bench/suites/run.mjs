@@ -24,7 +24,8 @@ function timeEach(argvFor, { cwd, env }) {
 }
 
 const phaseKey = (i) => `${i}-worker`;
-const DONE_EXPR = '.phases[$p] |= (.status = "done" | .outputs.result = $o | .evidence += [$e] | .finished_at = $__now)';
+const DONE_EXPR =
+  '.phases[$p] |= (.status = "done" | .outputs.result = $o | .evidence += [$e] | .finished_at = $__now)';
 
 export default async function run(lib) {
   const rows = [];
@@ -50,31 +51,78 @@ export default async function run(lib) {
 
   rows.push({
     name: 'run set: one process (user_request = text)',
-    baton: lib.timeProcess(cli('run', 'set', 'bench', 'user_request', 'Gate the member blog'), { cwd: dir, env, runs: RUNS, warmup: WARMUP }),
-    reference: reference ? lib.timeProcess(['bash', lib.REFERENCE, 'update', ref, '.[$k] = $v', 'k', 'user_request', 'v', 'Gate the member blog'], { cwd: dir, env, runs: RUNS, warmup: WARMUP }) : null,
-    unit: 'ms', note: 'median of 20 processes; baton fsyncs, the reference does not',
+    baton: lib.timeProcess(cli('run', 'set', 'bench', 'user_request', 'Gate the member blog'), {
+      cwd: dir,
+      env,
+      runs: RUNS,
+      warmup: WARMUP,
+    }),
+    reference: reference
+      ? lib.timeProcess(
+          ['bash', lib.REFERENCE, 'update', ref, '.[$k] = $v', 'k', 'user_request', 'v', 'Gate the member blog'],
+          { cwd: dir, env, runs: RUNS, warmup: WARMUP },
+        )
+      : null,
+    unit: 'ms',
+    note: 'median of 20 processes; baton fsyncs, the reference does not',
   });
   rows.push({
     name: 'phase done: one process (output + evidence)',
-    baton: timeEach((i) => cli('phase', 'done', 'bench', phaseKey(i), '--output', 'result=.ai_log/r.md', '--evidence', '.ai_log/e.log'), { cwd: dir, env }),
-    reference: reference ? timeEach((i) => ['bash', lib.REFERENCE, 'update', ref, DONE_EXPR, 'p', phaseKey(i), 'o', '.ai_log/r.md', 'e', '.ai_log/e.log'], { cwd: dir, env }) : null,
-    unit: 'ms', note: 'median of 20 processes, each finishing its own phase',
+    baton: timeEach(
+      (i) =>
+        cli('phase', 'done', 'bench', phaseKey(i), '--output', 'result=.ai_log/r.md', '--evidence', '.ai_log/e.log'),
+      { cwd: dir, env },
+    ),
+    reference: reference
+      ? timeEach(
+          (i) => [
+            'bash',
+            lib.REFERENCE,
+            'update',
+            ref,
+            DONE_EXPR,
+            'p',
+            phaseKey(i),
+            'o',
+            '.ai_log/r.md',
+            'e',
+            '.ai_log/e.log',
+          ],
+          { cwd: dir, env },
+        )
+      : null,
+    unit: 'ms',
+    note: 'median of 20 processes, each finishing its own phase',
   });
 
   const offset = WARMUP + RUNS;
   const n = 20;
-  const par = await lib.timeParallel((i) => cli('phase', 'done', 'bench', phaseKey(offset + i), '--output', `r${i}=x`), n, { cwd: dir, env });
+  const par = await lib.timeParallel(
+    (i) => cli('phase', 'done', 'bench', phaseKey(offset + i), '--output', `r${i}=x`),
+    n,
+    { cwd: dir, env },
+  );
   const after = JSON.parse(readFileSync(join(dir, '.ai_log', 'session-bench.json'), 'utf8'));
-  const lost = Array.from({ length: n }, (_, i) => after.phases[phaseKey(offset + i)]).filter((e) => e.status !== 'done').length;
+  const lost = Array.from({ length: n }, (_, i) => after.phases[phaseKey(offset + i)]).filter(
+    (e) => e.status !== 'done',
+  ).length;
   let refPar = null;
   if (reference) {
-    refPar = await lib.timeParallel((i) => ['bash', lib.REFERENCE, 'update', ref, DONE_EXPR, 'p', phaseKey(offset + i), 'o', 'x', 'e', 'y'], n, { cwd: dir, env });
+    refPar = await lib.timeParallel(
+      (i) => ['bash', lib.REFERENCE, 'update', ref, DONE_EXPR, 'p', phaseKey(offset + i), 'o', 'x', 'e', 'y'],
+      n,
+      { cwd: dir, env },
+    );
     const refDoc = JSON.parse(readFileSync(ref, 'utf8'));
-    refPar.lost = Array.from({ length: n }, (_, i) => refDoc.phases[phaseKey(offset + i)]).filter((e) => e.status !== 'done').length;
+    refPar.lost = Array.from({ length: n }, (_, i) => refDoc.phases[phaseKey(offset + i)]).filter(
+      (e) => e.status !== 'done',
+    ).length;
   }
   rows.push({
     name: `${n} parallel phase done processes (wall time)`,
-    baton: par.ms, reference: refPar?.ms ?? null, unit: 'ms',
+    baton: par.ms,
+    reference: refPar?.ms ?? null,
+    unit: 'ms',
     note: `lost: baton ${lost}${refPar ? `, reference ${refPar.lost}` : ''}; exit codes ${[...new Set(par.codes)].join(',')}`,
   });
   return rows;

@@ -60,8 +60,16 @@ exit 0
 `.replaceAll('\\${', '${'); // String.raw keeps the backslash that escapes \${ in a template
 
 const TASK = {
-  slug: 'bench', phase: 2, phase_total: 3, tdd_phase: 'GREEN', wave: 2, wave_total: 3,
-  wave_status: { 1: 'done', 2: 'in_progress' }, active_agents: ['impl', 'review'], status: 'in_progress', next_hint: null,
+  slug: 'bench',
+  phase: 2,
+  phase_total: 3,
+  tdd_phase: 'GREEN',
+  wave: 2,
+  wave_total: 3,
+  wave_status: { 1: 'done', 2: 'in_progress' },
+  active_agents: ['impl', 'review'],
+  status: 'in_progress',
+  next_hint: null,
 };
 
 export default async function statusline(lib) {
@@ -79,10 +87,14 @@ export default async function statusline(lib) {
   writeFileSync(script, REFERENCE_SCRIPT, { mode: 0o755 });
   const env = lib.benchEnv({ TMPDIR: dir });
   delete env.CLAUDE_PROJECT_DIR;
-  const payload = (sessionId) => JSON.stringify({
-    session_id: sessionId, model: { display_name: 'Opus' }, workspace: { current_dir: project, project_dir: project },
-    context_window: { used_percentage: 71.5 }, cost: { total_duration_ms: 725000, total_cost_usd: 1.5 },
-  });
+  const payload = (sessionId) =>
+    JSON.stringify({
+      session_id: sessionId,
+      model: { display_name: 'Opus' },
+      workspace: { current_dir: project, project_dir: project },
+      context_window: { used_percentage: 71.5 },
+      cost: { total_duration_ms: 725000, total_cost_usd: 1.5 },
+    });
   const node = process.execPath;
   const rows = [];
   const warm = payload('bench-warm');
@@ -90,21 +102,24 @@ export default async function statusline(lib) {
     name: 'statusline: one process, git cache warm',
     baton: lib.timeProcess([node, lib.BATON, 'statusline'], { cwd: project, env, input: warm }),
     reference: lib.timeProcess(['bash', script], { cwd: project, env, input: warm }),
-    unit: 'ms', note: 'median of 20; host debounce is 300 ms',
+    unit: 'ms',
+    note: 'median of 20; host debounce is 300 ms',
   });
   // A new session id per run forces the git query every time (the cache is per session).
   let n = 0;
   const cold = () => payload(`bench-cold-${n++}`);
   const coldRun = (argv) => {
     const times = [];
-    for (let i = 0; i < 15; i++) times.push(lib.timeProcess(argv, { cwd: project, env, input: cold(), runs: 1, warmup: 0 }));
+    for (let i = 0; i < 15; i++)
+      times.push(lib.timeProcess(argv, { cwd: project, env, input: cold(), runs: 1, warmup: 0 }));
     return times.sort((a, b) => a - b)[7];
   };
   rows.push({
     name: 'statusline: one process, git cache cold',
     baton: coldRun([node, lib.BATON, 'statusline']),
     reference: coldRun(['bash', script]),
-    unit: 'ms', note: 'median of 15; git queried every run',
+    unit: 'ms',
+    note: 'median of 15; git queried every run',
   });
   return rows;
 }

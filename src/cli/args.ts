@@ -46,7 +46,13 @@ export function parseCommand(def: CommandDef, args: string[]): Parsed {
     if (option.value === undefined) booleans[option.name] = option.short ? [option.short] : [];
     else strings.push(option.name);
   }
-  return parseArgs(args, { booleans, strings, vars: def.vars ?? false, positionals: def.positionals ?? [0, Infinity], usage: errorUsage(def) });
+  return parseArgs(args, {
+    booleans,
+    strings,
+    vars: def.vars ?? false,
+    positionals: def.positionals ?? [0, Infinity],
+    usage: errorUsage(def),
+  });
 }
 
 export function parseArgs(args: string[], spec: ArgSpec): Parsed {
@@ -62,7 +68,8 @@ export function parseArgs(args: string[], spec: ArgSpec): Parsed {
       const name = args[i + 1];
       const value = args[i + 2];
       if (name === undefined || value === undefined) throw usageError(`${arg} needs a NAME and a VALUE`, spec.usage);
-      if (!NAME.test(name)) throw usageError(`${arg} name '${name}' is not a jq identifier (letters, digits, _)`, spec.usage);
+      if (!NAME.test(name))
+        throw usageError(`${arg} name '${name}' is not a jq identifier (letters, digits, _)`, spec.usage);
       vars[name] = arg === '--arg' ? value : parseJsonArg(value, `--argjson ${name}`);
       i += 2;
       continue;
@@ -88,7 +95,11 @@ export function parseArgs(args: string[], spec: ArgSpec): Parsed {
   }
   const positionals = result.positionals.map(literal);
   const [min, max] = spec.positionals;
-  if (positionals.length < min) throw usageError(`missing argument (${min === max ? min : `at least ${min}`} expected, got ${positionals.length})`, spec.usage);
+  if (positionals.length < min)
+    throw usageError(
+      `missing argument (${min === max ? min : `at least ${min}`} expected, got ${positionals.length})`,
+      spec.usage,
+    );
   if (positionals.length > max) throw usageError(`unexpected argument '${positionals[max]}'`, spec.usage);
   return { positionals, flags, vars };
 }
@@ -98,7 +109,8 @@ function describeParseError(error: Error & { code?: string }): string {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? '';
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option '${option.replace(LITERAL, '')}'`;
   if (/does not take an argument/.test(error.message)) return `option ${option} takes no value`;
-  if (/ambiguous/.test(error.message)) return `option ${option} needs a value (write ${option}=VALUE for a value that starts with -)`;
+  if (/ambiguous/.test(error.message))
+    return `option ${option} needs a value (write ${option}=VALUE for a value that starts with -)`;
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `option ${option} needs a value`;
   return error.message.split('\n')[0] as string;
 }

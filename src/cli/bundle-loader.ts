@@ -39,7 +39,8 @@ export function loadBundle<T>(file: string): T {
   const module = { exports: {} as T };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   // Written at exit, so the cache also holds the functions this run compiled lazily.
-  if (!found || script.cachedDataRejected) process.once('exit', () => saveCache(script, found?.place ? [found.place] : places));
+  if (!found || script.cachedDataRejected)
+    process.once('exit', () => saveCache(script, found?.place ? [found.place] : places));
   return module.exports;
 }
 

@@ -33,7 +33,11 @@ export interface CommandDef {
   subcommands?: Record<string, { usage: string; summary: string }>;
 }
 
-const AS: OptionDef = { name: 'as', value: 'WRITER', help: 'the writer recorded in history (default: $BATON_WRITER, else the agent session)' };
+const AS: OptionDef = {
+  name: 'as',
+  value: 'WRITER',
+  help: 'the writer recorded in history (default: $BATON_WRITER, else the agent session)',
+};
 const JQ_VARS: OptionDef[] = [
   { name: 'arg', value: 'NAME VALUE', repeat: true, help: 'bind $NAME to the string VALUE' },
   { name: 'argjson', value: 'NAME JSON', repeat: true, help: 'bind $NAME to the JSON value' },
@@ -43,7 +47,11 @@ const JQ_BUDGET: OptionDef[] = [
   { name: 'jq-timeout-ms', value: 'MS', help: 'stop a jq program after MS milliseconds' },
 ];
 const JSON_OUT: OptionDef = { name: 'json', help: 'print JSON instead of text' };
-const RUN_NAME: OptionDef = { name: 'name', value: 'N', help: 'the run document .ai_log/<N>-<session>.json instead of session-<session>.json' };
+const RUN_NAME: OptionDef = {
+  name: 'name',
+  value: 'N',
+  help: 'the run document .ai_log/<N>-<session>.json instead of session-<session>.json',
+};
 
 const list: CommandDef[] = [
   {
@@ -53,12 +61,17 @@ const list: CommandDef[] = [
     positionals: [1, 1],
     vars: true,
     options: [
-      { name: 'schema', value: 'NAME|PATH', help: 'a built-in schema name or a JSON Schema file; the document is checked against it on every write' },
+      {
+        name: 'schema',
+        value: 'NAME|PATH',
+        help: 'a built-in schema name or a JSON Schema file; the document is checked against it on every write',
+      },
       ...JQ_VARS,
       AS,
       { name: 'force', help: 'replace an existing document (its history keeps the old one)' },
     ],
-    details: 'With a schema, the --arg/--argjson values fill the schema\'s template. Without one, they become the document\'s keys.',
+    details:
+      "With a schema, the --arg/--argjson values fill the schema's template. Without one, they become the document's keys.",
   },
   {
     name: 'get',
@@ -66,8 +79,14 @@ const list: CommandDef[] = [
     usage: ['FILE [JQ] [--arg N V]... [--argjson N J]... [--default VALUE] [-r|--raw]'],
     positionals: [1, 2],
     vars: true,
-    options: [...JQ_VARS, { name: 'default', value: 'VALUE', help: 'print VALUE for a missing document, a null or no result' }, { name: 'raw', short: '-r', help: 'print strings without quotes' }, ...JQ_BUDGET],
-    details: 'A safe read: a missing or malformed document prints the default (with a warning for a malformed one) and exits 0.',
+    options: [
+      ...JQ_VARS,
+      { name: 'default', value: 'VALUE', help: 'print VALUE for a missing document, a null or no result' },
+      { name: 'raw', short: '-r', help: 'print strings without quotes' },
+      ...JQ_BUDGET,
+    ],
+    details:
+      'A safe read: a missing or malformed document prints the default (with a warning for a malformed one) and exits 0.',
   },
   {
     name: 'update',
@@ -75,7 +94,12 @@ const list: CommandDef[] = [
     usage: ['FILE JQ [--arg N V]... [--argjson N J]... [--as WRITER] [--if-exists]'],
     positionals: [2, 2],
     vars: true,
-    options: [...JQ_VARS, AS, { name: 'if-exists', help: 'do nothing (exit 0) when the document does not exist' }, ...JQ_BUDGET],
+    options: [
+      ...JQ_VARS,
+      AS,
+      { name: 'if-exists', help: 'do nothing (exit 0) when the document does not exist' },
+      ...JQ_BUDGET,
+    ],
   },
   {
     name: 'set',
@@ -83,7 +107,8 @@ const list: CommandDef[] = [
     usage: ['FILE PATH VALUE [--json] [--as WRITER]'],
     positionals: [3, 3],
     options: [{ name: 'json', help: 'VALUE is JSON (a number, true, an object...), not a string' }, AS],
-    details: 'PATH is dot-separated keys (phases.3-impl.status); a key of digits, or [N] (arr[0]), indexes an array. Without --json, VALUE takes the type the document\'s schema gives PATH (a number, a boolean), else the type of the value already there, else it is stored as a string.',
+    details:
+      "PATH is dot-separated keys (phases.3-impl.status); a key of digits, or [N] (arr[0]), indexes an array. Without --json, VALUE takes the type the document's schema gives PATH (a number, a boolean), else the type of the value already there, else it is stored as a string.",
   },
   {
     name: 'append',
@@ -91,7 +116,8 @@ const list: CommandDef[] = [
     usage: ['FILE PATH VALUE [--json] [--as WRITER]'],
     positionals: [3, 3],
     options: [{ name: 'json', help: 'VALUE is JSON, not a string' }, AS],
-    details: 'Without --json, VALUE takes the type the schema gives the array\'s items, else that of its last item, else it is a string.',
+    details:
+      "Without --json, VALUE takes the type the schema gives the array's items, else that of its last item, else it is a string.",
   },
   {
     name: 'consume',
@@ -148,7 +174,7 @@ const list: CommandDef[] = [
       { name: 'agents', value: 'N', help: 'agent processes per wave (default 4)' },
       { name: 'updates', value: 'N', help: 'updates per agent (default 5)' },
       { name: 'agent', value: 'NAME', hidden: true, help: 'run as one agent process' },
-      { name: 'wave', value: 'N', hidden: true, help: 'the agent\'s wave' },
+      { name: 'wave', value: 'N', hidden: true, help: "the agent's wave" },
     ],
   },
   {
@@ -159,14 +185,23 @@ const list: CommandDef[] = [
     details: 'Exit 0 done, 1 refused (the message says why), 2 usage, 3 the user must choose.',
     subcommands: {
       start: { usage: 'start SLUG GOAL-SENTENCE', summary: 'create the goal folder and point at it' },
-      resume: { usage: 'resume [SLUG]', summary: 'no slug: show the pointer or list goals (exit 3: choose); with one: point at it' },
+      resume: {
+        usage: 'resume [SLUG]',
+        summary: 'no slug: show the pointer or list goals (exit 3: choose); with one: point at it',
+      },
       pause: { usage: 'pause', summary: 'mode off, goal kept (status=paused)' },
       close: { usage: 'close', summary: 'mark the goal closed and archive it' },
       list: { usage: 'list [--all]', summary: 'every goal with its status; --all lists stopped goals too' },
       touch: { usage: 'touch', summary: "set the state marker's updated= to now" },
       now: { usage: "now 'ENTRY'", summary: 'a launch: add the entry to Now' },
-      land: { usage: "land LABEL ['DONE LINE']", summary: 'a return: drop the Now entry, optionally append a Done line' },
-      transcript: { usage: 'transcript FILE.jsonl [--since ISO] [--tail N]', summary: 'the text of a session transcript' },
+      land: {
+        usage: "land LABEL ['DONE LINE']",
+        summary: 'a return: drop the Now entry, optionally append a Done line',
+      },
+      transcript: {
+        usage: 'transcript FILE.jsonl [--since ISO] [--tail N]',
+        summary: 'the text of a session transcript',
+      },
     },
   },
   {
@@ -175,12 +210,16 @@ const list: CommandDef[] = [
     usage: ['STATE [LOG] [SIDECAR] [--json] [--fix]'],
     positionals: [1, 3],
     options: [JSON_OUT, { name: 'fix', help: 'apply the safe mechanical fixes under the state lock' }],
-    details: 'Exit 0 whatever it finds (findings are printed); 1 when STATE does not exist or is not a file; 2 for a usage error.',
+    details:
+      'Exit 0 whatever it finds (findings are printed); 1 when STATE does not exist or is not a file; 2 for a usage error.',
   },
   {
     name: 'run',
     summary: 'pipeline runs: the handoff document of a multi-phase pipeline',
-    usage: ['init|set|append|get|clear|show SESSION [FIELD] [VALUE] [options]', 'clean [SESSION] [--older-than 24h] [--force]'],
+    usage: [
+      'init|set|append|get|clear|show SESSION [FIELD] [VALUE] [options]',
+      'clean [SESSION] [--older-than 24h] [--force]',
+    ],
     positionals: [0, 4],
     options: [
       RUN_NAME,
@@ -200,7 +239,10 @@ const list: CommandDef[] = [
       get: { usage: 'get SESSION FIELD [--default TEXT]', summary: 'print a field' },
       clear: { usage: 'clear SESSION', summary: 'delete the run document' },
       show: { usage: 'show SESSION', summary: 'print the run: phases, gates, outputs' },
-      clean: { usage: 'clean [SESSION] [--older-than 24h] [--force]', summary: 'sweep old run documents from .ai_log/' },
+      clean: {
+        usage: 'clean [SESSION] [--older-than 24h] [--force]',
+        summary: 'sweep old run documents from .ai_log/',
+      },
     },
   },
   {
@@ -221,7 +263,7 @@ const list: CommandDef[] = [
       { name: 'work-item', value: 'PATH', repeat: true, help: 'done: a file the phase produced' },
       { name: 'also', value: 'FIELD', help: 'done: also set this field' },
       { name: 'json', help: 'done: output values are JSON' },
-      { name: 'promote', help: 'done: copy outputs to the run\'s top level' },
+      { name: 'promote', help: "done: copy outputs to the run's top level" },
       { name: 'allow-large', help: 'allow a value over the size limit' },
       RUN_NAME,
       AS,
@@ -229,9 +271,15 @@ const list: CommandDef[] = [
     details: 'RUN is the session label or the .ai_log/session-<label>.json path.',
     subcommands: {
       start: { usage: 'start RUN PHASE --agent A [--rerun]', summary: 'mark a phase started' },
-      done: { usage: 'done RUN PHASE [--output KEY=VALUE]... [--evidence PATH]...', summary: 'record a phase as done, with its outputs' },
+      done: {
+        usage: 'done RUN PHASE [--output KEY=VALUE]... [--evidence PATH]...',
+        summary: 'record a phase as done, with its outputs',
+      },
       get: { usage: 'get RUN PHASE [FIELD]', summary: 'print a phase entry or one of its fields' },
-      inputs: { usage: 'inputs RUN PHASE', summary: 'the inputs a phase needs, and whether they are there (exit 1 if not)' },
+      inputs: {
+        usage: 'inputs RUN PHASE',
+        summary: 'the inputs a phase needs, and whether they are there (exit 1 if not)',
+      },
     },
   },
   {
@@ -246,7 +294,7 @@ const list: CommandDef[] = [
     summary: 'Eneo task state (what compat/eneo/lib/state.sh runs)',
     usage: ['init|update|get|phase-set|next-hint-consume|clear|wave-start|path|lock|unlock ...'],
     options: [],
-    details: 'Values after -- are taken literally. Exit codes are the Eneo helpers\' own.',
+    details: "Values after -- are taken literally. Exit codes are the Eneo helpers' own.",
     subcommands: {
       init: { usage: 'init SLUG LANE BRACKET TENANCY AUDIT', summary: 'start a task' },
       update: { usage: 'update [--if-exists] -- EXPR [NAME VALUE]...', summary: 'jq update of the task' },
@@ -254,7 +302,10 @@ const list: CommandDef[] = [
       'phase-set': { usage: 'phase-set RED|GREEN|REFACTOR|FREE', summary: 'set the TDD phase' },
       'next-hint-consume': { usage: 'next-hint-consume', summary: 'print and clear the next hint' },
       clear: { usage: 'clear', summary: 'delete the task document' },
-      'wave-start': { usage: 'wave-start WAVE EXPECTED [--total N] [--agents JSON]', summary: 'open a wave of parallel agents' },
+      'wave-start': {
+        usage: 'wave-start WAVE EXPECTED [--total N] [--agents JSON]',
+        summary: 'open a wave of parallel agents',
+      },
       path: { usage: 'path task|phase|wave|locks', summary: 'print a state path' },
       lock: { usage: 'lock NAME [--pid PID]', summary: 'take a named lock' },
       unlock: { usage: 'unlock HANDLE', summary: 'release a named lock' },
@@ -265,32 +316,44 @@ const list: CommandDef[] = [
     summary: "answer an agent host's hook event (the payload on stdin)",
     usage: ['EVENT [--profile NAME] [--host claude|codex|gemini|cursor]'],
     options: [
-      { name: 'profile', value: 'NAME', help: 'the hook profile (default: baton.config.json\'s)' },
+      { name: 'profile', value: 'NAME', help: "the hook profile (default: baton.config.json's)" },
       { name: 'host', value: 'HOST', help: 'the payload protocol: claude (default), codex, gemini or cursor' },
     ],
     details: 'A hook never fails its host: odd input exits 0. See docs/hooks.md.',
   },
   {
     name: 'mcp',
-    summary: 'serve baton\'s tools to an agent over MCP (stdio)',
+    summary: "serve baton's tools to an agent over MCP (stdio)",
     usage: ['[--as WRITER]'],
     positionals: [0, 0],
-    options: [{ name: 'as', value: 'WRITER', help: 'the writer recorded in history (default: $BATON_WRITER, else mcp:<client name>)' }],
-    details: 'Tools: get, update, set, consume, history, phase, gate, goal, lint. A failed call is a tool error whose text starts with baton\'s error code. Setup for Claude Code, Codex and Gemini: docs/mcp.md.',
+    options: [
+      {
+        name: 'as',
+        value: 'WRITER',
+        help: 'the writer recorded in history (default: $BATON_WRITER, else mcp:<client name>)',
+      },
+    ],
+    details:
+      "Tools: get, update, set, consume, history, phase, gate, goal, lint. A failed call is a tool error whose text starts with baton's error code. Setup for Claude Code, Codex and Gemini: docs/mcp.md.",
   },
   {
     name: 'ui',
-    summary: 'a live dashboard of the project\'s documents in the browser',
+    summary: "a live dashboard of the project's documents in the browser",
     usage: ['[--port N] [--host ADDR] [--token T] [--allow-writes] [--as WRITER]'],
     positionals: [0, 0],
     options: [
       { name: 'port', value: 'N', help: 'the port to listen on (default: a free one)' },
       { name: 'host', value: 'ADDR', help: 'the address to bind (default 127.0.0.1); any other needs a token' },
-      { name: 'token', value: 'T', help: 'the token every request must carry (default: generated when --host is not loopback)' },
+      {
+        name: 'token',
+        value: 'T',
+        help: 'the token every request must carry (default: generated when --host is not loopback)',
+      },
       { name: 'allow-writes', help: 'allow reverting a document from the page (read-only otherwise)' },
       { name: 'as', value: 'WRITER', help: 'the writer recorded for a revert from the page (default ui)' },
     ],
-    details: 'Prints the URL and serves until interrupted. Tasks, runs (.ai_log/), goals and every other document, newest first; history with a diff per revision; the page follows changes live. See docs/ui.md.',
+    details:
+      'Prints the URL and serves until interrupted. Tasks, runs (.ai_log/), goals and every other document, newest first; history with a diff per revision; the page follows changes live. See docs/ui.md.',
   },
   {
     name: 'statusline',
@@ -302,14 +365,16 @@ const list: CommandDef[] = [
   {
     name: 'install',
     summary: "write baton's hooks and status line into Claude Code's settings",
-    usage: ['claude [--project|--user] [--command CMD] [--no-statusline] [--replace-statusline] [--remove] [--dry-run]'],
+    usage: [
+      'claude [--project|--user] [--command CMD] [--no-statusline] [--replace-statusline] [--remove] [--dry-run]',
+    ],
     positionals: [1, 1],
     options: [
       { name: 'project', help: "this project's .claude/settings.json (the default)" },
       { name: 'user', help: '~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), for every project' },
       { name: 'command', value: 'CMD', help: "the command the hooks run (default: this install's bin/baton.js)" },
       { name: 'no-statusline', help: 'leave the status line alone' },
-      { name: 'replace-statusline', help: 'replace a status line that is not baton\'s' },
+      { name: 'replace-statusline', help: "replace a status line that is not baton's" },
       { name: 'remove', help: "remove baton's entries" },
       { name: 'dry-run', help: 'print the settings that would be written' },
     ],
@@ -318,12 +383,15 @@ const list: CommandDef[] = [
 
 export const COMMANDS: Record<string, CommandDef> = Object.fromEntries(list.map((def) => [def.name, def]));
 
-export const EXIT_CODES = '0 ok, 1 refused, 2 usage or jq error, 3 schema violation, 4 unsafe input, 5 writer not allowed, 6 lock timeout or lost, 7 corrupt document, 8 I/O error, 70 internal error';
+export const EXIT_CODES =
+  '0 ok, 1 refused, 2 usage or jq error, 3 schema violation, 4 unsafe input, 5 writer not allowed, 6 lock timeout or lost, 7 corrupt document, 8 I/O error, 70 internal error';
 
 /** The short usage line(s): `usage: baton NAME ...`. */
 export function usageLine(def: CommandDef, sub?: string): string {
   const lines = sub && def.subcommands?.[sub] ? [def.subcommands[sub].usage] : def.usage;
-  return lines.map((line, i) => `${i === 0 ? 'usage:' : '      '} baton ${def.name}${line ? ` ${line}` : ''}`).join('\n');
+  return lines
+    .map((line, i) => `${i === 0 ? 'usage:' : '      '} baton ${def.name}${line ? ` ${line}` : ''}`)
+    .join('\n');
 }
 
 /** The one usage line shown under a usage error. */
@@ -338,7 +406,11 @@ export function helpText(def: CommandDef, sub?: string): string {
   if (def.details && !sub) parts.push('', def.details);
   if (def.subcommands && !sub) {
     const width = Math.max(...Object.keys(def.subcommands).map((name) => name.length));
-    parts.push('', 'commands:', ...Object.entries(def.subcommands).map(([name, s]) => `  ${name.padEnd(width)}  ${s.summary}`));
+    parts.push(
+      '',
+      'commands:',
+      ...Object.entries(def.subcommands).map(([name, s]) => `  ${name.padEnd(width)}  ${s.summary}`),
+    );
   }
   const shown = def.options.filter((option) => !option.hidden);
   if (shown.length > 0) {

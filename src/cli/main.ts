@@ -40,7 +40,8 @@ async function main(argv: string[]): Promise<number> {
     const known = isBatonError(error) ? error : fromSystemError(error);
     if (known) {
       // A jq runtime error is about the document's values, which the message cannot show.
-      const hint = known.code === 'jq_runtime' && name === 'update' ? `; look at the values with 'baton get ${args[0]}'` : '';
+      const hint =
+        known.code === 'jq_runtime' && name === 'update' ? `; look at the values with 'baton get ${args[0]}'` : '';
       cli.err(`baton ${name}: ${known.message}${hint}\n`);
       return known.exitCode;
     }
@@ -73,7 +74,9 @@ function help(cli: Cli, [name, sub]: string[]): number {
   }
   const def = COMMANDS[name];
   if (!def || (sub !== undefined && !def.subcommands?.[sub])) {
-    cli.err(`baton help: no ${def ? `subcommand '${sub}' of ${name}` : `command '${name}'`}\nusage: baton help [COMMAND [SUBCOMMAND]]\n`);
+    cli.err(
+      `baton help: no ${def ? `subcommand '${sub}' of ${name}` : `command '${name}'`}\nusage: baton help [COMMAND [SUBCOMMAND]]\n`,
+    );
     return EXIT.usage;
   }
   cli.out(helpText(def, sub));

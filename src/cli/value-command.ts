@@ -10,7 +10,9 @@ export function valueCommand(operation: 'set' | 'append'): Command {
     const { positionals, flags } = parseCommand(COMMANDS[operation]!, args);
     const [file, path, text] = positionals as [string, string, string];
     const value: Json = flags.json ? parseJsonArg(text, 'VALUE') : text;
-    const result = await openForCli(file, cli, writerFrom(flags.as, cli.env))[operation](path, value, { typed: !flags.json });
+    const result = await openForCli(file, cli, writerFrom(flags.as, cli.env))[operation](path, value, {
+      typed: !flags.json,
+    });
     printNotes(cli, result.notes);
     return 0;
   };

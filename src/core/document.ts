@@ -42,7 +42,10 @@ export function singleObject(results: Json[], what: string): JsonObject {
   const [first] = results;
   if (results.length === 1 && isObject(first)) return first;
   const kinds = results.length === 0 ? 'no result' : `${results.length} result(s): ${results.map(typeName).join(', ')}`;
-  throw new BatonError('jq_result', `${what} must produce exactly one object, it produced ${kinds}; nothing was written`);
+  throw new BatonError(
+    'jq_result',
+    `${what} must produce exactly one object, it produced ${kinds}; nothing was written`,
+  );
 }
 
 export function prepareWrite(current: JsonObject | undefined, candidate: JsonObject, context: WriteContext): Commit {
@@ -68,7 +71,10 @@ export function prepareWrite(current: JsonObject | undefined, candidate: JsonObj
 export function checkLifecycle(kind: 'create' | 'delete', context: WriteContext): void {
   const allowed = context.schema.rules[kind];
   if (!allowed || allowed.length === 0 || writerMatches(context.writer, allowed)) return;
-  throw new BatonError('forbidden', `writer ${context.writer ?? '(anonymous)'} may not ${kind} this document; allowed: ${allowed.join(', ')} (pass --as WRITER)`);
+  throw new BatonError(
+    'forbidden',
+    `writer ${context.writer ?? '(anonymous)'} may not ${kind} this document; allowed: ${allowed.join(', ')} (pass --as WRITER)`,
+  );
 }
 
 /**
@@ -88,7 +94,10 @@ export function checkSealed(current: JsonObject | undefined, doc: JsonObject, co
   for (const [field, operations] of Object.entries(context.schema.rules.sealed)) {
     const changed = current ? !deepEqual(current[field], doc[field]) : doc[field] !== undefined;
     if (changed && (context.operation === undefined || !operations.includes(context.operation))) {
-      throw new BatonError('forbidden', `field ${field} changes only through ${operations.map(operationText).join(' or ')}; this write was not made by one, nothing was written`);
+      throw new BatonError(
+        'forbidden',
+        `field ${field} changes only through ${operations.map(operationText).join(' or ')}; this write was not made by one, nothing was written`,
+      );
     }
   }
 }
@@ -100,8 +109,15 @@ export function checkSealed(current: JsonObject | undefined, doc: JsonObject, co
  */
 function checkOperation(context: WriteContext): void {
   const { operation, schema } = context;
-  if (operation === undefined || Object.values(schema.rules.sealed).some((operations) => operations.includes(operation))) return;
-  throw new BatonError('forbidden', `${operationText(operation)} works only on documents whose schema names it, and this one's schema (${schema.name}) does not; start it again with 'baton run init'`);
+  if (
+    operation === undefined ||
+    Object.values(schema.rules.sealed).some((operations) => operations.includes(operation))
+  )
+    return;
+  throw new BatonError(
+    'forbidden',
+    `${operationText(operation)} works only on documents whose schema names it, and this one's schema (${schema.name}) does not; start it again with 'baton run init'`,
+  );
 }
 
 /** `run.init` -> `baton run init`: operations are named after the commands that perform them. */
@@ -128,7 +144,10 @@ function coerceIntegers(doc: JsonObject, schema: CompiledSchema, notes: string[]
 function checkImmutable(current: JsonObject, doc: JsonObject, immutable: string[]): void {
   for (const field of immutable) {
     if (field in current && !deepEqual(current[field], doc[field])) {
-      throw new BatonError('invalid', `field ${field} is immutable: it is ${JSON.stringify(current[field])} and cannot become ${JSON.stringify(doc[field] ?? null)}; re-run init with --force to start a new document`);
+      throw new BatonError(
+        'invalid',
+        `field ${field} is immutable: it is ${JSON.stringify(current[field])} and cannot become ${JSON.stringify(doc[field] ?? null)}; re-run init with --force to start a new document`,
+      );
     }
   }
 }
@@ -137,7 +156,10 @@ function checkOwners(current: JsonObject, doc: JsonObject, context: WriteContext
   for (const [field, owners] of Object.entries(context.schema.rules.owners)) {
     const changed = !deepEqual(current[field], doc[field]);
     if (changed && !writerMatches(context.writer, owners)) {
-      throw new BatonError('forbidden', `writer ${context.writer ?? '(anonymous)'} may not change field ${field}; its owners are ${owners.join(', ')} (pass --as with one of them)`);
+      throw new BatonError(
+        'forbidden',
+        `writer ${context.writer ?? '(anonymous)'} may not change field ${field}; its owners are ${owners.join(', ')} (pass --as with one of them)`,
+      );
     }
   }
 }
@@ -147,7 +169,10 @@ function checkSizes(current: JsonObject | undefined, doc: JsonObject, limit: num
     if (current && deepEqual(current[field], value)) continue;
     const big = findLarge(value, field, limit);
     if (big) {
-      throw new BatonError('too_large', `value at ${big.path} is ${big.bytes} bytes, over the ${limit}-byte limit; store the content in a file and record its path instead`);
+      throw new BatonError(
+        'too_large',
+        `value at ${big.path} is ${big.bytes} bytes, over the ${limit}-byte limit; store the content in a file and record its path instead`,
+      );
     }
   }
 }
@@ -173,7 +198,9 @@ function findLarge(value: Json, path: string, limit: number): { path: string; by
 
 function invalid(issues: Issue[], schemaName: string): BatonError {
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-  return new BatonError('invalid', `schema ${schemaName} refuses the write: ${summary}; nothing was written`, { issues });
+  return new BatonError('invalid', `schema ${schemaName} refuses the write: ${summary}; nothing was written`, {
+    issues,
+  });
 }
 
 /** A new document from the schema's defaults (in the schema's key order) plus the given values. */

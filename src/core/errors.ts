@@ -82,7 +82,12 @@ export class BatonError extends Error {
 }
 
 export function isBatonError(error: unknown, code?: ErrorCode): error is BatonError {
-  return typeof error === 'object' && error !== null && BRAND in error && (code === undefined || (error as BatonError).code === code);
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    BRAND in error &&
+    (code === undefined || (error as BatonError).code === code)
+  );
 }
 
 /** What the system said, in words a user can act on, for errors that are the machine's, not baton's. */
@@ -114,5 +119,7 @@ export function fromSystemError(error: unknown): BatonError | undefined {
   const fix = systemFix(error);
   const { path, syscall } = error as { path?: unknown; syscall?: unknown };
   if (fix === undefined || typeof syscall !== 'string') return undefined;
-  return new BatonError('io', `cannot ${syscall} ${typeof path === 'string' ? path : '(no path)'}: ${fix}`, { cause: error });
+  return new BatonError('io', `cannot ${syscall} ${typeof path === 'string' ? path : '(no path)'}: ${fix}`, {
+    cause: error,
+  });
 }

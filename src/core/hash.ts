@@ -25,6 +25,9 @@ export function fnv32(text: string): string {
 /** `length` random hex characters; pid and time make clashes between processes implausible. */
 export function uniqueHex(length: number): string {
   let out = '';
-  while (out.length < length) out += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  while (out.length < length)
+    out += Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return out.slice(0, length);
 }

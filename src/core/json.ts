@@ -17,9 +17,18 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * A string holding half of a UTF-16 surrogate pair is valid to JavaScript but has no UTF-8 form:
  * jq and most JSON readers refuse the file. Refused at every write and at every JSON argument.
  */
-export function refuseLoneSurrogates(value: Json, what: string, code: 'invalid' | 'usage' = 'invalid', path = ''): void {
+export function refuseLoneSurrogates(
+  value: Json,
+  what: string,
+  code: 'invalid' | 'usage' = 'invalid',
+  path = '',
+): void {
   if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) throw new BatonError(code, `${what}${path ? ` at ${path}` : ''} holds a lone UTF-16 surrogate (such as "\\ud800"), which jq cannot read; write the whole character or its surrogate pair`);
+    if (LONE_SURROGATE.test(value))
+      throw new BatonError(
+        code,
+        `${what}${path ? ` at ${path}` : ''} holds a lone UTF-16 surrogate (such as "\\ud800"), which jq cannot read; write the whole character or its surrogate pair`,
+      );
   } else if (Array.isArray(value)) value.forEach((item, i) => refuseLoneSurrogates(item, what, code, `${path}[${i}]`));
   else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
@@ -33,7 +42,10 @@ export function parseDocument(text: string, label: string): Json {
   try {
     return JSON.parse(text) as Json;
   } catch (error) {
-    throw new BatonError('corrupt', `${label} is not valid JSON (${(error as Error).message}); run 'baton doctor --repair' to restore the last good revision`);
+    throw new BatonError(
+      'corrupt',
+      `${label} is not valid JSON (${(error as Error).message}); run 'baton doctor --repair' to restore the last good revision`,
+    );
   }
 }
 
@@ -43,7 +55,10 @@ export function parseJsonArg(text: string, what: string): Json {
   try {
     value = JSON.parse(text) as Json;
   } catch (error) {
-    throw new BatonError('usage', `invalid JSON for ${what}: ${(error as Error).message}; quote strings as '"text"' or drop --json/--argjson`);
+    throw new BatonError(
+      'usage',
+      `invalid JSON for ${what}: ${(error as Error).message}; quote strings as '"text"' or drop --json/--argjson`,
+    );
   }
   refuseLoneSurrogates(value, what, 'usage');
   return value;

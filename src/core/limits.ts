@@ -52,13 +52,21 @@ export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
 export function checkLimits(raw: unknown, at = 'limits'): Issue[] {
   if (raw === undefined) return [];
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return [{ path: at, message: `must be an object like {"jqTimeoutMs": 10000}; known limits: ${LIMIT_NAMES.join(', ')}` }];
+    return [
+      { path: at, message: `must be an object like {"jqTimeoutMs": 10000}; known limits: ${LIMIT_NAMES.join(', ')}` },
+    ];
   }
   const issues: Issue[] = [];
   for (const [name, value] of Object.entries(raw)) {
-    if (!(LIMIT_NAMES as string[]).includes(name)) issues.push({ path: `${at}.${name}`, message: `unknown limit; known limits: ${LIMIT_NAMES.join(', ')}` });
-    else if (!Number.isSafeInteger(value) || (value as number) <= 0) issues.push({ path: `${at}.${name}`, message: 'must be a positive integer' });
-    else if (name === 'maxDepth' && (value as number) > MAX_DEPTH_CEILING) issues.push({ path: `${at}.${name}`, message: `must be at most ${MAX_DEPTH_CEILING} (deeper values overflow the stack)` });
+    if (!(LIMIT_NAMES as string[]).includes(name))
+      issues.push({ path: `${at}.${name}`, message: `unknown limit; known limits: ${LIMIT_NAMES.join(', ')}` });
+    else if (!Number.isSafeInteger(value) || (value as number) <= 0)
+      issues.push({ path: `${at}.${name}`, message: 'must be a positive integer' });
+    else if (name === 'maxDepth' && (value as number) > MAX_DEPTH_CEILING)
+      issues.push({
+        path: `${at}.${name}`,
+        message: `must be at most ${MAX_DEPTH_CEILING} (deeper values overflow the stack)`,
+      });
   }
   return issues;
 }
@@ -68,7 +76,8 @@ export function projectLimits(config: Record<string, unknown>): Partial<Limits> 
   if (config.limits === undefined) return undefined;
   const issues = checkLimits(config.limits);
   const first = issues[0];
-  if (first) throw new BatonError('usage', `baton.config.json ${first.path}: ${first.message}; fix the file`, { issues });
+  if (first)
+    throw new BatonError('usage', `baton.config.json ${first.path}: ${first.message}; fix the file`, { issues });
   return config.limits as Partial<Limits>;
 }
 
@@ -105,11 +114,18 @@ export function checkShape(value: Json, limits: Pick<Limits, 'maxDepth' | 'maxDo
     else if (v === null || typeof v === 'boolean') bytes += 5;
     else {
       if (depth >= maxDepth) {
-        throw new BatonError('too_large', `${what} is nested deeper than ${maxDepth} levels (maxDepth); flatten it, or raise "limits": {"maxDepth": N} in baton.config.json`);
+        throw new BatonError(
+          'too_large',
+          `${what} is nested deeper than ${maxDepth} levels (maxDepth); flatten it, or raise "limits": {"maxDepth": N} in baton.config.json`,
+        );
       }
       if (Array.isArray(v)) {
         bytes += v.length + 1;
-        if (bytes <= maxDocumentBytes) for (const item of v) { values.push(item); depths.push(depth + 1); }
+        if (bytes <= maxDocumentBytes)
+          for (const item of v) {
+            values.push(item);
+            depths.push(depth + 1);
+          }
       } else {
         for (const key of Object.keys(v)) {
           bytes += key.length + 4;
@@ -120,7 +136,10 @@ export function checkShape(value: Json, limits: Pick<Limits, 'maxDepth' | 'maxDo
       }
     }
     if (bytes > maxDocumentBytes) {
-      throw new BatonError('too_large', `${what} is over ${maxDocumentBytes} bytes as JSON (maxDocumentBytes); keep large content in a file and record its path, or raise "limits": {"maxDocumentBytes": N} in baton.config.json`);
+      throw new BatonError(
+        'too_large',
+        `${what} is over ${maxDocumentBytes} bytes as JSON (maxDocumentBytes); keep large content in a file and record its path, or raise "limits": {"maxDocumentBytes": N} in baton.config.json`,
+      );
     }
   }
 }

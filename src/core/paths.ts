@@ -13,7 +13,10 @@ export function parsePath(text: string): string[] {
   // `arr[0].name` is read as `arr.0.name`: an index into an array, as jq writes it.
   const path = text.replace(/(?<!\\)\[(\d+)\]/g, '.$1');
   if (path === '' || path === '.') {
-    throw new BatonError('usage', `path ${JSON.stringify(path)} names no field; write paths like phases.3-impl.evidence`);
+    throw new BatonError(
+      'usage',
+      `path ${JSON.stringify(path)} names no field; write paths like phases.3-impl.evidence`,
+    );
   }
   const segments: string[] = [];
   let current = '';
@@ -47,7 +50,13 @@ export function getAt(doc: Json, segments: string[]): Json | undefined {
 }
 
 /** Returns a copy of `doc` with the value at `segments` replaced, creating objects on the way. */
-export function setAt(doc: Json, segments: string[], value: Json, label: string, maxDocumentBytes = DEFAULT_LIMITS.maxDocumentBytes): Json {
+export function setAt(
+  doc: Json,
+  segments: string[],
+  value: Json,
+  label: string,
+  maxDocumentBytes = DEFAULT_LIMITS.maxDocumentBytes,
+): Json {
   if (segments.length === 0) return value;
   const [head, ...rest] = segments as [string, ...string[]];
   if (Array.isArray(doc) && /^\d+$/.test(head)) {
@@ -55,7 +64,10 @@ export function setAt(doc: Json, segments: string[], value: Json, label: string,
     const index = Number(head);
     // Refused before the nulls it pads with are allocated: `arr.20000000` would be a 100 MB file.
     if ((index - copy.length) * 5 > maxDocumentBytes) {
-      throw new BatonError('too_large', `cannot set ${label}: index ${head} would pad the array past the ${maxDocumentBytes}-byte document limit (maxDocumentBytes); use 'baton append' to add an item`);
+      throw new BatonError(
+        'too_large',
+        `cannot set ${label}: index ${head} would pad the array past the ${maxDocumentBytes}-byte document limit (maxDocumentBytes); use 'baton append' to add an item`,
+      );
     }
     while (copy.length < index) copy.push(null);
     copy[index] = setAt(copy[index] ?? null, rest, value, label, maxDocumentBytes);
@@ -65,5 +77,8 @@ export function setAt(doc: Json, segments: string[], value: Json, label: string,
     const base = doc ?? {};
     return { ...base, [head]: setAt(base[head] ?? null, rest, value, label, maxDocumentBytes) };
   }
-  throw new BatonError('invalid', `cannot set ${label}: '${head}' is inside a ${Array.isArray(doc) ? 'array (use a numeric index)' : typeof doc}, not an object`);
+  throw new BatonError(
+    'invalid',
+    `cannot set ${label}: '${head}' is inside a ${Array.isArray(doc) ? 'array (use a numeric index)' : typeof doc}, not an object`,
+  );
 }

@@ -1,6 +1,14 @@
 import { resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
-import { checkLifecycle, checkReplace, initialDocument, prepareWrite, singleObject, stampText, type WriteContext } from '../core/document.js';
+import {
+  checkLifecycle,
+  checkReplace,
+  initialDocument,
+  prepareWrite,
+  singleObject,
+  stampText,
+  type WriteContext,
+} from '../core/document.js';
 import { compileJq } from '../core/jq/index.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { projectLimits, resolveLimits, type Limits } from '../core/limits.js';
@@ -75,33 +83,58 @@ export class Doc {
     return doc === undefined ? [] : program.run(doc, args, { limits: this.limits });
   }
 
-  async init(values: JsonObject = {}, options: WriteOptions & { schema?: string; force?: boolean } = {}): Promise<WriteResult> {
-    return this.write(options, async (current, context) => {
-      if (current.state !== 'missing' && !options.force) {
-        throw new BatonError('exists', `${this.key} already exists; pass --force to replace it (the old document stays in history)`);
-      }
-      if (current.state === 'corrupt') throw corrupt(this.key, current.error);
-      checkLifecycle('create', context);
-      const candidate = initialDocument(context.schema, values, context.now);
-      if (current.state === 'ok' && isObject(current.doc)) {
-        // Replacing: the old document's own schema decides, whatever schema the new one names.
-        const { loadSchema } = await import('./schemas.js');
-        checkReplace(current.doc, candidate, { ...context, schema: await loadSchema(current.meta.schema, this.root) });
-      }
-      return { kind: 'init', candidate, base: undefined };
-    }, options.schema);
+  async init(
+    values: JsonObject = {},
+    options: WriteOptions & { schema?: string; force?: boolean } = {},
+  ): Promise<WriteResult> {
+    return this.write(
+      options,
+      async (current, context) => {
+        if (current.state !== 'missing' && !options.force) {
+          throw new BatonError(
+            'exists',
+            `${this.key} already exists; pass --force to replace it (the old document stays in history)`,
+          );
+        }
+        if (current.state === 'corrupt') throw corrupt(this.key, current.error);
+        checkLifecycle('create', context);
+        const candidate = initialDocument(context.schema, values, context.now);
+        if (current.state === 'ok' && isObject(current.doc)) {
+          // Replacing: the old document's own schema decides, whatever schema the new one names.
+          const { loadSchema } = await import('./schemas.js');
+          checkReplace(current.doc, candidate, {
+            ...context,
+            schema: await loadSchema(current.meta.schema, this.root),
+          });
+        }
+        return { kind: 'init', candidate, base: undefined };
+      },
+      options.schema,
+    );
   }
 
-  async update(change: string | Updater, args: Args = {}, options: WriteOptions & { ifExists?: boolean } = {}): Promise<WriteResult> {
+  async update(
+    change: string | Updater,
+    args: Args = {},
+    options: WriteOptions & { ifExists?: boolean } = {},
+  ): Promise<WriteResult> {
     const program = typeof change === 'string' ? compileJq(change, [...Object.keys(args), '__now']) : undefined;
     await program?.ready();
     return this.write(options, async (current, context) => {
       if (current.state === 'missing' && options.ifExists) return undefined;
       const doc = this.existing(current);
       const candidate = program
-        ? singleObject(program.run(doc, { ...args, __now: stampText(context.now, context.schema.rules.stampFormat) }, { now: context.now, limits: this.limits }), 'the update expression')
+        ? singleObject(
+            program.run(
+              doc,
+              { ...args, __now: stampText(context.now, context.schema.rules.stampFormat) },
+              { now: context.now, limits: this.limits },
+            ),
+            'the update expression',
+          )
         : await (change as Updater)(structuredClone(doc));
-      if (!isObject(candidate)) throw new BatonError('jq_result', 'the update function must return an object; nothing was written');
+      if (!isObject(candidate))
+        throw new BatonError('jq_result', 'the update function must return an object; nothing was written');
       return { kind: 'update', expr: typeof change === 'string' ? change : undefined, candidate, base: doc };
     });
   }
@@ -114,8 +147,16 @@ export class Doc {
     const segments = parsePath(path);
     return this.write(options, async (current, context) => {
       const doc = this.existing(current);
-      const typed = options.typed && typeof value === 'string' ? typedValue(value, context.schema.schema, segments, getAt(doc, segments)) : value;
-      return { kind: 'set', path, candidate: asObject(setAt(doc, segments, typed, path, this.limits.maxDocumentBytes), path), base: doc };
+      const typed =
+        options.typed && typeof value === 'string'
+          ? typedValue(value, context.schema.schema, segments, getAt(doc, segments))
+          : value;
+      return {
+        kind: 'set',
+        path,
+        candidate: asObject(setAt(doc, segments, typed, path, this.limits.maxDocumentBytes), path),
+        base: doc,
+      };
     });
   }
 
@@ -125,10 +166,21 @@ export class Doc {
       const doc = this.existing(current);
       const list = getAt(doc, segments) ?? null;
       if (list !== null && !Array.isArray(list)) {
-        throw new BatonError('invalid', `cannot append to ${path}: it holds ${Array.isArray(list) ? 'an array' : typeof list === 'object' ? 'an object' : `a ${typeof list}`}, not an array; use 'baton set' to replace it`);
+        throw new BatonError(
+          'invalid',
+          `cannot append to ${path}: it holds ${Array.isArray(list) ? 'an array' : typeof list === 'object' ? 'an object' : `a ${typeof list}`}, not an array; use 'baton set' to replace it`,
+        );
       }
-      const item = options.typed && typeof value === 'string' ? typedValue(value, context.schema.schema, [...segments, String(list?.length ?? 0)], list?.at(-1)) : value;
-      return { kind: 'append', path, candidate: asObject(setAt(doc, segments, [...(list ?? []), item], path, this.limits.maxDocumentBytes), path), base: doc };
+      const item =
+        options.typed && typeof value === 'string'
+          ? typedValue(value, context.schema.schema, [...segments, String(list?.length ?? 0)], list?.at(-1))
+          : value;
+      return {
+        kind: 'append',
+        path,
+        candidate: asObject(setAt(doc, segments, [...(list ?? []), item], path, this.limits.maxDocumentBytes), path),
+        base: doc,
+      };
     });
   }
 
@@ -151,7 +203,11 @@ export class Doc {
     return this.write(options, async (current, context) => {
       if (current.state === 'missing') return undefined;
       checkLifecycle('delete', context);
-      return { kind: 'clear', candidate: null, base: current.state === 'ok' && isObject(current.doc) ? current.doc : undefined };
+      return {
+        kind: 'clear',
+        candidate: null,
+        base: current.state === 'ok' && isObject(current.doc) ? current.doc : undefined,
+      };
     });
   }
 
@@ -224,7 +280,14 @@ export class Doc {
       const schema = await loadSchema(ref, this.root);
       const context = this.context(schema, options);
       const planned = await plan(current, context);
-      if (!planned) return { result: { doc: current.state === 'ok' && isObject(current.doc) ? current.doc : null, rev: current.rev, notes: [] } };
+      if (!planned)
+        return {
+          result: {
+            doc: current.state === 'ok' && isObject(current.doc) ? current.doc : null,
+            rev: current.rev,
+            notes: [],
+          },
+        };
       const op: Operation = {
         kind: planned.kind,
         ...(planned.expr ? { expr: planned.expr } : {}),
@@ -232,9 +295,10 @@ export class Doc {
         ...(planned.rev ? { rev: planned.rev } : {}),
         ...(planned.kind === 'init' ? { schema: ref ?? schema.name } : {}),
       };
-      const commit = planned.candidate === null
-        ? { doc: null, patch: diff(planned.base, undefined), notes: [] }
-        : prepareWrite(planned.kind === 'init' ? undefined : planned.base, planned.candidate, context);
+      const commit =
+        planned.candidate === null
+          ? { doc: null, patch: diff(planned.base, undefined), notes: [] }
+          : prepareWrite(planned.kind === 'init' ? undefined : planned.base, planned.candidate, context);
       // A change that changes nothing (a set to the same value, `.` without a stamp field) commits
       // nothing: no revision, no fsync. Validation still ran, so a bad document still refuses.
       if (commit.doc && check) check(commit.doc);
@@ -243,17 +307,22 @@ export class Doc {
       }
       const change: Change = {
         doc: commit.doc,
-        entry: { ...(context.writer ? { writer: context.writer } : {}), op, patch: planned.kind === 'init' ? diff(planned.base, commit.doc ?? undefined) : commit.patch },
+        entry: {
+          ...(context.writer ? { writer: context.writer } : {}),
+          op,
+          patch: planned.kind === 'init' ? diff(planned.base, commit.doc ?? undefined) : commit.patch,
+        },
         mirrors: mirrorFiles(schema, commit.doc),
       };
-      if (schemaRef !== undefined || planned.kind === 'init') change.meta = { ...current.meta, schema: ref ?? schema.name };
+      if (schemaRef !== undefined || planned.kind === 'init')
+        change.meta = { ...current.meta, schema: ref ?? schema.name };
       return { result: { doc: commit.doc, rev: current.rev + 1, notes: commit.notes }, commit: change };
     });
   }
 
   private project(): ProjectContext {
     const given = this.options.project;
-    this.ownProject ??= typeof given === 'function' ? given() : given ?? projectContext({ cwd: this.root, env: {} });
+    this.ownProject ??= typeof given === 'function' ? given() : (given ?? projectContext({ cwd: this.root, env: {} }));
     return this.ownProject;
   }
 
@@ -293,9 +362,15 @@ interface Planned {
 
 function asObject(value: Json | undefined, label: string): JsonObject {
   if (isObject(value)) return value;
-  throw new BatonError('invalid', `${label} must be a JSON object at the top level, not ${Array.isArray(value) ? 'an array' : typeof value}; fix the value`);
+  throw new BatonError(
+    'invalid',
+    `${label} must be a JSON object at the top level, not ${Array.isArray(value) ? 'an array' : typeof value}; fix the value`,
+  );
 }
 
 function corrupt(key: string, error: string, during: 'read' | 'write' = 'write'): BatonError {
-  return new BatonError('corrupt', `${key} is not valid JSON (${error}); ${during === 'write' ? 'nothing was written; ' : ''}run 'baton doctor --repair' to restore the last good revision`);
+  return new BatonError(
+    'corrupt',
+    `${key} is not valid JSON (${error}); ${during === 'write' ? 'nothing was written; ' : ''}run 'baton doctor --repair' to restore the last good revision`,
+  );
 }

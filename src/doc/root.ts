@@ -10,7 +10,11 @@ import { isInside } from '../stores/file/paths.js';
  * project is taken as the user's explicit choice: its own folder becomes the root, so symlink
  * checks still apply to the file itself.
  */
-export function locate(path: string, cwd: string, env: Record<string, string | undefined>): { root: string; key: string } {
+export function locate(
+  path: string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): { root: string; key: string } {
   const root = defaultRoot(cwd, env);
   if (!isAbsolute(path)) return { root, key: relative(root, resolve(cwd, path)) || path };
   const real = realRoot(root);

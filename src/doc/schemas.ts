@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
-import { BUILTIN_SCHEMAS, builtinSchema, compileSchema, DEFAULT_SCHEMA, type CompiledSchema } from '../core/schema/index.js';
+import {
+  BUILTIN_SCHEMAS,
+  builtinSchema,
+  compileSchema,
+  DEFAULT_SCHEMA,
+  type CompiledSchema,
+} from '../core/schema/index.js';
 
 const cache = new Map<string, Promise<CompiledSchema>>();
 
@@ -12,7 +18,12 @@ export function loadSchema(ref: string | undefined, root: string): Promise<Compi
   const builtin = builtinSchema(name);
   if (builtin) return Promise.resolve(builtin);
   if (!name.includes('/') && !name.endsWith('.json')) {
-    return Promise.reject(new BatonError('usage', `unknown schema '${name}'; use a built-in name (${BUILTIN_SCHEMAS.join(', ')}) or a path to a JSON Schema file`));
+    return Promise.reject(
+      new BatonError(
+        'usage',
+        `unknown schema '${name}'; use a built-in name (${BUILTIN_SCHEMAS.join(', ')}) or a path to a JSON Schema file`,
+      ),
+    );
   }
   const file = isAbsolute(name) ? name : resolve(root, name);
   let pending = cache.get(file);
@@ -33,6 +44,9 @@ function readSchemaFile(file: string): Json {
   try {
     return JSON.parse(text) as Json;
   } catch (error) {
-    throw new BatonError('usage', `schema file ${file} is not valid JSON (${(error as Error).message}); fix the schema file`);
+    throw new BatonError(
+      'usage',
+      `schema file ${file} is not valid JSON (${(error as Error).message}); fix the schema file`,
+    );
   }
 }

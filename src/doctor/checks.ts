@@ -48,59 +48,115 @@ async function checkOne(root: string, file: string): Promise<Finding[]> {
   const paths = docPaths(file);
   const name = relative(root, file) || file;
   const rows: Finding[] = [];
-  const add = (ok: boolean, check: string, fix: string, repair?: Repair) => rows.push({ ok, check, fix: ok ? '—' : fix, file, ...(repair && !ok ? { repair } : {}) });
+  const add = (ok: boolean, check: string, fix: string, repair?: Repair) =>
+    rows.push({ ok, check, fix: ok ? '—' : fix, file, ...(repair && !ok ? { repair } : {}) });
   for (const path of leftovers(file)) {
     const what = STALE_ASIDE_PATTERN.test(basename(path)) ? 'stale lock' : 'temp file';
-    add(false, `leftover ${what} ${relative(root, path)}`, 'baton doctor --repair removes it (left by a writer that died or ran out of disk; the document never depended on it)', { kind: 'remove-temp', path });
+    add(
+      false,
+      `leftover ${what} ${relative(root, path)}`,
+      'baton doctor --repair removes it (left by a writer that died or ran out of disk; the document never depended on it)',
+      { kind: 'remove-temp', path },
+    );
   }
   if (isFolder(file)) {
-    add(false, `${name} is a JSON document`, `${name} is a folder; move it away, then 'baton revert ${name} --rev N' restores the document from its history`);
+    add(
+      false,
+      `${name} is a JSON document`,
+      `${name} is a folder; move it away, then 'baton revert ${name} --rev N' restores the document from its history`,
+    );
     return rows;
   }
   const read = readDocument(file);
   const damaged = damagedSegments(paths.history);
   for (const segment of damaged) {
-    add(false, `${name} history ${basename(segment.file)} is readable`, `baton doctor --repair sets its ${segment.bad} bad line(s) aside (the file is kept as ${basename(segment.file)}.corrupt-<time>)`, { kind: 'history', path: segment.file });
+    add(
+      false,
+      `${name} history ${basename(segment.file)} is readable`,
+      `baton doctor --repair sets its ${segment.bad} bad line(s) aside (the file is kept as ${basename(segment.file)}.corrupt-<time>)`,
+      { kind: 'history', path: segment.file },
+    );
   }
   if (damaged.length > 0) return rows;
   const order = revisionOrder(paths.history);
   if (order) {
-    add(false, `${name} history revisions are unique and in order`, `r${order.bad} follows r${order.previous} (two writers committed on one revision); baton doctor --repair keeps history through r${order.previous}, sets the rest aside (.corrupt-<time>) and records the document as a new revision`, { kind: 'renumber', keepLines: order.keep });
+    add(
+      false,
+      `${name} history revisions are unique and in order`,
+      `r${order.bad} follows r${order.previous} (two writers committed on one revision); baton doctor --repair keeps history through r${order.previous}, sets the rest aside (.corrupt-<time>) and records the document as a new revision`,
+      { kind: 'renumber', keepLines: order.keep },
+    );
     return rows;
   }
   const last = tailEntries(paths.history, 1)[0];
 
   if (read.state === 'corrupt') {
-    add(false, `${name} parses`, last ? `baton doctor --repair (moves it aside, restores revision ${lastGood(paths.history, last.rev)})` : `no history to restore from; fix ${name} by hand`, last ? { kind: 'restore' } : undefined);
+    add(
+      false,
+      `${name} parses`,
+      last
+        ? `baton doctor --repair (moves it aside, restores revision ${lastGood(paths.history, last.rev)})`
+        : `no history to restore from; fix ${name} by hand`,
+      last ? { kind: 'restore' } : undefined,
+    );
   } else {
-    add(true, `${name} ${read.state === 'missing' ? 'is absent (cleared)' : read.bom ? 'parses (after its UTF-8 byte-order mark, which the next write removes)' : 'parses'}`, '');
+    add(
+      true,
+      `${name} ${read.state === 'missing' ? 'is absent (cleared)' : read.bom ? 'parses (after its UTF-8 byte-order mark, which the next write removes)' : 'parses'}`,
+      '',
+    );
   }
   const meta = readMetaRow(paths, name, add);
   if (read.state === 'ok' && meta) {
     try {
       const schema = await loadSchema(meta.schema, root);
       const issues = schema.validate(read.doc);
-      add(issues.length === 0, `${name} matches schema ${schema.name}`, issues.map((i) => `${i.path}: ${i.message}`).join('; ') + `; fix with baton set/update or baton revert`);
+      add(
+        issues.length === 0,
+        `${name} matches schema ${schema.name}`,
+        issues.map((i) => `${i.path}: ${i.message}`).join('; ') + `; fix with baton set/update or baton revert`,
+      );
       for (const mirror of schema.rules.mirrors) {
         const mirrorPath = join(paths.file, '..', mirror.file);
         const want = `${mirrorText(isObject(read.doc) ? read.doc[mirror.field] : undefined, mirror.empty)}\n`;
         const have = existsSync(mirrorPath) ? readFileSync(mirrorPath, 'utf8') : undefined;
-        add(have === want, `${name} mirror ${mirror.file} = ${mirror.field}`, `baton doctor --repair rewrites ${mirror.file} from the JSON (${JSON.stringify(have?.trim() ?? null)} vs ${JSON.stringify(want.trim())})`, { kind: 'mirror', path: mirrorPath, content: want });
+        add(
+          have === want,
+          `${name} mirror ${mirror.file} = ${mirror.field}`,
+          `baton doctor --repair rewrites ${mirror.file} from the JSON (${JSON.stringify(have?.trim() ?? null)} vs ${JSON.stringify(want.trim())})`,
+          { kind: 'mirror', path: mirrorPath, content: want },
+        );
       }
     } catch (error) {
       add(false, `${name} schema loads`, (error as Error).message);
     }
   }
   if (last) {
-    const matches = last.deleted ? read.state === 'missing' : read.state !== 'missing' && last.hash === hashText(read.text);
-    const replays = matches && read.state === 'ok' ? sameJson(replay(segmentEntries(paths.history, last.rev), last.rev, name).doc, read.doc) : matches;
-    add(replays || read.state === 'corrupt', `${name} history replays to the document (r${last.rev})`, matches ? 'history patches do not rebuild the document; report this as a bug' : `the file was edited outside baton; any baton write records it as a new revision`);
+    const matches = last.deleted
+      ? read.state === 'missing'
+      : read.state !== 'missing' && last.hash === hashText(read.text);
+    const replays =
+      matches && read.state === 'ok'
+        ? sameJson(replay(segmentEntries(paths.history, last.rev), last.rev, name).doc, read.doc)
+        : matches;
+    add(
+      replays || read.state === 'corrupt',
+      `${name} history replays to the document (r${last.rev})`,
+      matches
+        ? 'history patches do not rebuild the document; report this as a bug'
+        : `the file was edited outside baton; any baton write records it as a new revision`,
+    );
   }
   const lock = inspectLock(paths.lock);
   if (lock) {
     const stale = isStale(lock, defaultStaleMs());
     const who = lock.owner ? `pid ${lock.owner.pid} on ${lock.owner.host}` : 'an unreadable owner';
-    add(!stale, `${name} lock ${stale ? 'is stale' : 'is held'} (${who})`, 'baton doctor --repair removes the stale lock (writers also take it over on their own)', { kind: 'unlock' });
+    add(
+      !stale,
+      `${name} lock ${stale ? 'is stale' : 'is held'} (${who})`,
+      'baton doctor --repair removes the stale lock (writers also take it over on their own)',
+      { kind: 'unlock' },
+    );
   }
   return rows;
 }
@@ -113,8 +169,19 @@ function readMetaRow(paths: DocPaths, name: string, add: AddRow): DocMeta | unde
     return readMeta(paths.meta);
   } catch {
     const schema = schemaFromHistory(paths.history);
-    if (schema) add(false, `${name} metadata is readable`, `baton doctor --repair rewrites it (schema ${schema}, from the init revision)`, { kind: 'meta', path: paths.meta, schema });
-    else add(false, `${name} metadata is readable`, `history does not name the schema: run baton init ${name} --force --schema NAME, or delete ${paths.meta} to use the default`);
+    if (schema)
+      add(
+        false,
+        `${name} metadata is readable`,
+        `baton doctor --repair rewrites it (schema ${schema}, from the init revision)`,
+        { kind: 'meta', path: paths.meta, schema },
+      );
+    else
+      add(
+        false,
+        `${name} metadata is readable`,
+        `history does not name the schema: run baton init ${name} --force --schema NAME, or delete ${paths.meta} to use the default`,
+      );
     return undefined;
   }
 }
@@ -122,7 +189,10 @@ function readMetaRow(paths: DocPaths, name: string, add: AddRow): DocMeta | unde
 /** The schema the newest init revision chose. */
 function schemaFromHistory(historyDir: string): string | undefined {
   for (const file of segmentFiles(historyDir).reverse()) {
-    const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').reverse();
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .reverse();
     for (const line of lines) {
       const entry = JSON.parse(line) as HistoryEntry;
       if (entry.op.kind === 'init' && entry.op.schema) return entry.op.schema;
@@ -177,10 +247,14 @@ function tempsIn(dir: string, targets: string[]): string[] {
   }
   return names
     .map((name) => ({ name, match: TEMP_FILE_PATTERN.exec(name) }))
-    .filter(({ match }) => match?.[1] !== undefined && targets.some((target) => isTempOf(match[1] as string, target)) && !pidAlive(Number(match[2])))
+    .filter(
+      ({ match }) =>
+        match?.[1] !== undefined &&
+        targets.some((target) => isTempOf(match[1] as string, target)) &&
+        !pidAlive(Number(match[2])),
+    )
     .map(({ name }) => join(dir, name));
 }
-
 
 function sameJson(a: Json | null, b: Json): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -16,11 +16,16 @@ import type { Finding } from './checks.js';
  * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
  * config says must exist. Fix texts name the compat commands a harness user already knows.
  */
-export async function harnessChecks(configRoot: string, cwd = configRoot, env: Record<string, string | undefined> = {}): Promise<Finding[]> {
+export async function harnessChecks(
+  configRoot: string,
+  cwd = configRoot,
+  env: Record<string, string | undefined> = {},
+): Promise<Finding[]> {
   const rows: Finding[] = [];
   const file = readConfigFile(configRoot);
   const configPath = resolve(configRoot, CONFIG_FILE);
-  const add = (ok: boolean, check: string, fix: string, at = configPath) => rows.push({ ok, check, fix: ok ? '—' : fix, file: at });
+  const add = (ok: boolean, check: string, fix: string, at = configPath) =>
+    rows.push({ ok, check, fix: ok ? '—' : fix, file: at });
   if (file.state === 'missing') return rows;
   if (file.state === 'invalid') {
     add(false, `${CONFIG_FILE} loads`, file.error);
@@ -45,41 +50,82 @@ export async function harnessChecks(configRoot: string, cwd = configRoot, env: R
     const name = rel(taskPath).split('/').pop() as string;
     if (read.state === 'missing') {
       add(true, `No ${name} (no stale state)`, '', taskPath);
-      if (mirror && mirrorText !== undefined && mirrorText !== mirror.empty) add(false, `phase mirror is ${mirrorText} but there is no current task`, `eneo-phase-set ${mirror.empty}`, mirrorPath);
-      if (waveFile && existsSync(waveFile)) add(false, `${rel(waveFile).split('/').pop()} present without a current task`, `baton clear ${rel(waveFile)}`, waveFile);
+      if (mirror && mirrorText !== undefined && mirrorText !== mirror.empty)
+        add(
+          false,
+          `phase mirror is ${mirrorText} but there is no current task`,
+          `eneo-phase-set ${mirror.empty}`,
+          mirrorPath,
+        );
+      if (waveFile && existsSync(waveFile))
+        add(
+          false,
+          `${rel(waveFile).split('/').pop()} present without a current task`,
+          `baton clear ${rel(waveFile)}`,
+          waveFile,
+        );
     } else if (read.state === 'corrupt' || !read.doc || typeof read.doc !== 'object' || Array.isArray(read.doc)) {
-      add(false, `${name} is not valid JSON`, `baton clear ${rel(taskPath)} (history keeps every revision: baton history, baton revert)`, taskPath);
+      add(
+        false,
+        `${name} is not valid JSON`,
+        `baton clear ${rel(taskPath)} (history keeps every revision: baton history, baton revert)`,
+        taskPath,
+      );
     } else {
       const doc = read.doc as Record<string, unknown>;
       laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `baton clear ${rel(taskPath)}`, taskPath));
       // A value outside the configured classification refuses every later write (spec 2.2).
       for (const issue of classificationIssues(doc as JsonObject, config.classification ?? {})) {
-        add(false, `${name} ${issue.path}: ${issue.message}`, `eneo-task-update '.${issue.path} = <allowed value>' (or re-init the task)`, taskPath);
+        add(
+          false,
+          `${name} ${issue.path}: ${issue.message}`,
+          `eneo-task-update '.${issue.path} = <allowed value>' (or re-init the task)`,
+          taskPath,
+        );
       }
       const tdd = typeof doc.tdd_phase === 'string' ? doc.tdd_phase : '';
       const have = mirrorText || mirror?.empty || '';
-      if (mirror && tdd !== '' && tdd !== have) add(false, `phase mirror drift (${have} vs ${tdd})`, `eneo-phase-set ${tdd}`, mirrorPath);
+      if (mirror && tdd !== '' && tdd !== have)
+        add(false, `phase mirror drift (${have} vs ${tdd})`, `eneo-phase-set ${tdd}`, mirrorPath);
     }
   }
   const lock = inspectLock(stateLockPath(config, root));
   if (lock && isStale(lock, 30_000)) {
     const age = Math.round((Date.now() - (lock.owner?.acquiredAt ?? lock.mtimeMs)) / 1000);
-    add(false, `state lock held for ${age}s by dead or stale owner`, `rm ${rel(stateLockPath(config, root))}`, stateLockPath(config, root));
+    add(
+      false,
+      `state lock held for ${age}s by dead or stale owner`,
+      `rm ${rel(stateLockPath(config, root))}`,
+      stateLockPath(config, root),
+    );
   }
   for (const required of config.requiredFiles ?? []) {
     const path = resolve(root, required);
-    add(existsSync(path), `configured file ${required} present`, `create ${required} or remove it from ${CONFIG_FILE}`, path);
+    add(
+      existsSync(path),
+      `configured file ${required} present`,
+      `create ${required} or remove it from ${CONFIG_FILE}`,
+      path,
+    );
   }
   return rows;
 }
 
 /** Spec 10 lane rows: a lane whose artifacts are all missing means the task is stale. */
-function laneRow(doc: Record<string, unknown>, lanes: Record<string, string[]> | undefined, name: string, root: string, add: (ok: boolean, check: string) => void): void {
+function laneRow(
+  doc: Record<string, unknown>,
+  lanes: Record<string, string[]> | undefined,
+  name: string,
+  root: string,
+  add: (ok: boolean, check: string) => void,
+): void {
   const slug = typeof doc.slug === 'string' ? doc.slug : '';
   const lane = typeof doc.lane === 'string' ? doc.lane : '';
   const rule = lanes?.[lane];
   if (!lanes) return add(true, `${name} present`);
-  if (rule === undefined) return slug ? add(false, `state has unknown lane for slug ${slug}`) : add(true, `${name} present`);
-  if (rule.length === 0 || rule.some((path) => existsSync(resolve(root, path.replaceAll('{slug}', slug))))) return add(true, `${name} present (${lane} lane)`);
+  if (rule === undefined)
+    return slug ? add(false, `state has unknown lane for slug ${slug}`) : add(true, `${name} present`);
+  if (rule.length === 0 || rule.some((path) => existsSync(resolve(root, path.replaceAll('{slug}', slug)))))
+    return add(true, `${name} present (${lane} lane)`);
   add(false, `stale state for ${lane} lane slug ${slug}`);
 }

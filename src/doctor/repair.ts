@@ -24,7 +24,8 @@ export async function repair(root: string, finding: Finding, now: Date): Promise
       // Judged again right here: a live writer may have taken the lock since the report.
       const lock = docPaths(finding.file).lock;
       const seen = inspectLock(lock);
-      if (!seen || !isStale(seen, defaultStaleMs())) return `left the lock ${relative(root, lock)}: a live writer holds it now`;
+      if (!seen || !isStale(seen, defaultStaleMs()))
+        return `left the lock ${relative(root, lock)}: a live writer holds it now`;
       unlinkQuietly(lock);
       return `removed stale lock ${relative(root, lock)}`;
     }
@@ -33,12 +34,16 @@ export async function repair(root: string, finding: Finding, now: Date): Promise
       return `removed ${relative(root, action.path)}`;
     case 'history':
       // The lock, not a transaction: a transaction would first read the very lines being set aside.
-      await withLock(docPaths(finding.file).lock, { label: relative(root, finding.file) }, () => setAsideBadLines(action.path, now.toISOString().replace(/[:.]/g, '-')));
+      await withLock(docPaths(finding.file).lock, { label: relative(root, finding.file) }, () =>
+        setAsideBadLines(action.path, now.toISOString().replace(/[:.]/g, '-')),
+      );
       return `set the bad lines of ${relative(root, action.path)} aside`;
     case 'renumber': {
       const key = relative(root, finding.file);
       const stamp = now.toISOString().replace(/[:.]/g, '-');
-      await withLock(docPaths(finding.file).lock, { label: key }, () => setAsideAfter(docPaths(finding.file).history, action.keepLines, stamp));
+      await withLock(docPaths(finding.file).lock, { label: key }, () =>
+        setAsideAfter(docPaths(finding.file).history, action.keepLines, stamp),
+      );
       // The next transaction finds the document ahead of the kept history and records it as a
       // snapshot revision, so history replays to the document again.
       await new FileStore(root).transact(key, () => ({ result: undefined }));
@@ -72,7 +77,14 @@ async function restore(root: string, file: string, now: Date): Promise<string> {
     const latest = replay(entries, current.rev, key).doc;
     return {
       result: `moved ${key} aside as ${basename(aside)} and restored revision ${good?.rev} (${dirname(key) === '.' ? '' : `${dirname(key)}/`}${basename(key)})`,
-      commit: { doc: restored, entry: { writer: 'baton-doctor', op: { kind: 'repair', rev: good?.rev ?? 0 }, patch: diff(latest ?? undefined, restored) } },
+      commit: {
+        doc: restored,
+        entry: {
+          writer: 'baton-doctor',
+          op: { kind: 'repair', rev: good?.rev ?? 0 },
+          patch: diff(latest ?? undefined, restored),
+        },
+      },
     };
   });
 }

@@ -10,12 +10,15 @@ import type { Finding } from './checks.js';
  * report: the documents are healthy, only the repository setup is missing a line.
  */
 const STATE_FILE = /^session-.+\.json$/;
-const FIX = 'add /.ai_log/* and !/.ai_log/.gitkeep to .gitignore (baton does not edit it; git rm --cached a run file already tracked)';
+const FIX =
+  'add /.ai_log/* and !/.ai_log/.gitkeep to .gitignore (baton does not edit it; git rm --cached a run file already tracked)';
 
 export function runChecks(root: string): Finding[] {
   let names: string[];
   try {
-    names = readdirSync(join(root, '.ai_log')).filter((name) => STATE_FILE.test(name)).sort();
+    names = readdirSync(join(root, '.ai_log'))
+      .filter((name) => STATE_FILE.test(name))
+      .sort();
   } catch {
     return [];
   }
@@ -23,9 +26,11 @@ export function runChecks(root: string): Finding[] {
   const paths = names.map((name) => `.ai_log/${name}`);
   const ignored = gitIgnored(root, paths);
   if (ignored === undefined) return [];
-  return paths.map((path) => ignored.has(path)
-    ? { ok: true, check: `${path} is git-ignored`, fix: '—', file: join(root, path) }
-    : { ok: true, warn: true, check: `${path} is not git-ignored`, fix: FIX, file: join(root, path) });
+  return paths.map((path) =>
+    ignored.has(path)
+      ? { ok: true, check: `${path} is git-ignored`, fix: '—', file: join(root, path) }
+      : { ok: true, warn: true, check: `${path} is not git-ignored`, fix: FIX, file: join(root, path) },
+  );
 }
 
 /** The subset git ignores, or undefined when there is no repository (or no git) to ask. */

@@ -19,7 +19,8 @@ export function findDocuments(dir: string, depth = 12): { folder: string; names:
     if (sidecar) found.push({ folder, names: documentNames(join(folder, SIDECAR), entries) });
     if (level >= depth) return;
     for (const entry of entries) {
-      if (entry.isDirectory() && !entry.isSymbolicLink() && !SKIP.has(entry.name) && entry.name !== SIDECAR) walk(join(folder, entry.name), level + 1);
+      if (entry.isDirectory() && !entry.isSymbolicLink() && !SKIP.has(entry.name) && entry.name !== SIDECAR)
+        walk(join(folder, entry.name), level + 1);
     }
   };
   walk(dir, 0);
@@ -28,7 +29,9 @@ export function findDocuments(dir: string, depth = 12): { folder: string; names:
 
 /** Sidecar names of a long document name are shortened (auxName): the folder's files map them back. */
 function documentNames(sidecar: string, entries: Dirent[]): string[] {
-  const long = new Map(entries.filter((entry) => auxName(entry.name) !== entry.name).map((entry) => [auxName(entry.name), entry.name]));
+  const long = new Map(
+    entries.filter((entry) => auxName(entry.name) !== entry.name).map((entry) => [auxName(entry.name), entry.name]),
+  );
   const names = new Set<string>();
   for (const name of readdirSync(sidecar)) {
     const match = SIDECAR_FILE.exec(name);

@@ -56,7 +56,8 @@ export function rewriteNowDone(lines: string[], edit: NowDoneEdit): string[] {
   for (const line of lines) {
     if (mode !== 'copy' && isHeading(line)) flush();
     if (mode === 'now') {
-      const drop = isBlank(line) || line === NOTHING_RUNNING || (edit.dropLabel !== undefined && namesLabel(line, edit.dropLabel));
+      const drop =
+        isBlank(line) || line === NOTHING_RUNNING || (edit.dropLabel !== undefined && namesLabel(line, edit.dropLabel));
       if (!drop) kept.push(line);
       continue;
     }

@@ -41,7 +41,16 @@ export function goalPaths(root: string, slug: string): GoalPaths {
     sidecar: join(dir, '.lint'),
     lintLast: join(dir, '.lint-last'),
   };
-  for (const path of [dir, paths.state, paths.log, paths.sidecar, paths.lintLast, join(dir, 'archive'), stateLockPath(paths.state)]) confine(root, path, `goal '${slug}' path`);
+  for (const path of [
+    dir,
+    paths.state,
+    paths.log,
+    paths.sidecar,
+    paths.lintLast,
+    join(dir, 'archive'),
+    stateLockPath(paths.state),
+  ])
+    confine(root, path, `goal '${slug}' path`);
   return paths;
 }
 

@@ -55,7 +55,7 @@ export async function editState(
     const before = splitLines(raw);
     let after = edit(before);
     if (options.touchUpdated) after = setMarkerField(after ?? before, 'updated', isoTime(options.now));
-    if (after === undefined || (after === before)) return before;
+    if (after === undefined || after === before) return before;
     writeFileAtomic(stateFile, Buffer.from(joinLines(after, usesCrlf(raw) ? '\r\n' : '\n'), 'latin1'));
     return after;
   });

@@ -32,10 +32,13 @@ function parseArgs(args: string[], cli: Cli): Options | number {
   return { file, since, tail };
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 
 function describe(input: Record<string, unknown>): string {
-  const first = [input.description, input.file_path, input.command, input.prompt].find((v) => v !== undefined && v !== null);
+  const first = [input.description, input.file_path, input.command, input.prompt].find(
+    (v) => v !== undefined && v !== null,
+  );
   return text(first).replace(/\n/g, ' ').slice(0, 160);
 }
 
@@ -46,14 +49,21 @@ function render(record: Record<string, unknown>, since: string): string[] {
   const content = (record.message as { content?: unknown } | undefined)?.content;
   const blocks = Array.isArray(content) ? (content as Record<string, unknown>[]) : [];
   if (record.type === 'user' && record.isMeta !== true) {
-    const body = typeof content === 'string' ? content : blocks.filter((b) => b?.type === 'text').map((b) => text(b.text)).join('\n');
+    const body =
+      typeof content === 'string'
+        ? content
+        : blocks
+            .filter((b) => b?.type === 'text')
+            .map((b) => text(b.text))
+            .join('\n');
     return body === '' ? [] : [`[${t}] USER: ${body}`];
   }
   if (record.type !== 'assistant') return [];
   const out: string[] = [];
   for (const block of blocks) {
     if (block?.type === 'text') out.push(`[${t}] CLAUDE: ${text(block.text)}`);
-    else if (block?.type === 'tool_use') out.push(`[${t}] TOOL ${text(block.name)}: ${describe((block.input ?? {}) as Record<string, unknown>)}`);
+    else if (block?.type === 'tool_use')
+      out.push(`[${t}] TOOL ${text(block.name)}: ${describe((block.input ?? {}) as Record<string, unknown>)}`);
   }
   return out;
 }
@@ -73,7 +83,8 @@ export default async function transcriptText(args: string[], cli: Cli): Promise<
     if (line.trim() === '') continue;
     try {
       const record = JSON.parse(line) as unknown;
-      if (record && typeof record === 'object' && !Array.isArray(record)) out.push(...render(record as Record<string, unknown>, options.since));
+      if (record && typeof record === 'object' && !Array.isArray(record))
+        out.push(...render(record as Record<string, unknown>, options.since));
     } catch {
       // a broken line (a crash mid-write) is skipped
     }

@@ -31,7 +31,10 @@ export function debugLog(env: NodeJS.ProcessEnv, event: string, lines: string[])
     }
     const stamp = new Date().toISOString();
     try {
-      writeSync(fd, lines.map((line) => `${stamp} pid=${process.pid} ${event || '-'} ${line.replaceAll('\n', '\\n')}\n`).join(''));
+      writeSync(
+        fd,
+        lines.map((line) => `${stamp} pid=${process.pid} ${event || '-'} ${line.replaceAll('\n', '\\n')}\n`).join(''),
+      );
     } finally {
       closeSync(fd);
     }

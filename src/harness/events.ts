@@ -7,7 +7,8 @@
  *
  * This module imports nothing: the hook front reads it before deciding whether to load anything.
  */
-export type EventName = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'SubagentStop' | 'PreCompact' | 'Stop' | 'SessionEnd';
+export type EventName =
+  'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'SubagentStop' | 'PreCompact' | 'Stop' | 'SessionEnd';
 
 export type HostName = 'claude' | 'codex' | 'gemini' | 'cursor';
 
@@ -26,34 +27,49 @@ export interface EventSpec {
 
 export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
   SessionStart: {
-    timeout: 5, needsPayload: false, sections: ['sessionStart'],
+    timeout: 5,
+    needsPayload: false,
+    sections: ['sessionStart'],
     hosts: { codex: ['SessionStart'], gemini: ['SessionStart'], cursor: ['sessionStart'] },
   },
   UserPromptSubmit: {
-    timeout: 5, needsPayload: true, sections: ['audit'],
+    timeout: 5,
+    needsPayload: true,
+    sections: ['audit'],
     hosts: { codex: ['UserPromptSubmit'], gemini: ['BeforeAgent'], cursor: ['beforeSubmitPrompt'] },
   },
   // The common tool calls (Read, Grep, Glob, ...) never start a Node process.
   PreToolUse: {
-    matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash', timeout: 5, needsPayload: true, sections: ['rules'],
+    matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash',
+    timeout: 5,
+    needsPayload: true,
+    sections: ['rules'],
     hosts: { codex: ['PreToolUse'], gemini: ['BeforeTool'], cursor: ['preToolUse', 'beforeShellExecution'] },
   },
   SubagentStop: {
-    timeout: 10, needsPayload: true, sections: ['wave'],
+    timeout: 10,
+    needsPayload: true,
+    sections: ['wave'],
     hosts: { codex: ['SubagentStop'], cursor: ['subagentStop'] },
   },
   PreCompact: {
-    timeout: 15, needsPayload: false, sections: ['snapshot'],
+    timeout: 15,
+    needsPayload: false,
+    sections: ['snapshot'],
     hosts: { codex: ['PreCompact'], gemini: ['PreCompress'], cursor: ['preCompact'] },
   },
   // Stop may run the project's verification commands (`stop.commands`, `stop.presets`).
   Stop: {
-    timeout: 300, needsPayload: true, sections: ['stop'],
+    timeout: 300,
+    needsPayload: true,
+    sections: ['stop'],
     hosts: { codex: ['Stop'], gemini: ['AfterAgent'], cursor: ['stop'] },
   },
   // The host gives SessionEnd hooks 1.5 s in total; baton does nothing slow there.
   SessionEnd: {
-    timeout: 2, needsPayload: false, sections: [],
+    timeout: 2,
+    needsPayload: false,
+    sections: [],
     hosts: { gemini: ['SessionEnd'], cursor: ['sessionEnd'] },
   },
 };
@@ -68,7 +84,7 @@ export function isEventName(name: string): name is EventName {
 export function hostEvents(host: HostName): Record<string, EventName> {
   const table: Record<string, EventName> = {};
   for (const name of EVENT_NAMES) {
-    const names = host === 'claude' ? [name] : EVENTS[name].hosts[host] ?? [];
+    const names = host === 'claude' ? [name] : (EVENTS[name].hosts[host] ?? []);
     for (const hostName of names) table[hostName] = name;
   }
   return table;
@@ -76,8 +92,10 @@ export function hostEvents(host: HostName): Record<string, EventName> {
 
 /** Events a project's own config sections ask for, on top of its profile's. */
 export function configEvents(config: Record<string, unknown>): EventName[] {
-  return EVENT_NAMES.filter((name) => EVENTS[name].sections.some((section) => {
-    const value = config[section];
-    return Array.isArray(value) ? value.length > 0 : Boolean(value);
-  }));
+  return EVENT_NAMES.filter((name) =>
+    EVENTS[name].sections.some((section) => {
+      const value = config[section];
+      return Array.isArray(value) ? value.length > 0 : Boolean(value);
+    }),
+  );
 }

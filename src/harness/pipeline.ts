@@ -53,7 +53,11 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
   let outcome: HookOutcome;
   try {
     const load = handlers[input.event];
-    outcome = load ? await (await load())({ input, config, root: run.root, cwd: run.cwd, env: run.env, now: new Date() }) : { log: [] };
+    outcome = load
+      ? await (
+          await load()
+        )({ input, config, root: run.root, cwd: run.cwd, env: run.env, now: new Date() })
+      : { log: [] };
   } catch (error) {
     // A refusal (a path leading out of the project, a lock timeout) is reported as itself, not as a bug.
     const line = isBatonError(error)
@@ -62,7 +66,10 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
     debugLog(run.env, run.hostEvent, [line]);
     return { stdout: '', stderr: `${line.split('\n')[0]}\n`, code: 0 };
   }
-  if (outcome.deny) debugLog(run.env, run.hostEvent, [`deny by ${outcome.deny.rule}: ${input.toolName} ${input.filePaths.join(' ') || input.command}`]);
+  if (outcome.deny)
+    debugLog(run.env, run.hostEvent, [
+      `deny by ${outcome.deny.rule}: ${input.toolName} ${input.filePaths.join(' ') || input.command}`,
+    ]);
   if (run.garbage) outcome.log.unshift('[baton hook] stdin was not a JSON object; read as {}');
   debugLog(run.env, run.hostEvent, outcome.log);
   return config.denyProtocol === 'exit2' ? exitTwo(input, outcome, run.adapter) : run.adapter.render(input, outcome);

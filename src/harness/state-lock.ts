@@ -13,7 +13,12 @@ export function stateLockPath(config: HarnessConfig, root: string): string {
   return resolve(root, config.stateDir, '.locks', 'state.lock');
 }
 
-export function withStateLock<T>(config: HarnessConfig, root: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+export function withStateLock<T>(
+  config: HarnessConfig,
+  root: string,
+  timeoutMs: number,
+  fn: () => Promise<T>,
+): Promise<T> {
   // createDir: false when the state folder is absent would refuse; callers check existence first.
   return withLock(confine(root, stateLockPath(config, root), 'state lock'), { timeoutMs, label: 'state' }, fn);
 }

@@ -54,13 +54,16 @@ export function readPayload(timeoutMs = 1000): Promise<string> {
         try {
           bytes = readSync(polled, buffer, 0, buffer.length, null);
         } catch (error) {
-          return (error as NodeJS.ErrnoException).code === 'EAGAIN' ? void setTimeout(() => settled || next(), POLL_MS) : finish();
+          return (error as NodeJS.ErrnoException).code === 'EAGAIN'
+            ? void setTimeout(() => settled || next(), POLL_MS)
+            : finish();
         }
         return got(buffer, bytes);
       }
       read(0, buffer, 0, buffer.length, null, (error, bytes) => {
         if (settled) return;
-        if (error) return (error as NodeJS.ErrnoException).code === 'EAGAIN' ? void setTimeout(next, POLL_MS) : finish();
+        if (error)
+          return (error as NodeJS.ErrnoException).code === 'EAGAIN' ? void setTimeout(next, POLL_MS) : finish();
         got(buffer, bytes);
       });
     };
@@ -138,7 +141,8 @@ export function parsePayload(text: string): { data: Record<string, unknown>; gar
   if (text.trim() === '') return { data: {}, garbage: true };
   try {
     const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return { data: value as Record<string, unknown>, garbage: false };
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return { data: value as Record<string, unknown>, garbage: false };
   } catch {
     // falls through: garbage reads as {}
   }

@@ -61,7 +61,12 @@ export function isReady(status: string): boolean {
 
 /** The new wave file for one result (pure). */
 export function countResult(wave: WaveFile, result: AgentResult, agentId: string): WaveFile {
-  const next: WaveFile = { ...wave, seen_agents: [...wave.seen_agents], completed_artifacts: [...wave.completed_artifacts], blocked_agents: [...wave.blocked_agents] };
+  const next: WaveFile = {
+    ...wave,
+    seen_agents: [...wave.seen_agents],
+    completed_artifacts: [...wave.completed_artifacts],
+    blocked_agents: [...wave.blocked_agents],
+  };
   if (agentId) next.seen_agents.push(agentId);
   if (result.kind === 'done') {
     next.done = wave.done + 1;
@@ -79,12 +84,17 @@ export function countResult(wave: WaveFile, result: AgentResult, agentId: string
 export function taskAfter(doc: JsonObject, wave: WaveFile, result: AgentResult, agentType: string): JsonObject {
   const key = String(wave.wave);
   const ready = isReady(wave.status);
-  const status = doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status) ? { ...doc.wave_status } : {};
+  const status =
+    doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status)
+      ? { ...doc.wave_status }
+      : {};
   if (result.kind === 'done' && ready) return { ...doc, wave_status: { ...status, [key]: 'done' }, active_agents: [] };
   const agents = Array.isArray(doc.active_agents) ? [...doc.active_agents] : [];
   const at = agents.indexOf(agentType);
   if (at >= 0) agents.splice(at, 1);
-  return ready ? { ...doc, active_agents: agents } : { ...doc, wave_status: { ...status, [key]: 'in_progress' }, active_agents: agents };
+  return ready
+    ? { ...doc, active_agents: agents }
+    : { ...doc, wave_status: { ...status, [key]: 'in_progress' }, active_agents: agents };
 }
 
 export async function waveBarrier({ input, config, root }: HandlerContext): Promise<HookOutcome> {
@@ -104,18 +114,31 @@ export async function waveBarrier({ input, config, root }: HandlerContext): Prom
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // Cleared while we waited: nothing to count. Corrupt: leave it for the doctor.
-        if (code !== 'ENOENT') outcome.log.push(`[wave-barrier] ${settings.file} is not valid JSON; left as it is (run baton doctor)`);
+        if (code !== 'ENOENT')
+          outcome.log.push(`[wave-barrier] ${settings.file} is not valid JSON; left as it is (run baton doctor)`);
         return;
       }
       const wave = normalizeWave(parsed);
-      if (!wave) return void outcome.log.push(`[wave-barrier] ${settings.file} is not a JSON object; left as it is (run baton doctor)`);
-      if (agentId && wave.seen_agents.includes(agentId)) return void outcome.log.push(`[wave-barrier] duplicate SubagentStop for ${agentId} ignored`);
+      if (!wave)
+        return void outcome.log.push(
+          `[wave-barrier] ${settings.file} is not a JSON object; left as it is (run baton doctor)`,
+        );
+      if (agentId && wave.seen_agents.includes(agentId))
+        return void outcome.log.push(`[wave-barrier] duplicate SubagentStop for ${agentId} ignored`);
       const next = countResult(wave, result, agentId);
       writeFileAtomic(confine(root, file, 'wave file'), `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
-      outcome.log.push(result.kind === 'done'
-        ? `[wave-barrier] wave ${next.wave}: ${next.done}/${next.expected} (${next.status})`
-        : `[wave-barrier] wave ${next.wave}: blocked result from ${input.agentType || 'unknown'}; not advancing`);
-      await updateTask(config, root, settings.lockTimeoutMs, (doc) => taskAfter(doc, next, result, input.agentType), outcome);
+      outcome.log.push(
+        result.kind === 'done'
+          ? `[wave-barrier] wave ${next.wave}: ${next.done}/${next.expected} (${next.status})`
+          : `[wave-barrier] wave ${next.wave}: blocked result from ${input.agentType || 'unknown'}; not advancing`,
+      );
+      await updateTask(
+        config,
+        root,
+        settings.lockTimeoutMs,
+        (doc) => taskAfter(doc, next, result, input.agentType),
+        outcome,
+      );
     });
   } catch (error) {
     if (!isBatonError(error, 'lock_timeout')) throw error;
@@ -124,12 +147,22 @@ export async function waveBarrier({ input, config, root }: HandlerContext): Prom
   return outcome;
 }
 
-async function updateTask(config: HandlerContext['config'], root: string, timeoutMs: number, change: (doc: JsonObject) => JsonObject, outcome: HookOutcome): Promise<void> {
+async function updateTask(
+  config: HandlerContext['config'],
+  root: string,
+  timeoutMs: number,
+  change: (doc: JsonObject) => JsonObject,
+  outcome: HookOutcome,
+): Promise<void> {
   const task = config.documents.task;
   if (!task || !existsSync(resolve(root, task.path))) return;
   const { openDoc } = await import('../doc/open.js');
   try {
-    await openDoc(task.path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: timeoutMs }).update(change, {}, { ifExists: true, writer: 'wave-barrier' });
+    await openDoc(task.path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: timeoutMs }).update(
+      change,
+      {},
+      { ifExists: true, writer: 'wave-barrier' },
+    );
   } catch (error) {
     outcome.log.push(`[wave-barrier] task document not updated: ${(error as Error).message}`);
   }

@@ -22,13 +22,23 @@ export interface McpOptions {
 export async function serveMcp(options: McpOptions): Promise<void> {
   const server = new Server({ name: 'baton', version: options.version }, { capabilities: { tools: {} } });
   const validators = new AjvJsonSchemaValidator();
-  const tools = new Map(TOOLS.map((tool) => [tool.name, { tool, check: validators.getValidator<Record<string, unknown>>(tool.inputSchema) }]));
+  const tools = new Map(
+    TOOLS.map((tool) => [
+      tool.name,
+      { tool, check: validators.getValidator<Record<string, unknown>>(tool.inputSchema) },
+    ]),
+  );
   // The client names itself, so its name is only ever a suffix: a client calling itself
   // `orchestrator` writes as `mcp:orchestrator` and owns nothing an owner rule gives `orchestrator`.
   // Kept to a short plain token, as history lines print it.
-  const writer = () => options.writer || options.env.BATON_WRITER || `mcp:${(server.getClientVersion()?.name ?? '').replace(/[^\w.@-]+/g, '-').slice(0, 64) || 'client'}`;
+  const writer = () =>
+    options.writer ||
+    options.env.BATON_WRITER ||
+    `mcp:${(server.getClientVersion()?.name ?? '').replace(/[^\w.@-]+/g, '-').slice(0, 64) || 'client'}`;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+  }));
   // Calls still running when stdin ends are answered before the server closes.
   const running = new Set<Promise<CallToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, (request) => {
@@ -39,9 +49,14 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   const callTool = async (name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> => {
     const entry = tools.get(name);
     try {
-      if (!entry) throw new BatonError('usage', `unknown tool '${name}'; the tools are ${TOOLS.map((tool) => tool.name).join(', ')}`);
+      if (!entry)
+        throw new BatonError(
+          'usage',
+          `unknown tool '${name}'; the tools are ${TOOLS.map((tool) => tool.name).join(', ')}`,
+        );
       const checked = entry.check(args ?? {});
-      if (!checked.valid) throw new BatonError('usage', `bad arguments for ${entry.tool.name}: ${checked.errorMessage}`);
+      if (!checked.valid)
+        throw new BatonError('usage', `bad arguments for ${entry.tool.name}: ${checked.errorMessage}`);
       const context: ToolContext = { cwd: options.cwd, env: options.env, writer: writer() };
       const result = await entry.tool.run(checked.data, context);
       return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
@@ -69,7 +84,9 @@ export async function serveMcp(options: McpOptions): Promise<void> {
 function toolError(error: unknown): CallToolResult {
   const known = isBatonError(error) ? error : fromSystemError(error);
   const code = known?.code ?? 'internal';
-  const message = known ? known.message.split('\n')[0] as string : `internal error: ${(error as Error)?.message ?? String(error)}`;
+  const message = known
+    ? (known.message.split('\n')[0] as string)
+    : `internal error: ${(error as Error)?.message ?? String(error)}`;
   return {
     isError: true,
     content: [{ type: 'text', text: `${code}: ${message}` }],

@@ -76,33 +76,52 @@ function realOr(path: string): string {
   }
 }
 
-const written = ({ rev, notes }: { rev: number; notes: string[] }): Json => ({ rev, ...(notes.length > 0 ? { notes } : {}) });
+const written = ({ rev, notes }: { rev: number; notes: string[] }): Json => ({
+  rev,
+  ...(notes.length > 0 ? { notes } : {}),
+});
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const now = (): string => `${new Date().toISOString().slice(0, 19)}Z`;
 
 function openRun(input: Record<string, unknown>, ctx: ToolContext): Run {
   checkPhaseKey(input.phase as string);
-  return new Run(input.run as string, { cwd: ctx.cwd, env: ctx.env, writer: ctx.writer, limits: limitsFrom(ctx.env, false) }, str(input.name));
+  return new Run(
+    input.run as string,
+    { cwd: ctx.cwd, env: ctx.env, writer: ctx.writer, limits: limitsFrom(ctx.env, false) },
+    str(input.name),
+  );
 }
 
 async function phaseDone(run: Run, key: string, input: Record<string, unknown>): Promise<Json> {
-  const warnings = await recordPhaseDone(run, key, {
-    agent: str(input.agent),
-    outputs: Object.entries((input.outputs ?? {}) as JsonObject),
-    evidence: (input.evidence ?? []) as string[],
-    workItems: (input.workItems ?? []) as string[],
-    also: str(input.also),
-    promote: input.promote === true,
-  }, { output: 'output', evidence: 'evidence', also: 'also', promote: 'promote' });
+  const warnings = await recordPhaseDone(
+    run,
+    key,
+    {
+      agent: str(input.agent),
+      outputs: Object.entries((input.outputs ?? {}) as JsonObject),
+      evidence: (input.evidence ?? []) as string[],
+      workItems: (input.workItems ?? []) as string[],
+      also: str(input.also),
+      promote: input.promote === true,
+    },
+    { output: 'output', evidence: 'evidence', also: 'also', promote: 'promote' },
+  );
   return { done: key, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /** The goal verbs print to a CLI; here their lines come back as the tool's text. */
 async function goalVerb(verb: 'now' | 'land', args: string[], ctx: ToolContext): Promise<Json> {
   const root = goalRoot(ctx.env);
-  if (root === undefined) throw new BatonError('not_found', 'HOME is not set; the goals live in $HOME/.claude/orchestrate');
+  if (root === undefined)
+    throw new BatonError('not_found', 'HOME is not set; the goals live in $HOME/.claude/orchestrate');
   let out = '';
-  const cli = { out: (text: string) => void (out += text), err: (text: string) => void (out += text), readStdin: () => '', env: ctx.env, cwd: ctx.cwd };
+  const cli = {
+    out: (text: string) => void (out += text),
+    err: (text: string) => void (out += text),
+    readStdin: () => '',
+    env: ctx.env,
+    cwd: ctx.cwd,
+  };
   const edit = await import('../goal/commands/edit.js');
   await edit[verb]({ root, names: toolNames(ctx.env), cli, cwd: realOr(ctx.cwd) }, args);
   return out;
@@ -113,13 +132,17 @@ export const TOOLS: ToolDef[] = [
     name: 'get',
     description: 'Read a JSON document through a jq expression; returns the results.',
     inputSchema: schema({ file: FILE, expr: { type: 'string', description: 'jq, default .' }, args: ARGS }, ['file']),
-    run: async (input, ctx) => openInProject(input.file as string, ctx).get(str(input.expr) ?? '.', (input.args ?? {}) as JsonObject),
+    run: async (input, ctx) =>
+      openInProject(input.file as string, ctx).get(str(input.expr) ?? '.', (input.args ?? {}) as JsonObject),
   },
   {
     name: 'update',
     description: 'Change a document with a jq expression, in one locked, validated step.',
     inputSchema: schema({ file: FILE, expr: { type: 'string' }, args: ARGS }, ['file', 'expr']),
-    run: async (input, ctx) => written(await openInProject(input.file as string, ctx).update(input.expr as string, (input.args ?? {}) as JsonObject)),
+    run: async (input, ctx) =>
+      written(
+        await openInProject(input.file as string, ctx).update(input.expr as string, (input.args ?? {}) as JsonObject),
+      ),
   },
   {
     name: 'set',
@@ -140,7 +163,10 @@ export const TOOLS: ToolDef[] = [
     name: 'history',
     description: 'Revisions of a document, newest first: rev, time, writer, operation, patch.',
     inputSchema: schema({ file: FILE, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, ['file']),
-    run: async (input, ctx) => (await openInProject(input.file as string, ctx).history({ limit: (input.limit as number | undefined) ?? 20 })) as unknown as Json,
+    run: async (input, ctx) =>
+      (await openInProject(input.file as string, ctx).history({
+        limit: (input.limit as number | undefined) ?? 20,
+      })) as unknown as Json,
   },
   {
     name: 'phase',
@@ -184,7 +210,12 @@ export const TOOLS: ToolDef[] = [
       if (doc.phases?.[key]) {
         await run.update((current) => {
           const entry = current.phases?.[key];
-          if (entry) entry.gate = { result: result.pass ? 'pass' : 'fail', at: now(), ...(missing.length > 0 ? { missing } : {}) };
+          if (entry)
+            entry.gate = {
+              result: result.pass ? 'pass' : 'fail',
+              at: now(),
+              ...(missing.length > 0 ? { missing } : {}),
+            };
         }, 'gate');
       }
       return result as unknown as Json;
@@ -192,8 +223,16 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'goal',
-    description: "The active goal's state.md: now adds a Now entry (a launch); land drops the entry labelled label and may append a Done line.",
-    inputSchema: schema({ action: { type: 'string', enum: ['now', 'land'] }, text: { type: 'string', minLength: 1, description: 'now: the entry; land: the Done line' }, label: { type: 'string', minLength: 1 } }, ['action']),
+    description:
+      "The active goal's state.md: now adds a Now entry (a launch); land drops the entry labelled label and may append a Done line.",
+    inputSchema: schema(
+      {
+        action: { type: 'string', enum: ['now', 'land'] },
+        text: { type: 'string', minLength: 1, description: 'now: the entry; land: the Done line' },
+        label: { type: 'string', minLength: 1 },
+      },
+      ['action'],
+    ),
     run: async (input, ctx) => {
       const text = str(input.text);
       if (input.action === 'now') {
@@ -207,22 +246,38 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'lint',
-    description: "Check a goal's state.md against the workflow rules (default: the active goal); fix applies the safe fixes.",
+    description:
+      "Check a goal's state.md against the workflow rules (default: the active goal); fix applies the safe fixes.",
     inputSchema: schema({ goal: { type: 'string', description: 'goal slug' }, fix: { type: 'boolean' } }),
     run: async (input, ctx) => {
       const root = goalRoot(ctx.env);
-      if (root === undefined) throw new BatonError('not_found', 'HOME is not set; the goals live in $HOME/.claude/orchestrate');
+      if (root === undefined)
+        throw new BatonError('not_found', 'HOME is not set; the goals live in $HOME/.claude/orchestrate');
       const slug = str(input.goal) ?? readPointer(root)?.slug;
       if (slug === undefined) throw new BatonError('not_found', 'no active goal; name one with goal');
-      if (!isValidSlug(slug)) throw new BatonError('usage', `goal ${JSON.stringify(slug)} is not a goal slug (lowercase letters, digits, '-')`);
+      if (!isValidSlug(slug))
+        throw new BatonError(
+          'usage',
+          `goal ${JSON.stringify(slug)} is not a goal slug (lowercase letters, digits, '-')`,
+        );
       const paths = goalPaths(root, slug);
-      const options = { logPath: paths.log, sidecarPath: paths.sidecar, env: ctx.env, goalTool: toolNames(ctx.env).goal };
+      const options = {
+        logPath: paths.log,
+        sidecarPath: paths.sidecar,
+        env: ctx.env,
+        goalTool: toolNames(ctx.env).goal,
+      };
       let fixed: { code: string; change: string }[] = [];
-      if (input.fix === true) fixed = (await (await import('../goal/lint/fix.js')).fixState(paths.state, options)) ?? [];
+      if (input.fix === true)
+        fixed = (await (await import('../goal/lint/fix.js')).fixState(paths.state, options)) ?? [];
       const findings = (await import('../goal/lint/run.js')).lintState(paths.state, options);
       if (findings === undefined) throw new BatonError('not_found', `goal '${slug}' has no state file ${paths.state}`);
       const remaining = new Set(findings.map((f) => f.code));
-      return { file: paths.state, ...(input.fix === true ? { fixed: fixed.filter((f) => !remaining.has(f.code)) } : {}), findings } as unknown as Json;
+      return {
+        file: paths.state,
+        ...(input.fix === true ? { fixed: fixed.filter((f) => !remaining.has(f.code)) } : {}),
+        findings,
+      } as unknown as Json;
     },
   },
 ];

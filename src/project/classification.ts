@@ -23,10 +23,21 @@ export function classificationIssues(doc: JsonObject, rules: Classification): { 
     if (rule === null || value === undefined || value === null) continue;
     if (Array.isArray(rule)) {
       if (!rule.some((allowed) => allowed === value || String(allowed) === value)) {
-        issues.push({ path: field, message: `${JSON.stringify(value)} is not allowed: expected one of ${rule.join(', ')}` });
+        issues.push({
+          path: field,
+          message: `${JSON.stringify(value)} is not allowed: expected one of ${rule.join(', ')}`,
+        });
       }
-    } else if (typeof value !== 'number' || !Number.isInteger(value) || (rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
-      issues.push({ path: field, message: `${JSON.stringify(value)} is not allowed: expected an integer ${rangeText(rule)}` });
+    } else if (
+      typeof value !== 'number' ||
+      !Number.isInteger(value) ||
+      (rule.min !== undefined && value < rule.min) ||
+      (rule.max !== undefined && value > rule.max)
+    ) {
+      issues.push({
+        path: field,
+        message: `${JSON.stringify(value)} is not allowed: expected an integer ${rangeText(rule)}`,
+      });
     }
   }
   return issues;
@@ -42,5 +53,9 @@ export function checkClassification(doc: JsonObject, rules: Classification): voi
   const issues = classificationIssues(doc, rules);
   if (issues.length === 0) return;
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-  throw new BatonError('invalid', `classification refuses the write: ${summary} (classification in baton.config.json); nothing was written`, { issues });
+  throw new BatonError(
+    'invalid',
+    `classification refuses the write: ${summary} (classification in baton.config.json); nothing was written`,
+    { issues },
+  );
 }

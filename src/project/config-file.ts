@@ -10,9 +10,7 @@ import { join } from 'node:path';
 export const CONFIG_FILE = 'baton.config.json';
 
 export type RawConfig =
-  | { state: 'missing' }
-  | { state: 'ok'; value: Record<string, unknown> }
-  | { state: 'invalid'; error: string };
+  { state: 'missing' } | { state: 'ok'; value: Record<string, unknown> } | { state: 'invalid'; error: string };
 
 export function readConfigFile(root: string): RawConfig {
   const file = join(root, CONFIG_FILE);
@@ -26,7 +24,8 @@ export function readConfigFile(root: string): RawConfig {
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return { state: 'ok', value: value as Record<string, unknown> };
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return { state: 'ok', value: value as Record<string, unknown> };
     return { state: 'invalid', error: `${file} must hold a JSON object like {"profile": "eneo"}` };
   } catch (error) {
     return { state: 'invalid', error: `${file} is not valid JSON (${(error as Error).message}); fix the file` };

@@ -35,7 +35,10 @@ export interface ProjectOptions {
 
 export function projectContext(options: ProjectOptions): ProjectContext {
   const { cwd, env } = options;
-  const configRoot = options.workspace && !env.BATON_ROOT && !env.CLAUDE_PROJECT_DIR ? resolve(options.workspace) : defaultRoot(cwd, env);
+  const configRoot =
+    options.workspace && !env.BATON_ROOT && !env.CLAUDE_PROJECT_DIR
+      ? resolve(options.workspace)
+      : defaultRoot(cwd, env);
   const file = readConfigFile(configRoot);
   const config = file.state === 'ok' ? file.value : {};
   const own = typeof config.profile === 'string' && config.profile !== '' ? config.profile : undefined;

@@ -26,9 +26,14 @@ export function taskRules(project: ProjectContext): TaskRules {
   // The eneo layout is where `baton task` keeps the task, but its enums apply only to a project
   // that chose the profile: with no configuration any value is accepted.
   const config = mergeConfig(raw, chosen ?? 'eneo');
-  const classification = chosen === undefined ? (raw.classification as Classification | undefined) : config.classification;
+  const classification =
+    chosen === undefined ? (raw.classification as Classification | undefined) : config.classification;
   const path = resolve(project.root, config.documents.task?.path ?? `${config.stateDir}/current-task.json`);
-  return { config, path, classification: classification && Object.keys(classification).length > 0 ? classification : undefined };
+  return {
+    config,
+    path,
+    classification: classification && Object.keys(classification).length > 0 ? classification : undefined,
+  };
 }
 
 /** The check the project config adds to a write of `file`, or undefined when it adds none. */
@@ -39,7 +44,10 @@ export function projectCheck(project: ProjectContext, file: string): ((doc: Json
     if (canonical(file) !== canonical(taskRules({ ...project, config: {} }).path)) return undefined;
     const { error } = project.file;
     return () => {
-      throw new BatonError('usage', `${error}; until then the task document's rules cannot be checked and nothing is written`);
+      throw new BatonError(
+        'usage',
+        `${error}; until then the task document's rules cannot be checked and nothing is written`,
+      );
     };
   }
   const { path, classification } = taskRules(project);

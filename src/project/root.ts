@@ -47,7 +47,12 @@ export function rootConfigOf(raw: Record<string, unknown>, profile: string | und
   return profile === undefined ? undefined : PROFILE_ROOTS[profile];
 }
 
-export function markedRoot(fallback: string, spec: RootConfig | undefined, cwd: string, env: Record<string, string | undefined>): string {
+export function markedRoot(
+  fallback: string,
+  spec: RootConfig | undefined,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): string {
   const markers = (spec?.markers ?? []).filter((m) => typeof m === 'string' && m !== '');
   if (markers.length === 0 || env.BATON_ROOT) return fallback;
   const start = env.CLAUDE_PROJECT_DIR ? resolve(cwd, env.CLAUDE_PROJECT_DIR) : resolve(cwd);
@@ -55,7 +60,8 @@ export function markedRoot(fallback: string, spec: RootConfig | undefined, cwd: 
   const top = gitTop(start);
   if (top !== undefined && marked(top)) return top;
   if (marked(start)) return start;
-  for (const sub of spec?.nested ?? []) if (typeof sub === 'string' && marked(join(start, sub))) return join(start, sub);
+  for (const sub of spec?.nested ?? [])
+    if (typeof sub === 'string' && marked(join(start, sub))) return join(start, sub);
   for (const abs of spec?.fallbacks ?? []) if (typeof abs === 'string' && isAbsolute(abs) && marked(abs)) return abs;
   return fallback;
 }

@@ -66,7 +66,11 @@ function kept(name: string): boolean {
 /** `90s`, `30m`, `24h`, `7d` -> milliseconds; anything else is a usage error. */
 export function parseDuration(text: string): number {
   const match = /^(\d+)([smhd])$/.exec(text);
-  if (!match) throw new BatonError('usage', `--older-than ${JSON.stringify(text)} is not a duration; use a number with s, m, h or d (e.g. 24h, 7d)`);
+  if (!match)
+    throw new BatonError(
+      'usage',
+      `--older-than ${JSON.stringify(text)} is not a duration; use a number with s, m, h or d (e.g. 24h, 7d)`,
+    );
   const unit = { s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
   return Number(match[1]) * unit;
 }

@@ -36,7 +36,11 @@ export async function loadContract(path: string, cwd: string, root: string): Pro
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw bad(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'check the --contract path');
+    throw bad(
+      path,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      'check the --contract path',
+    );
   }
   const data = /\.ya?ml$/i.test(file) ? await parseYaml(text, path) : parseJson(text, path);
   return { file: isInside(root, file) ? relative(root, file) : file, phases: readPhases(data, path) };
@@ -68,8 +72,11 @@ function readPhases(data: Json, path: string): ContractPhase[] {
   const raw = isObject(data) ? data.phases : undefined;
   const entries: [string | undefined, Json][] = Array.isArray(raw)
     ? raw.map((item) => [undefined, item])
-    : isObject(raw) ? Object.entries(raw) : [];
-  if (entries.length === 0) throw bad(path, 'has no phases', 'give a top-level `phases:` list of {phase, agent, inputs, outputs}');
+    : isObject(raw)
+      ? Object.entries(raw)
+      : [];
+  if (entries.length === 0)
+    throw bad(path, 'has no phases', 'give a top-level `phases:` list of {phase, agent, inputs, outputs}');
   const issues: string[] = [];
   const phases = entries.map(([key, item], index) => readPhase(key, item, `phases[${index}]`, issues));
   const seen = new Set<string>();
@@ -77,7 +84,8 @@ function readPhases(data: Json, path: string): ContractPhase[] {
     if (seen.has(phase.phase)) issues.push(`phase ${phase.phase} is listed twice`);
     seen.add(phase.phase);
   }
-  if (issues.length > 0) throw bad(path, `is not a valid contract: ${issues.slice(0, 3).join('; ')}`, 'fix those entries');
+  if (issues.length > 0)
+    throw bad(path, `is not a valid contract: ${issues.slice(0, 3).join('; ')}`, 'fix those entries');
   return phases;
 }
 
@@ -85,7 +93,8 @@ function readPhase(key: string | undefined, item: Json, where: string, issues: s
   const entry = isObject(item) ? item : {};
   if (!isObject(item)) issues.push(`${where} is not an object`);
   const phase = key ?? entry.phase ?? entry.id ?? entry.name;
-  if (typeof phase !== 'string' || !PHASE_KEY.test(phase)) issues.push(`${where} phase ${JSON.stringify(phase ?? null)} is not <number>-<name> (e.g. 0-requirements)`);
+  if (typeof phase !== 'string' || !PHASE_KEY.test(phase))
+    issues.push(`${where} phase ${JSON.stringify(phase ?? null)} is not <number>-<name> (e.g. 0-requirements)`);
   const agent = entry.agent;
   if (agent !== undefined && typeof agent !== 'string') issues.push(`${where}.agent must be a string`);
   return {

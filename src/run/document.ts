@@ -48,7 +48,11 @@ export class Run {
   readonly location: RunLocation;
   readonly doc: Doc;
 
-  constructor(ref: string, readonly context: RunContext, name?: string) {
+  constructor(
+    ref: string,
+    readonly context: RunContext,
+    name?: string,
+  ) {
     this.location = locateRun(ref, { cwd: context.cwd, env: context.env, name });
     const timeout = Number(context.env.BATON_LOCK_TIMEOUT_MS);
     this.doc = openDoc(this.location.file, {

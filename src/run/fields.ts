@@ -52,7 +52,8 @@ export async function getField(run: Run, field: string | undefined, fallback?: s
   const doc = await run.read();
   if (field === undefined) return { out: `${JSON.stringify(doc, null, 2)}\n`, warnings: [] };
   const value = lookup(doc, field);
-  if (value === undefined || value === null) return { out: fallback === undefined ? '' : `${fallback}\n`, warnings: [] };
+  if (value === undefined || value === null)
+    return { out: fallback === undefined ? '' : `${fallback}\n`, warnings: [] };
   return { out: `${formatValue(value)}\n`, warnings: [] };
 }
 
@@ -74,5 +75,9 @@ export function lookup(doc: RunDoc, field: string): Json | undefined {
 
 /** A string prints raw; anything else as JSON indented by 2, as `jq .field` printed it. */
 export function formatValue(value: Json): string {
-  return typeof value === 'string' ? value : isObject(value) || Array.isArray(value) ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+  return typeof value === 'string'
+    ? value
+    : isObject(value) || Array.isArray(value)
+      ? JSON.stringify(value, null, 2)
+      : JSON.stringify(value);
 }

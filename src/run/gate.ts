@@ -22,12 +22,22 @@ export interface GateResult {
   rows: GateRow[];
 }
 
-const STATE_TEXT: Record<PathState, string> = { ok: 'exists', missing: 'no such file', empty: 'empty file', outside: 'outside the project' };
+const STATE_TEXT: Record<PathState, string> = {
+  ok: 'exists',
+  missing: 'no such file',
+  empty: 'empty file',
+  outside: 'outside the project',
+};
 
 export function evaluateGate(run: RunDoc, phase: string, root: string): GateResult {
   const entry: PhaseEntry | undefined = run.phases?.[phase];
   const rows: GateRow[] = [];
-  rows.push({ holds: entry?.status === 'done', kind: 'status', subject: phase, detail: entry ? entry.status : 'no such phase' });
+  rows.push({
+    holds: entry?.status === 'done',
+    kind: 'status',
+    subject: phase,
+    detail: entry ? entry.status : 'no such phase',
+  });
   const outputs = entry?.outputs ?? {};
   const contract = run.contract?.phases.find((p) => p.phase === phase);
   const expected = contract?.outputs ?? [];
@@ -35,7 +45,13 @@ export function evaluateGate(run: RunDoc, phase: string, root: string): GateResu
     rows.push(outputRow(key, outputs[key], root, expected.includes(key)));
   }
   const evidence = entry?.evidence ?? [];
-  if (entry && evidence.length === 0) rows.push({ holds: false, kind: 'evidence', subject: '(none)', detail: 'no evidence recorded; pass --evidence PATH to phase done' });
+  if (entry && evidence.length === 0)
+    rows.push({
+      holds: false,
+      kind: 'evidence',
+      subject: '(none)',
+      detail: 'no evidence recorded; pass --evidence PATH to phase done',
+    });
   for (const path of evidence) rows.push(pathRow('evidence', path, root));
   for (const path of entry?.work_items ?? []) rows.push(pathRow('work_item', path, root));
   return { phase, pass: rows.every((row) => row.holds), rows };
@@ -43,13 +59,23 @@ export function evaluateGate(run: RunDoc, phase: string, root: string): GateResu
 
 function outputRow(key: string, value: Json | undefined, root: string, required: boolean): GateRow {
   if (value === undefined || value === null || value === '') {
-    return { holds: !required, kind: 'output', subject: key, detail: required ? 'missing (the contract requires it)' : 'empty' };
+    return {
+      holds: !required,
+      kind: 'output',
+      subject: key,
+      detail: required ? 'missing (the contract requires it)' : 'empty',
+    };
   }
   if (looksLikeProjectPath(value)) {
     const state = inspectPath(value, root);
     return { holds: state === 'ok', kind: 'output', subject: key, detail: `${value} (${STATE_TEXT[state]})` };
   }
-  return { holds: true, kind: 'output', subject: key, detail: typeof value === 'string' ? value : JSON.stringify(value) };
+  return {
+    holds: true,
+    kind: 'output',
+    subject: key,
+    detail: typeof value === 'string' ? value : JSON.stringify(value),
+  };
 }
 
 function pathRow(kind: 'evidence' | 'work_item', path: string, root: string): GateRow {
@@ -60,9 +86,14 @@ function pathRow(kind: 'evidence' | 'work_item', path: string, root: string): Ga
 /** The table `baton gate` prints: one row per check, then the verdict. */
 export function formatGate(result: GateResult): string {
   const width = Math.min(48, Math.max(...result.rows.map((row) => row.subject.length)));
-  const lines = result.rows.map((row) => `  ${(row.holds ? 'ok' : 'MISSING').padEnd(8)}${row.kind.padEnd(10)}${row.subject.padEnd(width)}  ${clip(row.detail)}`);
+  const lines = result.rows.map(
+    (row) =>
+      `  ${(row.holds ? 'ok' : 'MISSING').padEnd(8)}${row.kind.padEnd(10)}${row.subject.padEnd(width)}  ${clip(row.detail)}`,
+  );
   const failed = result.rows.filter((row) => !row.holds).length;
-  const verdict = result.pass ? `gate ${result.phase}: pass` : `gate ${result.phase}: FAIL (${failed} of ${result.rows.length} checks do not hold)`;
+  const verdict = result.pass
+    ? `gate ${result.phase}: pass`
+    : `gate ${result.phase}: FAIL (${failed} of ${result.rows.length} checks do not hold)`;
   return `${lines.join('\n')}\n${verdict}\n`;
 }
 

@@ -24,10 +24,18 @@ export interface PhaseInputs {
 
 export function resolveInputs(run: RunDoc, phase: string): PhaseInputs {
   const phases = run.contract?.phases;
-  if (!phases) throw new BatonError('not_found', `run ${run.session} has no contract, so phase inputs are unknown; start the run with 'baton run init SESSION --contract FILE'`);
+  if (!phases)
+    throw new BatonError(
+      'not_found',
+      `run ${run.session} has no contract, so phase inputs are unknown; start the run with 'baton run init SESSION --contract FILE'`,
+    );
   const index = phases.findIndex((p) => p.phase === phase);
   const step = phases[index];
-  if (!step) throw new BatonError('not_found', `phase ${phase} is not in the contract (${phases.map((p) => p.phase).join(', ')}); check the phase name`);
+  if (!step)
+    throw new BatonError(
+      'not_found',
+      `phase ${phase} is not in the contract (${phases.map((p) => p.phase).join(', ')}); check the phase name`,
+    );
   const earlier = phases.slice(0, index).reverse();
   const evidence: Record<string, string[]> = {};
   const inputs = step.inputs.map((key): ResolvedInput => {
@@ -47,10 +55,14 @@ export function formatInputs(result: PhaseInputs, run: RunDoc): string {
   if (result.inputs.length === 0) lines.push('  (none)');
   for (const input of result.inputs) {
     if (input.value === undefined) {
-      const status = input.from ? run.phases?.[input.from]?.status ?? 'not started' : undefined;
-      lines.push(`  ${input.key}  MISSING${input.from ? ` (${input.from} is ${status})` : ' (no phase produces it and the run has no such key)'}`);
+      const status = input.from ? (run.phases?.[input.from]?.status ?? 'not started') : undefined;
+      lines.push(
+        `  ${input.key}  MISSING${input.from ? ` (${input.from} is ${status})` : ' (no phase produces it and the run has no such key)'}`,
+      );
     } else {
-      lines.push(`  ${input.key} = ${brief(input.value)}  (${input.from === 'run' ? 'run variable' : `from ${input.from}`})`);
+      lines.push(
+        `  ${input.key} = ${brief(input.value)}  (${input.from === 'run' ? 'run variable' : `from ${input.from}`})`,
+      );
     }
   }
   const producers = Object.entries(result.evidence).filter(([, paths]) => paths.length > 0);
@@ -62,5 +74,7 @@ export function formatInputs(result: PhaseInputs, run: RunDoc): string {
 /** A long value is named, not printed: the agent fetches it with `baton run get` if it needs it. */
 function brief(value: Json): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length <= 120 && !text.includes('\n') ? text : `(${Buffer.byteLength(text)} bytes; read it with 'baton run get RUN KEY')`;
+  return text.length <= 120 && !text.includes('\n')
+    ? text
+    : `(${Buffer.byteLength(text)} bytes; read it with 'baton run get RUN KEY')`;
 }

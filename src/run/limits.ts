@@ -29,9 +29,13 @@ export function limitsFrom(env: NodeJS.ProcessEnv, allowLarge: boolean): SizeLim
 export function checkSize(field: string, value: Json, limits: SizeLimits): string | undefined {
   const bytes = Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
   if (bytes > limits.maxBytes) {
-    throw new BatonError('too_large', `${field} is ${bytes} bytes, over the ${limits.maxBytes}-byte limit for run fields; write the content to a file under .ai_log/ or docs/ and store its path (or pass --allow-large)`);
+    throw new BatonError(
+      'too_large',
+      `${field} is ${bytes} bytes, over the ${limits.maxBytes}-byte limit for run fields; write the content to a file under .ai_log/ or docs/ and store its path (or pass --allow-large)`,
+    );
   }
-  if (bytes > limits.warnBytes) return `warning: ${field} is ${bytes} bytes; store the content under .ai_log/ and save its path`;
+  if (bytes > limits.warnBytes)
+    return `warning: ${field} is ${bytes} bytes; store the content under .ai_log/ and save its path`;
   return undefined;
 }
 

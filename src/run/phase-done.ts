@@ -32,23 +32,51 @@ export interface InputNames {
  * the checks that need no lock, then one locked update. Returns the warnings for the face to show
  * (oversize outputs, evidence not on disk yet).
  */
-export async function recordPhaseDone(run: Run, key: string, input: PhaseDoneInput, names: InputNames): Promise<string[]> {
+export async function recordPhaseDone(
+  run: Run,
+  key: string,
+  input: PhaseDoneInput,
+  names: InputNames,
+): Promise<string[]> {
   const root = run.location.root;
   for (const [name] of input.outputs) {
-    if (!OUTPUT_KEY.test(name)) throw new BatonError('usage', `${names.output} ${JSON.stringify(name)} must be a key of letters, digits, '_', '-', '.'`);
-    if (input.promote && RESERVED.includes(name)) throw new BatonError('usage', `${names.promote} cannot set the run's own field '${name}'; rename the output`);
+    if (!OUTPUT_KEY.test(name))
+      throw new BatonError(
+        'usage',
+        `${names.output} ${JSON.stringify(name)} must be a key of letters, digits, '_', '-', '.'`,
+      );
+    if (input.promote && RESERVED.includes(name))
+      throw new BatonError('usage', `${names.promote} cannot set the run's own field '${name}'; rename the output`);
   }
-  const warnings = input.outputs.map(([name, value]) => checkSize(`output ${name}`, value, run.limits)).filter((w): w is string => w !== undefined);
+  const warnings = input.outputs
+    .map(([name, value]) => checkSize(`output ${name}`, value, run.limits))
+    .filter((w): w is string => w !== undefined);
   const evidence = input.evidence.map((path) => projectRelative(path, root, 'evidence'));
   const workItems = input.workItems.map((path) => projectRelative(path, root, 'work item'));
   const { also } = input;
   if (also !== undefined && (!OUTPUT_KEY.test(also) || RESERVED.includes(also) || evidence.length === 0)) {
-    throw new BatonError('usage', `${names.also} ${JSON.stringify(also)} needs ${names.evidence} and a top-level list name other than ${RESERVED.join('/')} (e.g. phase-2-evidence)`);
+    throw new BatonError(
+      'usage',
+      `${names.also} ${JSON.stringify(also)} needs ${names.evidence} and a top-level list name other than ${RESERVED.join('/')} (e.g. phase-2-evidence)`,
+    );
   }
   for (const path of [...evidence, ...workItems]) {
-    if (inspectPath(path, root) !== 'ok') warnings.push(`warning: ${path} does not exist yet (or is empty); the gate fails until it does`);
+    if (inspectPath(path, root) !== 'ok')
+      warnings.push(`warning: ${path} does not exist yet (or is empty); the gate fails until it does`);
   }
   const now = `${new Date().toISOString().slice(0, 19)}Z`;
-  await run.update((doc) => void finishPhase(doc, key, { now, agent: input.agent, outputs: input.outputs, evidence, workItems, also, promote: input.promote }), 'phase');
+  await run.update(
+    (doc) =>
+      void finishPhase(doc, key, {
+        now,
+        agent: input.agent,
+        outputs: input.outputs,
+        evidence,
+        workItems,
+        also,
+        promote: input.promote,
+      }),
+    'phase',
+  );
   return warnings;
 }

@@ -11,7 +11,10 @@ export const PHASE_KEY = /^[0-9]+-[a-z0-9][a-z0-9-]*$/;
 
 export function checkPhaseKey(key: string): string {
   if (!PHASE_KEY.test(key)) {
-    throw new BatonError('usage', `invalid phase ${JSON.stringify(key)}: use <number>-<name> in lower case, e.g. 0-requirements or 3-backend`);
+    throw new BatonError(
+      'usage',
+      `invalid phase ${JSON.stringify(key)}: use <number>-<name> in lower case, e.g. 0-requirements or 3-backend`,
+    );
   }
   return key;
 }
@@ -37,7 +40,8 @@ export interface StartOptions {
 export function startPhase(run: RunDoc, key: string, options: StartOptions): PhaseEntry {
   const entry = phaseEntry(run, key, options.agent);
   const allowed: PhaseStatus[] = options.rerun ? ['todo', 'done'] : ['todo'];
-  if (!allowed.includes(entry.status)) throw refused(key, entry.status, 'in_progress', options.rerun ? undefined : rerunHint(key, entry.status));
+  if (!allowed.includes(entry.status))
+    throw refused(key, entry.status, 'in_progress', options.rerun ? undefined : rerunHint(key, entry.status));
   entry.agent = options.agent;
   entry.status = 'in_progress';
   entry.started_at = options.now;
@@ -60,7 +64,13 @@ export interface DoneOptions {
 
 export function finishPhase(run: RunDoc, key: string, options: DoneOptions): PhaseEntry {
   const entry = phaseEntry(run, key, options.agent);
-  if (entry.status !== 'in_progress') throw refused(key, entry.status, 'done', `start it first: baton phase start RUN ${key} --agent NAME${entry.status === 'done' ? ' --rerun' : ''}`);
+  if (entry.status !== 'in_progress')
+    throw refused(
+      key,
+      entry.status,
+      'done',
+      `start it first: baton phase start RUN ${key} --agent NAME${entry.status === 'done' ? ' --rerun' : ''}`,
+    );
   if (options.also !== undefined) mirrorEvidence(run, options.also, options.evidence);
   if (options.agent !== undefined) entry.agent = options.agent;
   for (const [name, value] of options.outputs) {
@@ -89,7 +99,10 @@ function mirrorEvidence(run: RunDoc, field: string, paths: string[]): void {
 }
 
 function refused(key: string, from: PhaseStatus, to: PhaseStatus, hint?: string): BatonError {
-  return new BatonError('exists', `phase ${key} is ${from} and cannot move to ${to} (phases go todo -> in_progress -> done)${hint ? `; ${hint}` : ''}`);
+  return new BatonError(
+    'exists',
+    `phase ${key} is ${from} and cannot move to ${to} (phases go todo -> in_progress -> done)${hint ? `; ${hint}` : ''}`,
+  );
 }
 
 function rerunHint(key: string, status: PhaseStatus): string | undefined {

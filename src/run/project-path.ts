@@ -10,16 +10,25 @@ import { isInside, realTarget } from '../stores/file/paths.js';
  */
 export function projectRelative(path: string, root: string, what: string): string {
   if (path === '' || /[\u0000-\u001f\u007f]/.test(path)) {
-    throw new BatonError('usage', `${what} path ${JSON.stringify(path)} is empty or has control characters; give a path relative to the project root`);
+    throw new BatonError(
+      'usage',
+      `${what} path ${JSON.stringify(path)} is empty or has control characters; give a path relative to the project root`,
+    );
   }
   const absolute = resolve(root, path);
   if (!isInside(root, absolute)) {
-    throw new BatonError('usage', `${what} path ${path} is outside the project ${root}; save the file under .ai_log/ or docs/ and pass that path`);
+    throw new BatonError(
+      'usage',
+      `${what} path ${path} is outside the project ${root}; save the file under .ai_log/ or docs/ and pass that path`,
+    );
   }
   // A symlink (the file itself or a folder on the way) that leads out is refused like `..`.
   const real = realTarget(absolute);
   if (!isInside(realTarget(root), real)) {
-    throw new BatonError('usage', `${what} path ${path} leads outside the project through a symlink (to ${real}); save the file under .ai_log/ or docs/ and pass that path`);
+    throw new BatonError(
+      'usage',
+      `${what} path ${path} leads outside the project through a symlink (to ${real}); save the file under .ai_log/ or docs/ and pass that path`,
+    );
   }
   return isAbsolute(path) ? relative(root, absolute) || '.' : path;
 }

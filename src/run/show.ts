@@ -29,12 +29,19 @@ export function phaseOrder(doc: RunDoc): string[] {
 
 function phaseLines(key: string, entry: PhaseEntry, now: Date): string[] {
   const gate = entry.gate ? `gate ${entry.gate.result}` : entry.status === 'done' ? 'gate not run' : '';
-  const head = [key.padEnd(22), entry.status.padEnd(12), (entry.agent ?? '-').padEnd(16), duration(entry, now).padEnd(12), gate];
+  const head = [
+    key.padEnd(22),
+    entry.status.padEnd(12),
+    (entry.agent ?? '-').padEnd(16),
+    duration(entry, now).padEnd(12),
+    gate,
+  ];
   const lines = [`  ${head.join(' ').trimEnd()}`];
   for (const [name, value] of Object.entries(entry.outputs)) lines.push(`      output    ${name} = ${brief(value)}`);
   for (const path of entry.evidence) lines.push(`      evidence  ${path}`);
   for (const path of entry.work_items) lines.push(`      work item ${path}`);
-  if (entry.gate?.result === 'fail' && entry.gate.missing?.length) lines.push(`      missing   ${entry.gate.missing.join(', ')}`);
+  if (entry.gate?.result === 'fail' && entry.gate.missing?.length)
+    lines.push(`      missing   ${entry.gate.missing.join(', ')}`);
   return lines;
 }
 
@@ -42,7 +49,12 @@ function duration(entry: PhaseEntry, now: Date): string {
   if (!entry.started_at) return '-';
   const end = entry.finished_at ? Date.parse(entry.finished_at) : now.getTime();
   const seconds = Math.max(0, Math.round((end - Date.parse(entry.started_at)) / 1000));
-  const text = seconds < 60 ? `${seconds}s` : seconds < 3600 ? `${Math.floor(seconds / 60)}m ${seconds % 60}s` : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+  const text =
+    seconds < 60
+      ? `${seconds}s`
+      : seconds < 3600
+        ? `${Math.floor(seconds / 60)}m ${seconds % 60}s`
+        : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
   return entry.finished_at ? text : `${text}+`;
 }
 

@@ -1,6 +1,14 @@
 import { BatonError } from '../core/errors.js';
 import { formatDocument, hashText, type Json } from '../core/json.js';
-import { SNAPSHOT_EVERY, type Current, type Decision, type DocMeta, type HistoryEntry, type ReadResult, type Store } from './store.js';
+import {
+  SNAPSHOT_EVERY,
+  type Current,
+  type Decision,
+  type DocMeta,
+  type HistoryEntry,
+  type ReadResult,
+  type Store,
+} from './store.js';
 import { replay } from './replay.js';
 
 /**
@@ -22,22 +30,33 @@ export class MemoryStore implements Store {
   }
 
   async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
-    const run = (this.queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(async () => {
-      const slot = this.docs.get(key) ?? { text: '', meta: {}, entries: [] };
-      const read = await this.read(key);
-      const rev = slot.entries.at(-1)?.rev ?? 0;
-      const decision = await fn({ ...read, rev, meta: structuredClone(slot.meta) });
-      const change = decision.commit;
-      if (change) {
-        const text = change.doc === null ? '' : formatDocument(change.doc);
-        const entry: HistoryEntry = { rev: rev + 1, time: this.now().toISOString(), ...structuredClone(change.entry), hash: text === '' ? '' : hashText(text) };
-        if (change.doc === null) entry.deleted = true;
-        if (entry.rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)) entry.snapshot = structuredClone(change.doc);
-        this.docs.set(key, { text, meta: change.meta ?? slot.meta, entries: [...slot.entries, entry] });
-        for (const listener of this.listeners.get(key) ?? []) queueMicrotask(listener);
-      }
-      return decision.result;
-    });
+    const run = (this.queues.get(key) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        const slot = this.docs.get(key) ?? { text: '', meta: {}, entries: [] };
+        const read = await this.read(key);
+        const rev = slot.entries.at(-1)?.rev ?? 0;
+        const decision = await fn({ ...read, rev, meta: structuredClone(slot.meta) });
+        const change = decision.commit;
+        if (change) {
+          const text = change.doc === null ? '' : formatDocument(change.doc);
+          const entry: HistoryEntry = {
+            rev: rev + 1,
+            time: this.now().toISOString(),
+            ...structuredClone(change.entry),
+            hash: text === '' ? '' : hashText(text),
+          };
+          if (change.doc === null) entry.deleted = true;
+          if (
+            entry.rev % SNAPSHOT_EVERY === 1 ||
+            ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)
+          )
+            entry.snapshot = structuredClone(change.doc);
+          this.docs.set(key, { text, meta: change.meta ?? slot.meta, entries: [...slot.entries, entry] });
+          for (const listener of this.listeners.get(key) ?? []) queueMicrotask(listener);
+        }
+        return decision.result;
+      });
     this.queues.set(key, run);
     return run;
   }
@@ -49,7 +68,10 @@ export class MemoryStore implements Store {
   async revision(key: string, rev: number): Promise<{ entry: HistoryEntry; doc: Json | null }> {
     const entries = this.docs.get(key)?.entries ?? [];
     if (!entries.some((entry) => entry.rev === rev)) {
-      throw new BatonError('not_found', `${key} has no revision ${rev} in its history; run 'baton history ${key}' to list revisions`);
+      throw new BatonError(
+        'not_found',
+        `${key} has no revision ${rev} in its history; run 'baton history ${key}' to list revisions`,
+      );
     }
     return replay(entries, rev, key);
   }

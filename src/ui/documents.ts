@@ -48,8 +48,17 @@ export function openProject(root: string, env: NodeJS.ProcessEnv): Project {
 }
 
 export function kindOf(id: string, value: Json | undefined): Kind {
-  if (/^\.ai_log\/[^/]*session-[^/]*\.json$/.test(id) || (isObject(value) && typeof value.session === 'string' && isObject(value.phases))) return 'run';
-  if (isObject(value) && typeof value.slug === 'string' && ('tdd_phase' in value || 'phase_total' in value || 'wave' in value)) return 'task';
+  if (
+    /^\.ai_log\/[^/]*session-[^/]*\.json$/.test(id) ||
+    (isObject(value) && typeof value.session === 'string' && isObject(value.phases))
+  )
+    return 'run';
+  if (
+    isObject(value) &&
+    typeof value.slug === 'string' &&
+    ('tdd_phase' in value || 'phase_total' in value || 'wave' in value)
+  )
+    return 'task';
   return 'document';
 }
 
@@ -78,10 +87,21 @@ export async function listDocuments(project: Project): Promise<Listed[]> {
         const value = await doc(project, id).read();
         const kind = kindOf(id, value);
         const status = isObject(value) && typeof value.status === 'string' ? value.status : undefined;
-        const title = kind === 'task' && isObject(value) ? String(value.slug) : kind === 'run' && isObject(value) ? `run ${String(value.session)}` : id;
+        const title =
+          kind === 'task' && isObject(value)
+            ? String(value.slug)
+            : kind === 'run' && isObject(value)
+              ? `run ${String(value.session)}`
+              : id;
         listed.push({ id, kind, title, mtime, ...(status ? { status } : {}) });
       } catch (error) {
-        listed.push({ id, kind: 'document', title: id, mtime, error: isBatonError(error) ? error.message : String(error) });
+        listed.push({
+          id,
+          kind: 'document',
+          title: id,
+          mtime,
+          error: isBatonError(error) ? error.message : String(error),
+        });
       }
     }
   }
@@ -120,7 +140,9 @@ export function watchedFolders(project: Project): string[] {
 
 function waveFile(project: Project): string | undefined {
   try {
-    const rules = taskRules(projectContext({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root }, defaultProfile: 'eneo' }));
+    const rules = taskRules(
+      projectContext({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root }, defaultProfile: 'eneo' }),
+    );
     return resolve(project.root, rules.config.wave?.file ?? `${rules.config.stateDir}/wave.json`);
   } catch {
     return undefined;
@@ -129,7 +151,9 @@ function waveFile(project: Project): string | undefined {
 
 function taskPath(project: Project): string | undefined {
   try {
-    return taskRules(projectContext({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root }, defaultProfile: 'eneo' })).path;
+    return taskRules(
+      projectContext({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root }, defaultProfile: 'eneo' }),
+    ).path;
   } catch {
     return undefined;
   }
@@ -137,7 +161,8 @@ function taskPath(project: Project): string | undefined {
 
 /** A request's document id, refused unless it names a document inside the project. */
 export function checkId(project: Project, id: string): string {
-  if (typeof id !== 'string' || id === '' || id.length > 4096 || /[\u0000-\u001f]/.test(id)) throw new BatonError('usage', 'doc must be a document path');
+  if (typeof id !== 'string' || id === '' || id.length > 4096 || /[\u0000-\u001f]/.test(id))
+    throw new BatonError('usage', 'doc must be a document path');
   if (id.startsWith('goal:')) {
     if (!isValidSlug(id.slice(5))) throw new BatonError('usage', `${id} is not a goal`);
     return id;
@@ -156,7 +181,8 @@ export function confineRead(project: Project, path: string): string {
   } catch {
     throw new BatonError('not_found', `${path} does not exist`);
   }
-  if (!isInside(project.realRoot, real)) throw new BatonError('unsafe_path', `${path} leads outside the project through a symlink`);
+  if (!isInside(project.realRoot, real))
+    throw new BatonError('unsafe_path', `${path} leads outside the project through a symlink`);
   return real;
 }
 
@@ -169,7 +195,10 @@ export async function documentDetail(project: Project, id: string): Promise<Json
   if (kind === 'task' && taskPath(project) === resolve(project.root, id)) detail.barrier = readWave(project);
   if (kind === 'run' && isObject(value)) {
     const run = value as unknown as RunDoc;
-    detail.phases = phaseOrder(run).map((key) => ({ key, gate: evaluateGate(run, key, project.root) as unknown as Json }));
+    detail.phases = phaseOrder(run).map((key) => ({
+      key,
+      gate: evaluateGate(run, key, project.root) as unknown as Json,
+    }));
   }
   return detail;
 }
@@ -179,7 +208,16 @@ function readWave(project: Project): Json {
   if (!file) return null;
   try {
     const wave = normalizeWave(JSON.parse(readFileSync(confineRead(project, file), 'utf8')));
-    return wave ? { wave: wave.wave, expected: wave.expected, done: wave.done, status: wave.status, seen_agents: wave.seen_agents, blocked_agents: wave.blocked_agents } : null;
+    return wave
+      ? {
+          wave: wave.wave,
+          expected: wave.expected,
+          done: wave.done,
+          status: wave.status,
+          seen_agents: wave.seen_agents,
+          blocked_agents: wave.blocked_agents,
+        }
+      : null;
   } catch {
     return null;
   }
@@ -196,23 +234,27 @@ function goalDetail(project: Project, slug: string): JsonObject {
   } catch {
     throw new BatonError('not_found', `goal ${slug} has no state.md`);
   }
-  if (!isInside(realpathSync(root), real)) throw new BatonError('unsafe_path', `goal ${slug} leads outside ${root} through a symlink`);
+  if (!isInside(realpathSync(root), real))
+    throw new BatonError('unsafe_path', `goal ${slug} leads outside ${root} through a symlink`);
   const text = readBounded(real);
   // No sidecar path: the lint's staleness bookkeeping is a write, and the page only reads.
-  const findings = lintState(real, { env: project.env, goalTool: toolNames(project.env).goal, logPath: join(dir, 'log.md') }) ?? [];
+  const findings =
+    lintState(real, { env: project.env, goalTool: toolNames(project.env).goal, logPath: join(dir, 'log.md') }) ?? [];
   return { id: `goal:${slug}`, kind: 'goal', text, findings: findings as unknown as Json };
 }
 
 function readBounded(path: string): string {
   const stat = statSync(path);
   if (!stat.isFile()) throw new BatonError('usage', 'not a file');
-  if (stat.size > MAX_FILE_BYTES) throw new BatonError('too_large', `the file is ${stat.size} bytes; the page shows files up to ${MAX_FILE_BYTES}`);
+  if (stat.size > MAX_FILE_BYTES)
+    throw new BatonError('too_large', `the file is ${stat.size} bytes; the page shows files up to ${MAX_FILE_BYTES}`);
   return readFileSync(path, 'utf8');
 }
 
 /** A project file's text (an evidence link): inside the project after symlinks, bounded. */
 export function readProjectFile(project: Project, path: string): string {
-  if (typeof path !== 'string' || path === '' || /[\u0000-\u001f]/.test(path)) throw new BatonError('usage', 'path must be a file path');
+  if (typeof path !== 'string' || path === '' || /[\u0000-\u001f]/.test(path))
+    throw new BatonError('usage', 'path must be a file path');
   return readBounded(confineRead(project, path));
 }
 
@@ -227,7 +269,13 @@ export async function revisionDiff(project: Project, id: string, rev: number): P
   const d = doc(project, id);
   const { entry, doc: after } = await d.show(rev);
   // The revision before may be past what history keeps: the diff then shows new values only.
-  const before = rev > 1 ? await d.show(rev - 1).then((r) => r.doc, () => null) : null;
+  const before =
+    rev > 1
+      ? await d.show(rev - 1).then(
+          (r) => r.doc,
+          () => null,
+        )
+      : null;
   const { snapshot: _snapshot, ...rest } = entry;
   return { entry: rest as unknown as Json, before, after };
 }

@@ -8,7 +8,18 @@ import type { Json } from '../core/json.js';
 import appCss from './assets/app.css' with { type: 'text' };
 import appJs from './assets/app.js' with { type: 'text' };
 import indexHtml from './assets/index.html' with { type: 'text' };
-import { checkId, documentDetail, historyPage, listDocuments, openProject, readProjectFile, revertTo, revisionDiff, watchedFolders, type Project } from './documents.js';
+import {
+  checkId,
+  documentDetail,
+  historyPage,
+  listDocuments,
+  openProject,
+  readProjectFile,
+  revertTo,
+  revisionDiff,
+  watchedFolders,
+  type Project,
+} from './documents.js';
 
 /**
  * `baton ui`'s server: node:http, the page's three files inlined into the command's bundle, JSON
@@ -37,9 +48,18 @@ export interface UiServer {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_BODY = 4096;
-const STATUS: Partial<Record<ErrorCode, number>> = { usage: 400, invalid: 400, not_found: 404, unsafe_path: 403, forbidden: 403, too_large: 413, lock_timeout: 503 };
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  usage: 400,
+  invalid: 400,
+  not_found: 404,
+  unsafe_path: 403,
+  forbidden: 403,
+  too_large: 413,
+  lock_timeout: 503,
+};
 const HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
@@ -69,12 +89,20 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
       return typeof given === 'string' && timingSafeEqual(digest(given), tokenDigest);
     }
     const host = req.headers.host ?? '';
-    return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host) || host === `${options.host}:${port}`;
+    return (
+      [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host) || host === `${options.host}:${port}`
+    );
   };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://ui.invalid');
-    if (!allowed(req, url)) return send(res, 401, { error: { code: 'forbidden', message: token ? 'a valid token is required: open the URL baton ui printed' : 'unexpected Host header' } });
+    if (!allowed(req, url))
+      return send(res, 401, {
+        error: {
+          code: 'forbidden',
+          message: token ? 'a valid token is required: open the URL baton ui printed' : 'unexpected Host header',
+        },
+      });
     handle(req, res, url).catch((error: unknown) => fail(res, error));
   });
 
@@ -83,7 +111,10 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
     if (asset && req.method === 'GET') {
       // The page's own script and stylesheet requests carry no query: the token rides in a
       // cookie only this origin's requests send.
-      const session = token && url.pathname === '/' ? { 'Set-Cookie': `baton_ui_${port}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict` } : {};
+      const session =
+        token && url.pathname === '/'
+          ? { 'Set-Cookie': `baton_ui_${port}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict` }
+          : {};
       res.writeHead(200, { ...HEADERS, ...session, 'Content-Type': asset[0] });
       res.end(asset[1]);
       return;
@@ -96,12 +127,18 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
     };
     switch (req.method === 'POST' ? `POST ${url.pathname}` : url.pathname) {
       case '/api/documents':
-        return send(res, 200, { root: project.root, allowWrites: options.allowWrites, documents: (await listDocuments(project)) as unknown as Json });
+        return send(res, 200, {
+          root: project.root,
+          allowWrites: options.allowWrites,
+          documents: (await listDocuments(project)) as unknown as Json,
+        });
       case '/api/document':
         return send(res, 200, await documentDetail(project, checkId(project, param('doc'))));
       case '/api/history': {
         const id = checkId(project, param('doc'));
-        return send(res, 200, { entries: (await historyPage(project, id, Number(param('limit')) || 100)) as unknown as Json });
+        return send(res, 200, {
+          entries: (await historyPage(project, id, Number(param('limit')) || 100)) as unknown as Json,
+        });
       }
       case '/api/diff':
         return send(res, 200, await revisionDiff(project, checkId(project, param('doc')), rev(param('rev'))));
@@ -110,7 +147,11 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
       case '/api/events':
         return live.subscribe(res);
       case 'POST /api/revert': {
-        if (!options.allowWrites) throw new BatonError('forbidden', 'the dashboard is read-only; start it with baton ui --allow-writes to revert');
+        if (!options.allowWrites)
+          throw new BatonError(
+            'forbidden',
+            'the dashboard is read-only; start it with baton ui --allow-writes to revert',
+          );
         const body = await readJson(req, port);
         const id = checkId(project, String(body.doc));
         if (id.startsWith('goal:')) throw new BatonError('usage', 'a goal has no revisions to revert');
@@ -159,14 +200,17 @@ function send(res: ServerResponse, status: number, body: Json): void {
 
 function fail(res: ServerResponse, error: unknown): void {
   if (res.headersSent) return void res.destroy();
-  if (isBatonError(error)) return send(res, STATUS[error.code] ?? 500, { error: { code: error.code, message: error.message } });
+  if (isBatonError(error))
+    return send(res, STATUS[error.code] ?? 500, { error: { code: error.code, message: error.message } });
   send(res, 500, { error: { code: 'internal', message: String((error as Error)?.message ?? error) } });
 }
 
 async function readJson(req: IncomingMessage, port: number): Promise<Record<string, Json>> {
-  if (!String(req.headers['content-type']).startsWith('application/json')) throw new BatonError('forbidden', 'a write must be a JSON request from the page');
+  if (!String(req.headers['content-type']).startsWith('application/json'))
+    throw new BatonError('forbidden', 'a write must be a JSON request from the page');
   const origin = req.headers.origin;
-  if (origin !== undefined && new URL(origin).port !== String(port)) throw new BatonError('forbidden', `a write from ${origin} is refused`);
+  if (origin !== undefined && new URL(origin).port !== String(port))
+    throw new BatonError('forbidden', `a write from ${origin} is refused`);
   let text = '';
   for await (const chunk of req) {
     text += chunk;

@@ -13,8 +13,18 @@ describe('the V8 code cache of command bundles', () => {
     const install = join(dir, 'install');
     cpSync(join(ROOT, 'dist'), join(install, 'dist'), { recursive: true, filter: (from) => !from.includes('.cache') });
     // The bundles of the build that dist/cli.js points at (scripts/switch-build.mjs).
-    const build = join(install, 'dist', 'builds', /builds\/([^/]+)\//.exec(readFileSync(join(install, 'dist', 'cli.js'), 'utf8'))?.[1] ?? '');
-    const run = (tmp: string) => spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], { cwd: dir, encoding: 'utf8', env: cleanEnv({ TMPDIR: tmp }) });
+    const build = join(
+      install,
+      'dist',
+      'builds',
+      /builds\/([^/]+)\//.exec(readFileSync(join(install, 'dist', 'cli.js'), 'utf8'))?.[1] ?? '',
+    );
+    const run = (tmp: string) =>
+      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: tmp }),
+      });
     const tmpA = join(dir, 'tmp-a');
     mkdirSync(tmpA);
     assert.equal(run(tmpA).stdout, '1\n');
@@ -27,7 +37,7 @@ describe('the V8 code cache of command bundles', () => {
     mkdirSync(tmpB);
     assert.equal(run(tmpB).stdout, '1\n');
     const fallback = join(tmpB, `baton-${process.getuid?.()}`, 'v8-cache');
-    assert.ok(existsSync(fallback), 'cache in the user\'s own temp folder');
+    assert.ok(existsSync(fallback), "cache in the user's own temp folder");
     assert.equal(readdirSync(fallback).filter((name) => name.endsWith('get.js.' + process.version + '.v8')).length, 1);
     assert.equal(run(tmpB).stdout, '1\n');
   });

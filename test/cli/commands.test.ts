@@ -13,7 +13,30 @@ describe('baton CLI', () => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);
     const file = '.claude/state/current-task.json';
-    const made = baton(['init', file, '--schema', 'eneo-task', '--arg', 'slug', 'x', '--arg', 'lane', 'deep', '--argjson', 'bracket', '4', '--arg', 'tenancy_impact', 'none', '--arg', 'audit_impact', 'appends'], { cwd: dir });
+    const made = baton(
+      [
+        'init',
+        file,
+        '--schema',
+        'eneo-task',
+        '--arg',
+        'slug',
+        'x',
+        '--arg',
+        'lane',
+        'deep',
+        '--argjson',
+        'bracket',
+        '4',
+        '--arg',
+        'tenancy_impact',
+        'none',
+        '--arg',
+        'audit_impact',
+        'appends',
+      ],
+      { cwd: dir },
+    );
     assert.equal(made.code, 0, made.stderr);
     const doc = read(dir, file);
     assert.equal(Object.keys(doc).length, 19);
@@ -27,10 +50,23 @@ describe('baton CLI', () => {
   });
 
   it('get prints like jq -c, handles defaults, raw, missing and malformed files', (t) => {
-    const { dir, cleanup } = tempTree({ 'doc.json': '{"a":{"b":[1,"two",null]},"s":"text","n":null,"f":false}\n', 'bad.json': '{"a": 1,,}' });
+    const { dir, cleanup } = tempTree({
+      'doc.json': '{"a":{"b":[1,"two",null]},"s":"text","n":null,"f":false}\n',
+      'bad.json': '{"a": 1,,}',
+    });
     t.after(cleanup);
     const input = readFileSync(join(dir, 'doc.json'), 'utf8');
-    for (const expr of ['.', '.a', '.a.b[]', '.s', '.n', '.f', '.missing', '.a.b | length', '[.a.b[] | select(. != null)]']) {
+    for (const expr of [
+      '.',
+      '.a',
+      '.a.b[]',
+      '.s',
+      '.n',
+      '.f',
+      '.missing',
+      '.a.b | length',
+      '[.a.b[] | select(. != null)]',
+    ]) {
       assert.equal(baton(['get', 'doc.json', expr], { cwd: dir }).stdout, jq(['-c', expr], input).stdout, expr);
     }
     assert.equal(baton(['get', 'doc.json', '.s', '-r'], { cwd: dir }).stdout, 'text\n');
@@ -55,10 +91,29 @@ describe('baton CLI', () => {
     t.after(cleanup);
     baton(['init', 't.json', '--schema', 'eneo-task', '--arg', 'slug', 'x', '--arg', 'lane', 'deep'], { cwd: dir });
     const before = read(dir, 't.json').last_update;
-    const up = baton(['update', 't.json', '.wave = $w | .active_agents = $a | .next_hint = $h', '--argjson', 'w', '2', '--argjson', 'a', '["x","y"]', '--arg', 'h', '$(rm -rf /) "; .slug = "z'], { cwd: dir });
+    const up = baton(
+      [
+        'update',
+        't.json',
+        '.wave = $w | .active_agents = $a | .next_hint = $h',
+        '--argjson',
+        'w',
+        '2',
+        '--argjson',
+        'a',
+        '["x","y"]',
+        '--arg',
+        'h',
+        '$(rm -rf /) "; .slug = "z',
+      ],
+      { cwd: dir },
+    );
     assert.equal(up.code, 0, up.stderr);
     const doc = read(dir, 't.json');
-    assert.deepEqual([doc.wave, doc.active_agents, doc.next_hint, doc.slug], [2, ['x', 'y'], '$(rm -rf /) "; .slug = "z', 'x']);
+    assert.deepEqual(
+      [doc.wave, doc.active_agents, doc.next_hint, doc.slug],
+      [2, ['x', 'y'], '$(rm -rf /) "; .slug = "z', 'x'],
+    );
     assert.ok(doc.last_update >= before);
   });
 
@@ -125,13 +180,29 @@ describe('baton CLI', () => {
     assert.equal(baton(['append', 'r.json', 'phases.3-impl.evidence', 'a.md'], { cwd: dir }).code, 0);
     assert.equal(baton(['set', 'r.json', 'count', '3', '--json'], { cwd: dir }).code, 0);
     assert.equal(baton(['set', 'r.json', 'hint', '/next'], { cwd: dir }).code, 0);
-    assert.deepEqual(read(dir, 'r.json'), { phases: { '3-impl': { status: 'done', evidence: ['a.md'] } }, count: 3, hint: '/next' });
+    assert.deepEqual(read(dir, 'r.json'), {
+      phases: { '3-impl': { status: 'done', evidence: ['a.md'] } },
+      count: 3,
+      hint: '/next',
+    });
     assert.equal(baton(['consume', 'r.json', 'hint'], { cwd: dir }).stdout, '/next\n');
-    assert.equal(baton(['consume', 'r.json', 'hint'], { cwd: dir }).stdout, 'null\n', 'a consumed field reads null, as get prints it');
-    const history = baton(['history', 'r.json', '--json'], { cwd: dir }).stdout.trim().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(history.map((e) => e.op.kind), ['consume', 'set', 'set', 'append', 'set', 'init']);
+    assert.equal(
+      baton(['consume', 'r.json', 'hint'], { cwd: dir }).stdout,
+      'null\n',
+      'a consumed field reads null, as get prints it',
+    );
+    const history = baton(['history', 'r.json', '--json'], { cwd: dir })
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      history.map((e) => e.op.kind),
+      ['consume', 'set', 'set', 'append', 'set', 'init'],
+    );
     assert.equal(baton(['history', 'r.json', '--limit', '2'], { cwd: dir }).stdout.trim().split('\n').length, 2);
-    assert.deepEqual(JSON.parse(baton(['show', 'r.json', '--rev', '3'], { cwd: dir }).stdout), { phases: { '3-impl': { status: 'done', evidence: ['a.md'] } } });
+    assert.deepEqual(JSON.parse(baton(['show', 'r.json', '--rev', '3'], { cwd: dir }).stdout), {
+      phases: { '3-impl': { status: 'done', evidence: ['a.md'] } },
+    });
     assert.equal(baton(['revert', 'r.json', '--rev', '3'], { cwd: dir }).code, 0);
     assert.deepEqual(read(dir, 'r.json'), { phases: { '3-impl': { status: 'done', evidence: ['a.md'] } } });
     assert.equal(baton(['clear', 'r.json'], { cwd: dir }).code, 0);
@@ -144,8 +215,14 @@ describe('baton CLI', () => {
     t.after(cleanup);
     baton(['init', 'w.json', '--as', 'lead'], { cwd: dir });
     baton(['set', 'w.json', 'a', '1'], { cwd: dir, env: { CLAUDE_CODE_SESSION_ID: 'sess-42' } });
-    const history = baton(['history', 'w.json', '--json'], { cwd: dir }).stdout.trim().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(history.map((e) => e.writer), ['sess-42', 'lead']);
+    const history = baton(['history', 'w.json', '--json'], { cwd: dir })
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      history.map((e) => e.writer),
+      ['sess-42', 'lead'],
+    );
   });
 
   it('an outside edit is recorded as an external revision on the next write', (t) => {
@@ -154,8 +231,14 @@ describe('baton CLI', () => {
     baton(['init', 'e.json'], { cwd: dir });
     writeFileSync(join(dir, 'e.json'), '{"edited": true}\n');
     baton(['set', 'e.json', 'after', 'yes'], { cwd: dir });
-    const history = baton(['history', 'e.json', '--json'], { cwd: dir }).stdout.trim().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(history.map((e) => e.op.kind), ['set', 'external', 'init']);
+    const history = baton(['history', 'e.json', '--json'], { cwd: dir })
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      history.map((e) => e.op.kind),
+      ['set', 'external', 'init'],
+    );
     assert.deepEqual(JSON.parse(baton(['show', 'e.json', '--rev', '2'], { cwd: dir }).stdout), { edited: true });
   });
 });
@@ -163,10 +246,17 @@ describe('baton CLI', () => {
 describe('baton CLI: more bad input', () => {
   it('names an unknown field when the schema forbids extra fields, and a bad --arg name or path', (t) => {
     const { dir, cleanup } = tempTree({
-      'strict.schema.json': JSON.stringify({ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }),
+      'strict.schema.json': JSON.stringify({
+        type: 'object',
+        properties: { a: { type: 'integer' } },
+        additionalProperties: false,
+      }),
     });
     t.after(cleanup);
-    assert.equal(baton(['init', 's.json', '--schema', 'strict.schema.json', '--argjson', 'a', '1'], { cwd: dir }).code, 0);
+    assert.equal(
+      baton(['init', 's.json', '--schema', 'strict.schema.json', '--argjson', 'a', '1'], { cwd: dir }).code,
+      0,
+    );
     const before = readFileSync(join(dir, 's.json'), 'utf8');
     const extra = baton(['update', 's.json', '.b = 2'], { cwd: dir });
     assert.equal(extra.code, 3);
@@ -186,7 +276,13 @@ describe('baton CLI: more bad input', () => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);
     const file = '.claude/state/current-task.json';
-    for (const args of [['update', file, '.a = 1', '--if-exists'], ['consume', file, 'a'], ['clear', file], ['get', file], ['history', file]]) {
+    for (const args of [
+      ['update', file, '.a = 1', '--if-exists'],
+      ['consume', file, 'a'],
+      ['clear', file],
+      ['get', file],
+      ['history', file],
+    ]) {
       assert.equal(baton(args, { cwd: dir }).code, 0, args.join(' '));
     }
     assert.deepEqual(readdirSync(dir), []);
@@ -209,7 +305,14 @@ describe('baton CLI: more bad input', () => {
     t.after(cleanup);
     const big = Object.fromEntries(Array.from({ length: 20000 }, (_, i) => [`key${i}`, 'x'.repeat(50)]));
     writeFileSync(join(dir, 'big.json'), JSON.stringify(big));
-    const piped = spawnSync('bash', ['-c', `node ${JSON.stringify(BIN)} get big.json 'to_entries[]' | head -c 10 >/dev/null; echo "$\{PIPESTATUS[0]}"`], { cwd: dir, encoding: 'utf8' });
+    const piped = spawnSync(
+      'bash',
+      [
+        '-c',
+        `node ${JSON.stringify(BIN)} get big.json 'to_entries[]' | head -c 10 >/dev/null; echo "$\{PIPESTATUS[0]}"`,
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
     assert.equal(piped.stdout.trim(), '0', piped.stderr);
     assert.equal(piped.stderr, '');
   });
@@ -226,7 +329,11 @@ describe('baton CLI: more bad input', () => {
     await batonAsync(['set', 'w.json', 'v', '7', '--json'], { cwd: dir });
     // Only a bound on a wait that ends as soon as the event arrives: wide, so load cannot reach it.
     const deadline = Date.now() + 30_000;
-    while (!seen.some((body) => (body as { v?: number })?.v === 7) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.ok(seen.some((body) => (body as { v?: number })?.v === 7), `watch saw ${JSON.stringify(seen)}`);
+    while (!seen.some((body) => (body as { v?: number })?.v === 7) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.ok(
+      seen.some((body) => (body as { v?: number })?.v === 7),
+      `watch saw ${JSON.stringify(seen)}`,
+    );
   });
 });

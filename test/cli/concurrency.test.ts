@@ -12,12 +12,20 @@ describe('concurrency and crashes (real processes)', () => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);
     baton(['init', 'c.json', '--argjson', 'counter', '0'], { cwd: dir });
-    const results = await Promise.all(Array.from({ length: 50 }, () => batonAsync(['update', 'c.json', '.counter += 1'], { cwd: dir })));
-    assert.deepEqual(results.filter((r) => r.code !== 0), []);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => batonAsync(['update', 'c.json', '.counter += 1'], { cwd: dir })),
+    );
+    assert.deepEqual(
+      results.filter((r) => r.code !== 0),
+      [],
+    );
     assert.equal(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')).counter, 50);
     const history = baton(['history', 'c.json', '--limit', '100', '--json'], { cwd: dir }).stdout.trim().split('\n');
     assert.equal(history.length, 51);
-    assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+      [],
+    );
   });
 
   it('writers killed with SIGKILL at random moments leave a parseable file equal to a revision, and the next update succeeds at once', async (t) => {
@@ -26,7 +34,11 @@ describe('concurrency and crashes (real processes)', () => {
     baton(['init', 'k.json', '--argjson', 'counter', '0'], { cwd: dir });
     for (let round = 0; round < 6; round++) {
       const children = Array.from({ length: 20 }, () =>
-        spawn(process.execPath, [BIN, 'update', 'k.json', '.counter += 1 | .pad = ("x" * 2000)'], { cwd: dir, env: cleanEnv(), stdio: 'ignore' }),
+        spawn(process.execPath, [BIN, 'update', 'k.json', '.counter += 1 | .pad = ("x" * 2000)'], {
+          cwd: dir,
+          env: cleanEnv(),
+          stdio: 'ignore',
+        }),
       );
       const exits = children.map((child) => new Promise((resolve) => child.on('close', resolve)));
       for (const child of children) setTimeout(() => child.kill('SIGKILL'), 30 + Math.random() * 150);

@@ -7,12 +7,16 @@ import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+const deadPid = () =>
+  Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 
 function revisions(dir: string, file = 'c.json'): number[] {
   const out = baton(['history', file, '--limit', '1000', '--json'], { cwd: dir });
   assert.equal(out.code, 0, out.stderr);
-  return out.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { rev: number }).rev);
+  return out.stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { rev: number }).rev);
 }
 
 describe('baton doctor: what crashes, full disks and old bugs leave behind', () => {
@@ -29,16 +33,28 @@ describe('baton doctor: what crashes, full disks and old bugs leave behind', () 
 
     const report = baton(['doctor', dir, '--json'], { cwd: dir });
     assert.equal(report.code, 1);
-    const failed = (JSON.parse(report.stdout) as { checks: { ok: boolean; check: string }[] }).checks.filter((c) => !c.ok);
-    assert.deepEqual(failed.map((c) => c.check), ['c.json history revisions are unique and in order']);
+    const failed = (JSON.parse(report.stdout) as { checks: { ok: boolean; check: string }[] }).checks.filter(
+      (c) => !c.ok,
+    );
+    assert.deepEqual(
+      failed.map((c) => c.check),
+      ['c.json history revisions are unique and in order'],
+    );
 
     const repaired = baton(['doctor', dir, '--repair'], { cwd: dir });
     assert.equal(repaired.code, 0, repaired.stdout + repaired.stderr);
     assert.equal(readFileSync(join(dir, 'c.json'), 'utf8'), doc);
     const revs = revisions(dir);
     assert.equal(new Set(revs).size, revs.length);
-    assert.deepEqual(revs, [...revs].sort((a, b) => b - a));
-    assert.equal(readdirSync(join(dir, '.baton', 'c.json.history')).filter((name) => name.includes('.corrupt-')).length, 1, 'the set-aside lines are kept');
+    assert.deepEqual(
+      revs,
+      [...revs].sort((a, b) => b - a),
+    );
+    assert.equal(
+      readdirSync(join(dir, '.baton', 'c.json.history')).filter((name) => name.includes('.corrupt-')).length,
+      1,
+      'the set-aside lines are kept',
+    );
     assert.equal(baton(['update', 'c.json', '.n += 1'], { cwd: dir }).code, 0);
     assert.equal(baton(['doctor', dir], { cwd: dir }).code, 0);
   });
@@ -49,12 +65,21 @@ describe('baton doctor: what crashes, full disks and old bugs leave behind', () 
     baton(['init', 'c.json'], { cwd: dir });
     const pid = deadPid();
     const record = `${pid}\n${hostname()}\n${Date.now()}\ntok\n\n`;
-    const leftovers = [`.c.json.lock.${pid}.0123456789ab.tmp`, `.c.json.lock.steal.${pid}.0123456789ab.tmp`, 'c.json.lock.stale.0123456789ab', 'c.json.lock.steal.stale.0123456789ab'];
+    const leftovers = [
+      `.c.json.lock.${pid}.0123456789ab.tmp`,
+      `.c.json.lock.steal.${pid}.0123456789ab.tmp`,
+      'c.json.lock.stale.0123456789ab',
+      'c.json.lock.steal.stale.0123456789ab',
+    ];
     for (const name of leftovers) writeFileSync(join(dir, '.baton', name), record);
 
     const report = baton(['doctor', dir], { cwd: dir });
     assert.equal(report.code, 1);
-    for (const name of leftovers) assert.match(report.stdout, new RegExp(`fail\\s+leftover (temp file|stale lock) \\.baton/${name.replaceAll('.', '\\.')}`));
+    for (const name of leftovers)
+      assert.match(
+        report.stdout,
+        new RegExp(`fail\\s+leftover (temp file|stale lock) \\.baton/${name.replaceAll('.', '\\.')}`),
+      );
     const repaired = baton(['doctor', dir, '--repair'], { cwd: dir });
     assert.equal(repaired.code, 0, repaired.stdout);
     for (const name of leftovers) assert.equal(existsSync(join(dir, '.baton', name)), false, name);

@@ -19,7 +19,10 @@ describe('baton doctor', () => {
 
     writeFileSync(join(dir, '.claude/state/phase'), 'RED\n');
     writeFileSync(join(dir, '.claude/state/.current-task.json.999999.abcdefabcdef.tmp'), '{"half":');
-    writeFileSync(join(dir, '.claude/state/.baton/current-task.json.lock'), `999999\n${hostname()}\n${Date.now()}\ntok\n1\n`);
+    writeFileSync(
+      join(dir, '.claude/state/.baton/current-task.json.lock'),
+      `999999\n${hostname()}\n${Date.now()}\ntok\n1\n`,
+    );
     const sick = baton(['doctor', '--json'], { cwd: dir });
     assert.equal(sick.code, 1);
     const report = JSON.parse(sick.stdout);
@@ -81,7 +84,10 @@ describe('baton doctor', () => {
     const refused = baton(['update', 't.json', '.tdd_phase = "BLUE"'], { cwd: dir });
     assert.equal(refused.code, 7);
     assert.match(refused.stderr, /metadata .* doctor --repair/);
-    assert.match(baton(['doctor'], { cwd: dir }).stdout, /^fail +t\.json metadata is readable +baton doctor --repair rewrites it \(schema eneo-task/m);
+    assert.match(
+      baton(['doctor'], { cwd: dir }).stdout,
+      /^fail +t\.json metadata is readable +baton doctor --repair rewrites it \(schema eneo-task/m,
+    );
     assert.equal(baton(['doctor', '--repair'], { cwd: dir }).code, 0);
     assert.equal(baton(['update', 't.json', '.tdd_phase = "BLUE"'], { cwd: dir }).code, 3);
   });
@@ -95,7 +101,12 @@ describe('baton doctor', () => {
     const result = baton(['doctor', '--json'], { cwd: dir });
     const failed = JSON.parse(result.stdout).checks.filter((c: { ok: boolean }) => !c.ok);
     assert.equal(result.code, 1);
-    assert.ok(failed.some((c: { check: string; fix: string }) => c.check.includes('matches schema eneo-task') && c.fix.includes('wave_status')));
+    assert.ok(
+      failed.some(
+        (c: { check: string; fix: string }) =>
+          c.check.includes('matches schema eneo-task') && c.fix.includes('wave_status'),
+      ),
+    );
     assert.ok(failed.some((c: { check: string }) => c.check.includes('history replays')));
     assert.equal(existsSync(join(dir, 't.json')), true);
     mkdirSync(join(dir, 'empty'));

@@ -38,7 +38,10 @@ describe('a goal state.md saved with CRLF line endings', () => {
     assert.equal(text.replaceAll('\r\n', '').includes('\n'), false, 'every line still ends in CRLF');
     const lint = run('lint', state, '--json');
     assert.equal(lint.code, 0, lint.stderr);
-    assert.deepEqual(JSON.parse(lint.stdout).findings.filter((f: { code: string }) => f.code === 'now-empty'), []);
+    assert.deepEqual(
+      JSON.parse(lint.stdout).findings.filter((f: { code: string }) => f.code === 'now-empty'),
+      [],
+    );
     assert.equal(run('goal', 'land', 'build', 'built it').code, 0);
     assert.match(readFileSync(state, 'utf8'), /built it\r\n/);
   });
@@ -58,10 +61,15 @@ describe('documents written by other tools', () => {
   });
 
   it("the doctor's advice for a broken Eneo task is a baton command that keeps history, and it works", (t) => {
-    const { dir, cleanup } = tempTree({ 'baton.config.json': '{"profile":"eneo"}', '.claude/state/current-task.json': '{broken' });
+    const { dir, cleanup } = tempTree({
+      'baton.config.json': '{"profile":"eneo"}',
+      '.claude/state/current-task.json': '{broken',
+    });
     t.after(cleanup);
     const doctor = baton(['doctor', '--json'], { cwd: dir, env: { BATON_ROOT: dir } });
-    const row = (JSON.parse(doctor.stdout).checks as { ok: boolean; check: string; fix: string }[]).find((r) => !r.ok && /^current-task\.json/.test(r.check));
+    const row = (JSON.parse(doctor.stdout).checks as { ok: boolean; check: string; fix: string }[]).find(
+      (r) => !r.ok && /^current-task\.json/.test(r.check),
+    );
     assert.ok(row, doctor.stdout);
     assert.doesNotMatch(row.fix, /(^|\s)rm\s/);
     const advice = /^(baton clear \S+)/.exec(row.fix)?.[1] as string;
@@ -73,15 +81,37 @@ describe('documents written by other tools', () => {
 
 describe('baton set and append: the type of VALUE', () => {
   it('comes from the schema at PATH, else the value already there, else a string; --json forces JSON', (t) => {
-    const schema = { type: 'object', properties: { count: { type: 'integer' }, done: { type: 'boolean' }, label: { type: 'string' }, scores: { type: 'array', items: { type: 'number' } }, ref: { $ref: '#/$defs/n' } }, $defs: { n: { type: 'number' } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        count: { type: 'integer' },
+        done: { type: 'boolean' },
+        label: { type: 'string' },
+        scores: { type: 'array', items: { type: 'number' } },
+        ref: { $ref: '#/$defs/n' },
+      },
+      $defs: { n: { type: 'number' } },
+    };
     const { dir, cleanup } = tempTree({ 's.json': JSON.stringify(schema) });
     t.after(cleanup);
     const run = (...args: string[]) => baton(args, { cwd: dir });
     assert.equal(run('init', 'typed.json', '--schema', 's.json').code, 0);
-    for (const [path, value] of [['count', '2'], ['done', 'true'], ['label', '42'], ['ref', '1.5']]) assert.equal(run('set', 'typed.json', path as string, value as string).code, 0);
+    for (const [path, value] of [
+      ['count', '2'],
+      ['done', 'true'],
+      ['label', '42'],
+      ['ref', '1.5'],
+    ])
+      assert.equal(run('set', 'typed.json', path as string, value as string).code, 0);
     assert.equal(run('append', 'typed.json', 'scores', '7').code, 0);
     assert.equal(run('update', 'typed.json', '.count += 1').code, 0);
-    assert.deepEqual(JSON.parse(run('get', 'typed.json').stdout), { count: 3, done: true, label: '42', ref: 1.5, scores: [7] });
+    assert.deepEqual(JSON.parse(run('get', 'typed.json').stdout), {
+      count: 3,
+      done: true,
+      label: '42',
+      ref: 1.5,
+      scores: [7],
+    });
     assert.equal(run('set', 'typed.json', 'count', 'many').code, 3, 'text that is not a number: the schema refuses it');
 
     assert.equal(run('init', 'plain.json', '--argjson', 'n', '1').code, 0);
@@ -106,9 +136,16 @@ describe('strings jq cannot read', () => {
     assert.equal(baton(['update', 'd.json', '.a = $x', '--argjson', 'x', '"\\ud800"'], { cwd: dir }).code, 2);
     assert.equal(baton(['set', 'd.json', 'a', '"\\udc00 tail"', '--json'], { cwd: dir }).code, 2);
     const { openDoc } = await import('../../src/index.js');
-    await assert.rejects(openDoc(join(dir, 'd.json')).update((doc) => ({ ...doc, a: 'x\ud800' })), (error: { code?: string }) => error.code === 'invalid');
+    await assert.rejects(
+      openDoc(join(dir, 'd.json')).update((doc) => ({ ...doc, a: 'x\ud800' })),
+      (error: { code?: string }) => error.code === 'invalid',
+    );
     assert.equal(readFileSync(join(dir, 'd.json'), 'utf8'), '{"a":"ok"}\n');
-    assert.equal(baton(['update', 'd.json', '.a = $x', '--argjson', 'x', '"\\ud83d\\ude00"'], { cwd: dir }).code, 0, 'a surrogate pair is a character');
+    assert.equal(
+      baton(['update', 'd.json', '.a = $x', '--argjson', 'x', '"\\ud83d\\ude00"'], { cwd: dir }).code,
+      0,
+      'a surrogate pair is a character',
+    );
     assert.equal(spawnSync('jq', ['-r', '.a', join(dir, 'd.json')], { encoding: 'utf8' }).stdout, '\u{1F600}\n');
   });
 });
@@ -132,7 +169,7 @@ describe('smaller things a newcomer trips on', () => {
     assert.equal(baton(['get', 'c.json', '.hint'], { cwd: dir }).stdout, 'null\n');
   });
 
-  it("a read of a corrupt document warns without talking of writes; a jq runtime error says how to look at the values", (t) => {
+  it('a read of a corrupt document warns without talking of writes; a jq runtime error says how to look at the values', (t) => {
     const { dir, cleanup } = tempTree({ 'bad.json': '{oops', 'n.json': '{"count":"2"}' });
     t.after(cleanup);
     const read = baton(['get', 'bad.json', '.a'], { cwd: dir });

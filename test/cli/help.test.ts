@@ -14,7 +14,11 @@ describe('help for every command and subcommand', () => {
     for (const sub of [undefined, ...Object.keys(def.subcommands ?? {})]) {
       const words = sub ? [def.name, sub] : [def.name];
       it(`baton help ${words.join(' ')}, --help and -h print the usage on stdout, exit 0`, () => {
-        for (const args of [['help', ...words], [...words, '--help'], [...words, '-h']]) {
+        for (const args of [
+          ['help', ...words],
+          [...words, '--help'],
+          [...words, '-h'],
+        ]) {
           const result = baton(args, { cwd: dir });
           assert.deepEqual([result.code, result.stderr], [0, ''], `baton ${args.join(' ')}`);
           assert.equal(result.stdout, helpText(def, sub), `baton ${args.join(' ')}`);
@@ -66,7 +70,10 @@ describe('usage errors', () => {
 
 describe('the command table', () => {
   it('every command module has a definition, and every definition a module', () => {
-    const modules = readdirSync(join(ROOT, 'src', 'cli', 'commands')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+    const modules = readdirSync(join(ROOT, 'src', 'cli', 'commands'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3))
+      .sort();
     assert.deepEqual(modules, Object.keys(COMMANDS).sort());
   });
 });

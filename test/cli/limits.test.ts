@@ -16,7 +16,13 @@ after(() => trees.forEach((t) => t.cleanup()));
  * that is a failed assertion below, not a timing measurement.
  */
 function baton(cwd: string, ...args: string[]): RunResult {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: cleanEnv({ BATON_LOCK_TIMEOUT_MS: '3000' }), encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: cleanEnv({ BATON_LOCK_TIMEOUT_MS: '3000' }),
+    encoding: 'utf8',
+    timeout: 120_000,
+    killSignal: 'SIGKILL',
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -39,7 +45,12 @@ function assertUntouchedAndUnlocked(dir: string, before: { doc: string; history:
   assert.equal(baton(dir, 'get', 'c.json', '.n').stdout, '1\n');
 }
 
-for (const expr of ['last(range(infinite))', '[range(1e9)]', '.x = [range(1e9)]', 'reduce range(40) as $i ("ab"; . + .) | {}']) {
+for (const expr of [
+  'last(range(infinite))',
+  '[range(1e9)]',
+  '.x = [range(1e9)]',
+  'reduce range(40) as $i ("ab"; . + .) | {}',
+]) {
   test(`update '${expr}' ends on the jq budget: exit 2, nothing written, the lock free`, () => {
     const dir = project();
     const before = snapshot(dir);
@@ -67,7 +78,10 @@ test('get holds to the budget too, and --jq-steps / --jq-timeout-ms set it per c
   const small = baton(dir, 'get', 'c.json', '[range(5000)] | length', '--jq-steps', '1000');
   assert.equal(small.code, 2);
   assert.match(small.stderr, /1000 evaluation steps \(jqSteps/);
-  assert.equal(baton(dir, 'get', 'c.json', 'last(range(infinite))', '--jq-timeout-ms', '50', '--jq-steps', '999999999999').code, 2);
+  assert.equal(
+    baton(dir, 'get', 'c.json', 'last(range(infinite))', '--jq-timeout-ms', '50', '--jq-steps', '999999999999').code,
+    2,
+  );
   assert.equal(baton(dir, 'update', 'c.json', '.n = ([range(5000)] | length)', '--jq-steps', '1000').code, 2);
   assert.equal(baton(dir, 'get', 'c.json', '.n').stdout, '0\n');
 });
@@ -125,7 +139,10 @@ test('a document nested deeper than maxDepth is refused with exit 4, not a stack
     assert.match(r.stderr, /maxDepth/);
   }
   assert.equal(baton(dir, 'get', 'c.json', 'reduce range(100000) as $i (null; [.])').code, 4);
-  assert.equal(baton(dir, 'set', 'c.json', 'x', JSON.stringify(JSON.parse('['.repeat(300) + ']'.repeat(300))), '--json').code, 4);
+  assert.equal(
+    baton(dir, 'set', 'c.json', 'x', JSON.stringify(JSON.parse('['.repeat(300) + ']'.repeat(300))), '--json').code,
+    4,
+  );
   assertUntouchedAndUnlocked(dir, before);
   // Within the default depth, and a project may allow more.
   assert.equal(baton(dir, 'update', 'c.json', '.x = (reduce range(200) as $i (null; [.]))').code, 0);

@@ -33,7 +33,11 @@ function snapshot(dir: string): Record<string, string> {
 function library(dir: string, body: string): { code: number; stdout: string; stderr: string } {
   const script = `import * as lib from ${JSON.stringify(join(ROOT, 'dist', 'index.mjs'))};
 try { await (${body})(lib); console.log('ok'); } catch (error) { console.log(error.code ?? error.message); }`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env: cleanEnv({ BATON_ROOT: dir }), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: dir,
+    env: cleanEnv({ BATON_ROOT: dir }),
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, stdout: r.stdout.trim(), stderr: r.stderr };
 }
 
@@ -42,7 +46,13 @@ describe('rules hold whichever command writes', () => {
     const { dir, cleanup } = tempTree({ 'owned.json': OWNED_SCHEMA });
     try {
       const env = { BATON_ROOT: dir };
-      assert.equal(baton(['init', 'd.json', '--schema', 'owned.json', '--as', 'orchestrator', '--arg', 'phase', 'RED'], { cwd: dir, env }).code, 0);
+      assert.equal(
+        baton(['init', 'd.json', '--schema', 'owned.json', '--as', 'orchestrator', '--arg', 'phase', 'RED'], {
+          cwd: dir,
+          env,
+        }).code,
+        0,
+      );
       const before = snapshot(dir);
       for (const args of [
         ['init', 'd.json', '--force', '--schema', 'any', '--as', 'agent:x'],
@@ -57,21 +67,33 @@ describe('rules hold whichever command writes', () => {
       // Still owned: agent:x can neither change the owned field nor clear the document.
       assert.equal(baton(['set', 'd.json', 'phase', 'GREEN', '--as', 'agent:x'], { cwd: dir, env }).code, 5);
       assert.equal(baton(['clear', 'd.json', '--as', 'agent:x'], { cwd: dir, env }).code, 5);
-      assert.equal(library(dir, `async (lib) => lib.openDoc('d.json', { writer: 'agent:x' }).init({}, { force: true, schema: 'any' })`).stdout, 'forbidden');
+      assert.equal(
+        library(
+          dir,
+          `async (lib) => lib.openDoc('d.json', { writer: 'agent:x' }).init({}, { force: true, schema: 'any' })`,
+        ).stdout,
+        'forbidden',
+      );
       assert.deepEqual(snapshot(dir), before);
       // Once the creator deleted it, reverting to an old revision creates it again: still the creator's call.
       assert.equal(baton(['clear', 'd.json', '--as', 'orchestrator'], { cwd: dir, env }).code, 0);
       assert.equal(baton(['revert', 'd.json', '--rev', '1', '--as', 'agent:x'], { cwd: dir, env }).code, 5);
       assert.equal(baton(['revert', 'd.json', '--rev', '1', '--as', 'orchestrator'], { cwd: dir, env }).code, 0);
       // The creator may replace it, with another schema too.
-      assert.equal(baton(['init', 'd.json', '--force', '--schema', 'any', '--as', 'orchestrator'], { cwd: dir, env }).code, 0);
+      assert.equal(
+        baton(['init', 'd.json', '--force', '--schema', 'any', '--as', 'orchestrator'], { cwd: dir, env }).code,
+        0,
+      );
     } finally {
       cleanup();
     }
   });
 
   it('the classification of baton.config.json refuses a bad value through task, update, set and the library', () => {
-    const { dir, cleanup } = tempTree({ 'baton.config.json': '{"profile": "eneo"}', '.git/HEAD': 'ref: refs/heads/main\n' });
+    const { dir, cleanup } = tempTree({
+      'baton.config.json': '{"profile": "eneo"}',
+      '.git/HEAD': 'ref: refs/heads/main\n',
+    });
     try {
       const env = { BATON_ROOT: dir };
       assert.equal(baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: dir, env }).code, 0);
@@ -92,8 +114,15 @@ describe('rules hold whichever command writes', () => {
       // From a subfolder, with the project found by its config rather than BATON_ROOT.
       mkdirSync(join(dir, 'src'));
       assert.equal(baton(['set', `../${TASK}`, 'lane', 'sideways'], { cwd: join(dir, 'src'), env: {} }).code, 3);
-      assert.equal(library(dir, `async (lib) => lib.openDoc(${JSON.stringify(TASK)}).update((d) => ({ ...d, lane: 'sideways' }))`).stdout, 'invalid');
-      assert.equal(library(dir, `async (lib) => lib.openDoc(${JSON.stringify(TASK)}).set('audit_impact', 'all')`).stdout, 'invalid');
+      assert.equal(
+        library(dir, `async (lib) => lib.openDoc(${JSON.stringify(TASK)}).update((d) => ({ ...d, lane: 'sideways' }))`)
+          .stdout,
+        'invalid',
+      );
+      assert.equal(
+        library(dir, `async (lib) => lib.openDoc(${JSON.stringify(TASK)}).set('audit_impact', 'all')`).stdout,
+        'invalid',
+      );
       assert.deepEqual(snapshot(dir), before);
       // A broken config does not switch the rules off: writes to the task document are refused.
       writeFileSync(join(dir, 'baton.config.json'), '{"profile": ');
@@ -108,8 +137,11 @@ describe('rules hold whichever command writes', () => {
     }
   });
 
-  it('a run\'s phases and contract change only through run init, phase and gate: any other write exits 5', () => {
-    const { dir, cleanup } = tempTree({ '.git/HEAD': 'ref: refs/heads/main\n', 'c.yaml': 'phases:\n  - phase: 0-req\n    inputs: []\n    outputs: [prd]\n' });
+  it("a run's phases and contract change only through run init, phase and gate: any other write exits 5", () => {
+    const { dir, cleanup } = tempTree({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'c.yaml': 'phases:\n  - phase: 0-req\n    inputs: []\n    outputs: [prd]\n',
+    });
     try {
       const env = {};
       const run = (args: string[]) => baton(args, { cwd: dir, env });
@@ -133,10 +165,25 @@ describe('rules hold whichever command writes', () => {
         const r = run(args);
         assert.equal(r.code, 5, `${args.join(' ')}: ${r.stderr}`);
       }
-      const shim = (args: string[]) => spawnSync(join(ROOT, 'compat/pipeline-state/pipeline-state.sh'), args, { cwd: dir, env: cleanEnv({ BATON_BIN: `${process.execPath} ${join(ROOT, 'bin/baton.js')}` }), encoding: 'utf8' });
+      const shim = (args: string[]) =>
+        spawnSync(join(ROOT, 'compat/pipeline-state/pipeline-state.sh'), args, {
+          cwd: dir,
+          env: cleanEnv({ BATON_BIN: `${process.execPath} ${join(ROOT, 'bin/baton.js')}` }),
+          encoding: 'utf8',
+        });
       assert.equal(shim(['set', 'r1', 'phases', '{}']).status, 5);
-      assert.equal(library(dir, `async (lib) => lib.openDoc(${JSON.stringify(RUN)}).update('.phases["0-req"].status = "done"')`).stdout, 'forbidden');
-      assert.equal(library(dir, `async (lib) => lib.openDoc(${JSON.stringify(RUN)}).update((d) => ({ ...d, contract: { phases: [] } }))`).stdout, 'forbidden');
+      assert.equal(
+        library(dir, `async (lib) => lib.openDoc(${JSON.stringify(RUN)}).update('.phases["0-req"].status = "done"')`)
+          .stdout,
+        'forbidden',
+      );
+      assert.equal(
+        library(
+          dir,
+          `async (lib) => lib.openDoc(${JSON.stringify(RUN)}).update((d) => ({ ...d, contract: { phases: [] } }))`,
+        ).stdout,
+        'forbidden',
+      );
       assert.deepEqual(snapshot(dir), before);
       // Everything else keeps working: the drop-in set of other fields, the phase commands, the gate.
       assert.equal(shim(['set', 'r1', 'user_request', 'hello']).status, 0);
@@ -144,16 +191,41 @@ describe('rules hold whichever command writes', () => {
       assert.equal(run(['set', RUN, 'notes', 'x']).code, 0);
       assert.equal(run(['phase', 'done', 'r1', '0-req', '--output', 'prd=x']).code, 0);
       assert.equal(run(['gate', 'r1', '0-req']).code, 1, 'no evidence: the gate fails, and records it');
-      const doc = JSON.parse(readFileSync(join(dir, RUN), 'utf8')) as { user_request: string; pr: number; phases: Record<string, { status: string; gate?: unknown }> };
-      assert.deepEqual([doc.user_request, doc.pr, doc.phases['0-req']?.status, doc.phases['0-req']?.gate !== undefined], ['hello', 5, 'done', true]);
+      const doc = JSON.parse(readFileSync(join(dir, RUN), 'utf8')) as {
+        user_request: string;
+        pr: number;
+        phases: Record<string, { status: string; gate?: unknown }>;
+      };
+      assert.deepEqual(
+        [doc.user_request, doc.pr, doc.phases['0-req']?.status, doc.phases['0-req']?.gate !== undefined],
+        ['hello', 5, 'done', true],
+      );
       assert.equal(run(['run', 'init', 'r1']).code, 0, 'run init replaces the run');
       // No detour: a run cleared and re-created by a plain init under a laxer schema, its phase
       // written as done, is not a run the phase commands or the gate accept.
       mkdirSync(join(dir, 'docs'));
       writeFileSync(join(dir, 'docs/prd.md'), '# prd\n');
       assert.equal(run(['clear', RUN]).code, 0);
-      const forged = '{"0-req": {"status": "done", "outputs": {"prd": "docs/prd.md"}, "evidence": ["docs/prd.md"], "work_items": []}}';
-      assert.equal(run(['init', RUN, '--schema', 'any', '--arg', 'session', 'r1', '--argjson', 'phases', forged, '--argjson', 'contract', '{"phases": []}']).code, 0);
+      const forged =
+        '{"0-req": {"status": "done", "outputs": {"prd": "docs/prd.md"}, "evidence": ["docs/prd.md"], "work_items": []}}';
+      assert.equal(
+        run([
+          'init',
+          RUN,
+          '--schema',
+          'any',
+          '--arg',
+          'session',
+          'r1',
+          '--argjson',
+          'phases',
+          forged,
+          '--argjson',
+          'contract',
+          '{"phases": []}',
+        ]).code,
+        0,
+      );
       assert.equal(run(['gate', 'r1', '0-req']).code, 5);
       assert.equal(run(['phase', 'start', 'r1', '1-next', '--agent', 'a']).code, 5);
     } finally {

@@ -27,7 +27,11 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
   describe(`${name} store conformance`, () => {
     let harness: StoreHarness;
     let n = 0;
-    const doc = (writer?: string, now?: () => Date) => new Doc(harness.store, `docs/d${++n}.json`, harness.root, { ...(writer ? { writer } : {}), ...(now ? { now } : {}) });
+    const doc = (writer?: string, now?: () => Date) =>
+      new Doc(harness.store, `docs/d${++n}.json`, harness.root, {
+        ...(writer ? { writer } : {}),
+        ...(now ? { now } : {}),
+      });
     const same = (d: Doc, writer?: string) => new Doc(harness.store, d.key, harness.root, writer ? { writer } : {});
     before(async () => {
       harness = await make();
@@ -38,7 +42,27 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       const d = doc();
       await d.init({ slug: 'x', lane: 'deep', bracket: 4 }, { schema: 'eneo-task' });
       const body = (await d.read()) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(body), ['slug', 'lane', 'bracket', 'tenancy_impact', 'audit_impact', 'phase', 'phase_total', 'phase_name', 'tdd_phase', 'wave', 'wave_total', 'wave_status', 'active_agents', 'status', 'started_at', 'last_update', 'next_hint', 'prd_issue', 'last_pr']);
+      assert.deepEqual(Object.keys(body), [
+        'slug',
+        'lane',
+        'bracket',
+        'tenancy_impact',
+        'audit_impact',
+        'phase',
+        'phase_total',
+        'phase_name',
+        'tdd_phase',
+        'wave',
+        'wave_total',
+        'wave_status',
+        'active_agents',
+        'status',
+        'started_at',
+        'last_update',
+        'next_hint',
+        'prd_issue',
+        'last_pr',
+      ]);
       assert.equal(body.tdd_phase, 'FREE');
       assert.match(String(body.started_at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       await rejects(d.init({ slug: 'y' }, { schema: 'eneo-task' }), 'exists');
@@ -100,7 +124,10 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       const taken = await d.snapshot('pre-compact');
       assert.equal(taken?.rev, 2);
       const [last] = await d.history({ limit: 1 });
-      assert.deepEqual([last?.op.kind, last?.op.note, last?.writer, last?.patch], ['snapshot', 'pre-compact', 'host', []]);
+      assert.deepEqual(
+        [last?.op.kind, last?.op.note, last?.writer, last?.patch],
+        ['snapshot', 'pre-compact', 'host', []],
+      );
       assert.deepEqual((await d.show(2)).doc, { a: 1 });
       await d.update('.a = 2');
       assert.deepEqual((await d.show(2)).doc, { a: 1 });
@@ -160,7 +187,10 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       await d.append('phases.3-impl.evidence', 'a.md');
       await d.append('phases.3-impl.evidence', 'b.md');
       await d.set('next_hint', '/go');
-      assert.deepEqual(await d.read(), { phases: { '3-impl': { status: 'done', evidence: ['a.md', 'b.md'] } }, next_hint: '/go' });
+      assert.deepEqual(await d.read(), {
+        phases: { '3-impl': { status: 'done', evidence: ['a.md', 'b.md'] } },
+        next_hint: '/go',
+      });
       assert.equal(await d.consume('next_hint'), '/go');
       assert.equal(await d.consume('next_hint'), null);
       assert.equal(((await d.read()) as Record<string, unknown>).next_hint, null);
@@ -177,7 +207,14 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       await d.update('.n += 1');
       await same(d, 'bob').set('who', 'bob');
       const history = await d.history();
-      assert.deepEqual(history.map((e) => [e.rev, e.writer, e.op.kind]), [[3, 'bob', 'set'], [2, 'alice', 'update'], [1, 'alice', 'init']]);
+      assert.deepEqual(
+        history.map((e) => [e.rev, e.writer, e.op.kind]),
+        [
+          [3, 'bob', 'set'],
+          [2, 'alice', 'update'],
+          [1, 'alice', 'init'],
+        ],
+      );
       assert.deepEqual(history[1]?.patch, [{ op: 'replace', path: '/n', value: 1 }]);
       assert.deepEqual((await d.show(2)).doc, { n: 1 });
       await d.revert(1);

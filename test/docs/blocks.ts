@@ -31,7 +31,13 @@ export function readBlocks(file: string, name = file): Block[] {
       return;
     }
     const fence = /^(```+)\s*(.*)$/.exec(text);
-    if (fence) open = { fence: fence[1] as string, info: (fence[2] as string).trim().split(/\s+/).filter(Boolean), line: index + 1, body: [] };
+    if (fence)
+      open = {
+        fence: fence[1] as string,
+        info: (fence[2] as string).trim().split(/\s+/).filter(Boolean),
+        line: index + 1,
+        body: [],
+      };
   });
   if (open) throw new Error(`${name}:${open.line}: code block is never closed`);
   return blocks;
@@ -39,8 +45,14 @@ export function readBlocks(file: string, name = file): Block[] {
 
 /** Does the output match the expected text, where a line `...` stands for any number of lines? */
 export function matchesOutput(actual: string, expected: string): boolean {
-  const want = expected.replace(/\n+$/, '').split('\n').map((line) => line.trimEnd());
-  const got = actual.replace(/\n+$/, '').split('\n').map((line) => line.trimEnd());
+  const want = expected
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((line) => line.trimEnd());
+  const got = actual
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((line) => line.trimEnd());
   const match = (w: number, g: number): boolean => {
     if (w === want.length) return g === got.length;
     if (want[w] === '...') {

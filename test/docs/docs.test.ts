@@ -9,7 +9,13 @@ import { tempTree } from '../helpers/fixtures.js';
 import { matchesOutput, readBlocks, type Block } from './blocks.js';
 
 // Every code block of README.md and docs/*.md, run as docs/README.md says ("Code blocks are tests").
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 const SHELL = new Set(['sh', 'bash', 'shell']);
 const SCRIPT = new Set(['ts', 'js', 'typescript', 'javascript', 'mjs']);
 const TSX = import.meta.resolve('tsx');
@@ -23,7 +29,11 @@ function project() {
   mkdirSync(join(tree.dir, 'node_modules'));
   symlinkSync(ROOT, join(tree.dir, 'node_modules', 'baton-state'));
   spawnSync('git', ['init', '-q', dir]);
-  const env = cleanEnv({ HOME: join(tree.dir, 'home'), PATH: `${join(tree.dir, 'bin')}:${process.env.PATH}`, NO_COLOR: '1' });
+  const env = cleanEnv({
+    HOME: join(tree.dir, 'home'),
+    PATH: `${join(tree.dir, 'bin')}:${process.env.PATH}`,
+    NO_COLOR: '1',
+  });
   return { dir, env, cleanup: tree.cleanup };
 }
 
@@ -31,9 +41,22 @@ function run(block: Block, dir: string, env: NodeJS.ProcessEnv) {
   const where = `${block.file}:${block.line}`;
   const syntaxOnly = block.tags.includes('syntax');
   if (SHELL.has(block.lang)) {
-    const result = spawnSync('bash', syntaxOnly ? ['-n'] : ['-e', '-o', 'pipefail'], { cwd: dir, env, input: block.code, encoding: 'utf8' });
-    assert.equal(result.status, 0, `${where} exited ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
-    if (block.output !== undefined) assert.ok(matchesOutput(result.stdout, block.output), `${where}: output differs\n--- expected\n${block.output}--- actual\n${result.stdout}`);
+    const result = spawnSync('bash', syntaxOnly ? ['-n'] : ['-e', '-o', 'pipefail'], {
+      cwd: dir,
+      env,
+      input: block.code,
+      encoding: 'utf8',
+    });
+    assert.equal(
+      result.status,
+      0,
+      `${where} exited ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+    );
+    if (block.output !== undefined)
+      assert.ok(
+        matchesOutput(result.stdout, block.output),
+        `${where}: output differs\n--- expected\n${block.output}--- actual\n${result.stdout}`,
+      );
     return;
   }
   const typescript = block.lang === 'ts' || block.lang === 'typescript';
@@ -43,9 +66,21 @@ function run(block: Block, dir: string, env: NodeJS.ProcessEnv) {
   }
   const file = join(dir, `block-${block.line}.${typescript ? 'mts' : 'mjs'}`);
   writeFileSync(file, block.code);
-  const result = spawnSync(process.execPath, typescript ? ['--import', TSX, file] : [file], { cwd: dir, env, encoding: 'utf8' });
-  assert.equal(result.status, 0, `${where} exited ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
-  if (block.output !== undefined) assert.ok(matchesOutput(result.stdout, block.output), `${where}: output differs\n--- expected\n${block.output}--- actual\n${result.stdout}`);
+  const result = spawnSync(process.execPath, typescript ? ['--import', TSX, file] : [file], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  });
+  assert.equal(
+    result.status,
+    0,
+    `${where} exited ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+  );
+  if (block.output !== undefined)
+    assert.ok(
+      matchesOutput(result.stdout, block.output),
+      `${where}: output differs\n--- expected\n${block.output}--- actual\n${result.stdout}`,
+    );
 }
 
 for (const page of PAGES) {
@@ -55,7 +90,8 @@ for (const page of PAGES) {
     let env: ReturnType<typeof project> | undefined;
     for (const block of blocks) {
       if (block.lang === 'json' && !block.tags.includes('syntax')) {
-        it(`${block.line}: json parses`, () => assert.doesNotThrow(() => JSON.parse(block.code), `${page}:${block.line}`));
+        it(`${block.line}: json parses`, () =>
+          assert.doesNotThrow(() => JSON.parse(block.code), `${page}:${block.line}`));
         continue;
       }
       if (!SHELL.has(block.lang) && !SCRIPT.has(block.lang)) continue;
@@ -68,7 +104,10 @@ for (const page of PAGES) {
       const text = readFileSync(join(ROOT, page), 'utf8');
       for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
         if (/^[a-z]+:/.test(target as string)) continue;
-        assert.ok(existsSync(join(ROOT, dirname(page), target as string)), `${page} links to ${target}, which does not exist`);
+        assert.ok(
+          existsSync(join(ROOT, dirname(page), target as string)),
+          `${page} links to ${target}, which does not exist`,
+        );
       }
     });
     it('cleans up', () => env?.cleanup());
@@ -80,7 +119,13 @@ describe('the block reader', () => {
     const tree = tempTree({ 'p.md': '```sh\necho a\n```\n\n```text output\na\n...\nz\n```\n```sh syntax\nfi\n```\n' });
     try {
       const blocks = readBlocks(join(tree.dir, 'p.md'), 'p.md');
-      assert.deepEqual(blocks.map((b) => [b.lang, b.tags, b.output]), [['sh', [], 'a\n...\nz\n'], ['sh', ['syntax'], undefined]]);
+      assert.deepEqual(
+        blocks.map((b) => [b.lang, b.tags, b.output]),
+        [
+          ['sh', [], 'a\n...\nz\n'],
+          ['sh', ['syntax'], undefined],
+        ],
+      );
       assert.ok(matchesOutput('a\nb\nc\nz\n', 'a\n...\nz\n'));
       assert.ok(matchesOutput('a\nz', 'a\n...\nz\n'));
       assert.ok(!matchesOutput('a\nb\n', 'a\n...\nz\n'));

@@ -53,7 +53,10 @@ function eneoProject() {
   const home = join(tree.dir, 'home');
   mkdirSync(home);
   spawnSync('git', ['init', '-q'], { cwd: project });
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+  writeFileSync(
+    join(home, '.claude.json'),
+    JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }),
+  );
   const task = '.claude/state/current-task.json';
   const run = (...args: string[]) => {
     const result = baton(args, { cwd: project });
@@ -88,7 +91,15 @@ function runClaude(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutM
 }
 
 function session(cwd: string, home: string, model: MockModel, prompt: string, extra: string[] = []): Promise<Session> {
-  return runClaude(cwd, claudeEnv(home, model), ['-p', prompt, '--output-format', 'json', '--permission-mode', 'bypassPermissions', ...extra]);
+  return runClaude(cwd, claudeEnv(home, model), [
+    '-p',
+    prompt,
+    '--output-format',
+    'json',
+    '--permission-mode',
+    'bypassPermissions',
+    ...extra,
+  ]);
 }
 
 /** Every tool_result block the model was sent, by tool_use id. */
@@ -110,10 +121,18 @@ function toolResults(model: MockModel): Map<string, { text: string; isError: boo
 test('claude plugin validate plugin/ passes', () => {
   const home = tempTree();
   try {
-    const result = spawnSync(CLAUDE, ['plugin', 'validate', PLUGIN], { env: claudeEnv(home.dir), encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(CLAUDE, ['plugin', 'validate', PLUGIN], {
+      env: claudeEnv(home.dir),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
     assert.match(result.stdout, /Validation passed/);
-    const market = spawnSync(CLAUDE, ['plugin', 'validate', ROOT], { env: claudeEnv(home.dir), encoding: 'utf8', timeout: 60_000 });
+    const market = spawnSync(CLAUDE, ['plugin', 'validate', ROOT], {
+      env: claudeEnv(home.dir),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(market.status, 0, `${market.stdout}\n${market.stderr}`);
   } finally {
     home.cleanup();
@@ -132,7 +151,8 @@ test('the plugin installs from a marketplace (this repository as a local path) a
     run('plugin', 'marketplace', 'add', ROOT);
     run('plugin', 'install', 'baton@baton');
     assert.match(run('plugin', 'list'), /baton@baton[\s\S]*enabled/);
-    const installed = JSON.parse(readFileSync(join(home.dir, '.claude', 'plugins', 'installed_plugins.json'), 'utf8')).plugins['baton@baton'][0].installPath as string;
+    const installed = JSON.parse(readFileSync(join(home.dir, '.claude', 'plugins', 'installed_plugins.json'), 'utf8'))
+      .plugins['baton@baton'][0].installPath as string;
     const version = spawnSync('sh', [join(installed, 'bin', 'baton'), '--version'], { encoding: 'utf8' });
     assert.equal(version.status, 0, version.stderr);
     assert.match(version.stdout, /^baton \d/);
@@ -141,69 +161,101 @@ test('the plugin installs from a marketplace (this repository as a local path) a
   }
 });
 
-test('plugin session: resume context reaches the model, a GREEN test write is denied, a source write happens, the prompt is audited', { timeout: 120_000 }, async (t) => {
-  const p = eneoProject();
-  t.after(p.cleanup);
-  const denied = join(p.project, 'tests', 'test_gate.py');
-  const allowed = join(p.project, 'src', 'app.py');
-  const script: Turn[] = [
-    { tool: 'Write', input: { file_path: denied, content: 'def test_x():\n    assert False\n' } },
-    { tool: 'Write', input: { file_path: allowed, content: 'VALUE = 1\n' } },
-    { text: 'All done.' },
-  ];
-  const model = await startMockModel(script);
-  t.after(() => model.close());
-  const prompt = 'make the failing test pass';
-  const run = await session(p.project, p.home, model, prompt, ['--plugin-dir', PLUGIN]);
-  assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
-  assert.ok(run.result, `not JSON: ${run.stdout}`);
+test(
+  'plugin session: resume context reaches the model, a GREEN test write is denied, a source write happens, the prompt is audited',
+  { timeout: 120_000 },
+  async (t) => {
+    const p = eneoProject();
+    t.after(p.cleanup);
+    const denied = join(p.project, 'tests', 'test_gate.py');
+    const allowed = join(p.project, 'src', 'app.py');
+    const script: Turn[] = [
+      { tool: 'Write', input: { file_path: denied, content: 'def test_x():\n    assert False\n' } },
+      { tool: 'Write', input: { file_path: allowed, content: 'VALUE = 1\n' } },
+      { text: 'All done.' },
+    ];
+    const model = await startMockModel(script);
+    t.after(() => model.close());
+    const prompt = 'make the failing test pass';
+    const run = await session(p.project, p.home, model, prompt, ['--plugin-dir', PLUGIN]);
+    assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+    assert.ok(run.result, `not JSON: ${run.stdout}`);
 
-  const first = JSON.stringify(model.turns()[0]?.body ?? {});
-  assert.ok(first.includes('Resume: demo · Phase 1/2 · GREEN'), 'SessionStart context is in the first model request');
+    const first = JSON.stringify(model.turns()[0]?.body ?? {});
+    assert.ok(first.includes('Resume: demo · Phase 1/2 · GREEN'), 'SessionStart context is in the first model request');
 
-  assert.ok(!existsSync(denied), 'the test file was not written in GREEN');
-  const denial = toolResults(model).get('toolu_mock_1');
-  assert.ok(denial, 'the model got a result for the denied Write');
-  assert.match(denial.text, /Blocked: attempted to edit test file during GREEN phase/);
-  assert.match(denial.text, /gate-green/);
-  const denials = run.result.permission_denials ?? [];
-  assert.equal(denials.length, 1, JSON.stringify(denials));
-  assert.equal(denials[0].tool_name, 'Write');
+    assert.ok(!existsSync(denied), 'the test file was not written in GREEN');
+    const denial = toolResults(model).get('toolu_mock_1');
+    assert.ok(denial, 'the model got a result for the denied Write');
+    assert.match(denial.text, /Blocked: attempted to edit test file during GREEN phase/);
+    assert.match(denial.text, /gate-green/);
+    const denials = run.result.permission_denials ?? [];
+    assert.equal(denials.length, 1, JSON.stringify(denials));
+    assert.equal(denials[0].tool_name, 'Write');
 
-  assert.equal(readFileSync(allowed, 'utf8'), 'VALUE = 1\n', 'the allowed Write happened');
-  assert.equal(toolResults(model).get('toolu_mock_2')?.isError, false);
+    assert.equal(readFileSync(allowed, 'utf8'), 'VALUE = 1\n', 'the allowed Write happened');
+    assert.equal(toolResults(model).get('toolu_mock_2')?.isError, false);
 
-  const audit = readFileSync(join(p.project, '.claude', 'stats', 'prompts.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-  assert.equal(audit.length, 1);
-  assert.deepEqual(Object.keys(audit[0]), ['ts', 'slug', 'hash', 'len']);
-  assert.equal(audit[0].slug, 'demo');
-  assert.equal(audit[0].hash, createHash('sha256').update(prompt).digest('hex').slice(0, 16));
-  assert.equal(audit[0].len, prompt.length);
-  assert.ok(!readFileSync(join(p.project, '.claude', 'stats', 'prompts.jsonl'), 'utf8').includes(prompt), 'never the prompt itself');
-});
+    const audit = readFileSync(join(p.project, '.claude', 'stats', 'prompts.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.equal(audit.length, 1);
+    assert.deepEqual(Object.keys(audit[0]), ['ts', 'slug', 'hash', 'len']);
+    assert.equal(audit[0].slug, 'demo');
+    assert.equal(audit[0].hash, createHash('sha256').update(prompt).digest('hex').slice(0, 16));
+    assert.equal(audit[0].len, prompt.length);
+    assert.ok(
+      !readFileSync(join(p.project, '.claude', 'stats', 'prompts.jsonl'), 'utf8').includes(prompt),
+      'never the prompt itself',
+    );
+  },
+);
 
-test('settings from `baton install claude --project` (no plugin): the bash firewall denies a write to the phase mirror', { timeout: 120_000 }, async (t) => {
-  const p = eneoProject();
-  t.after(p.cleanup);
-  const installed = baton(['install', 'claude', '--project'], { cwd: p.project });
-  assert.equal(installed.code, 0, installed.stderr);
-  const mirror = join(p.project, '.claude', 'state', 'phase');
-  mkdirSync(join(p.project, 'tests'));
-  const script: Turn[] = [
-    { tool: 'Bash', input: { command: `echo RED > ${mirror}`, description: 'flip the phase' } },
-    { tool: 'Bash', input: { command: 'echo hello > notes.txt', description: 'write a note' } },
-    // Read by the shell parser: no string match sees a test file in this one.
-    { tool: 'Bash', input: { command: "D=te; cd \"${D}sts\" && echo x >| 'test_''gate.py'", description: 'write a test file another way' } },
-    { text: 'Done.' },
-  ];
-  const model = await startMockModel(script);
-  t.after(() => model.close());
-  const run = await session(p.project, p.home, model, 'switch to RED');
-  assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
-  assert.equal(readFileSync(mirror, 'utf8'), 'GREEN\n', 'the mirror is unchanged');
-  assert.match(toolResults(model).get('toolu_mock_1')?.text ?? '', /bash modification of \.claude\/state\/phase[\s\S]*bash-phase-mirror/);
-  assert.equal(readFileSync(join(p.project, 'notes.txt'), 'utf8'), 'hello\n', 'an ordinary command ran');
-  assert.match(toolResults(model).get('toolu_mock_3')?.text ?? '', /bash modification of a test file during GREEN[\s\S]*bash-green-tests/);
-  assert.ok(!existsSync(join(p.project, 'tests', 'test_gate.py')), 'the parsed-shell deny kept the test file unwritten');
-  assert.ok(JSON.stringify(model.turns()[0]?.body ?? {}).includes('Resume: demo'), 'settings SessionStart hook ran too');
-});
+test(
+  'settings from `baton install claude --project` (no plugin): the bash firewall denies a write to the phase mirror',
+  { timeout: 120_000 },
+  async (t) => {
+    const p = eneoProject();
+    t.after(p.cleanup);
+    const installed = baton(['install', 'claude', '--project'], { cwd: p.project });
+    assert.equal(installed.code, 0, installed.stderr);
+    const mirror = join(p.project, '.claude', 'state', 'phase');
+    mkdirSync(join(p.project, 'tests'));
+    const script: Turn[] = [
+      { tool: 'Bash', input: { command: `echo RED > ${mirror}`, description: 'flip the phase' } },
+      { tool: 'Bash', input: { command: 'echo hello > notes.txt', description: 'write a note' } },
+      // Read by the shell parser: no string match sees a test file in this one.
+      {
+        tool: 'Bash',
+        input: {
+          command: "D=te; cd \"${D}sts\" && echo x >| 'test_''gate.py'",
+          description: 'write a test file another way',
+        },
+      },
+      { text: 'Done.' },
+    ];
+    const model = await startMockModel(script);
+    t.after(() => model.close());
+    const run = await session(p.project, p.home, model, 'switch to RED');
+    assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+    assert.equal(readFileSync(mirror, 'utf8'), 'GREEN\n', 'the mirror is unchanged');
+    assert.match(
+      toolResults(model).get('toolu_mock_1')?.text ?? '',
+      /bash modification of \.claude\/state\/phase[\s\S]*bash-phase-mirror/,
+    );
+    assert.equal(readFileSync(join(p.project, 'notes.txt'), 'utf8'), 'hello\n', 'an ordinary command ran');
+    assert.match(
+      toolResults(model).get('toolu_mock_3')?.text ?? '',
+      /bash modification of a test file during GREEN[\s\S]*bash-green-tests/,
+    );
+    assert.ok(
+      !existsSync(join(p.project, 'tests', 'test_gate.py')),
+      'the parsed-shell deny kept the test file unwritten',
+    );
+    assert.ok(
+      JSON.stringify(model.turns()[0]?.body ?? {}).includes('Resume: demo'),
+      'settings SessionStart hook ran too',
+    );
+  },
+);

@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
  * When that fails the tests fail, loudly: they never skip.
  */
 const FILES = join(import.meta.dirname, 'claude-code');
-const VERSION = JSON.parse(readFileSync(join(FILES, 'package.json'), 'utf8')).dependencies['@anthropic-ai/claude-code'] as string;
+const VERSION = JSON.parse(readFileSync(join(FILES, 'package.json'), 'utf8')).dependencies[
+  '@anthropic-ai/claude-code'
+] as string;
 
 export function claudeCodeDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.BATON_CLAUDE_CODE_DIR) return env.BATON_CLAUDE_CODE_DIR;
@@ -30,8 +32,15 @@ export function claudeCode(): string {
   const temp = mkdtempSync(`${dir}.installing-`);
   try {
     for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(FILES, file), join(temp, file));
-    const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: temp, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
-    if (npm.status !== 0) throw new Error(`installing Claude Code ${VERSION} into ${dir} failed (npm ci exit ${npm.status}): ${npm.stderr || npm.error?.message}. The end-to-end tests need it: fix the network or npm, or point BATON_CLAUDE_CODE_DIR at a folder where it is installed.`);
+    const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: temp,
+      encoding: 'utf8',
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    if (npm.status !== 0)
+      throw new Error(
+        `installing Claude Code ${VERSION} into ${dir} failed (npm ci exit ${npm.status}): ${npm.stderr || npm.error?.message}. The end-to-end tests need it: fix the network or npm, or point BATON_CLAUDE_CODE_DIR at a folder where it is installed.`,
+      );
     try {
       renameSync(temp, dir);
     } catch (error) {

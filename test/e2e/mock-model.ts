@@ -28,13 +28,20 @@ function sse(res: ServerResponse, type: string, data: Record<string, unknown>): 
 }
 
 function answer(res: ServerResponse, body: any, step: Turn, id: number): void {
-  const block = 'tool' in step
-    ? { type: 'tool_use', id: `toolu_mock_${id}`, name: step.tool, input: step.input }
-    : { type: 'text', text: step.text };
+  const block =
+    'tool' in step
+      ? { type: 'tool_use', id: `toolu_mock_${id}`, name: step.tool, input: step.input }
+      : { type: 'text', text: step.text };
   const stop = 'tool' in step ? 'tool_use' : 'end_turn';
   const message = {
-    id: `msg_mock_${id}`, type: 'message', role: 'assistant', model: body?.model ?? 'mock', content: [] as unknown[],
-    stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+    id: `msg_mock_${id}`,
+    type: 'message',
+    role: 'assistant',
+    model: body?.model ?? 'mock',
+    content: [] as unknown[],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
   };
   if (!body?.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -45,10 +52,16 @@ function answer(res: ServerResponse, body: any, step: Turn, id: number): void {
   sse(res, 'message_start', { message });
   if (block.type === 'text') {
     sse(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-    sse(res, 'content_block_delta', { index: 0, delta: { type: 'text_delta', text: (block as { text: string }).text } });
+    sse(res, 'content_block_delta', {
+      index: 0,
+      delta: { type: 'text_delta', text: (block as { text: string }).text },
+    });
   } else {
     sse(res, 'content_block_start', { index: 0, content_block: { ...block, input: {} } });
-    sse(res, 'content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify((block as { input: unknown }).input) } });
+    sse(res, 'content_block_delta', {
+      index: 0,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify((block as { input: unknown }).input) },
+    });
   }
   sse(res, 'content_block_stop', { index: 0 });
   sse(res, 'message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 1 } });
@@ -89,9 +102,10 @@ export async function startMockModel(script: Turn[]): Promise<MockModel> {
     url: `http://127.0.0.1:${port}`,
     requests,
     turns: () => requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -25,7 +25,10 @@ test('C1 start: paths block, pointer, folders, git exclude, log, clean lint', ()
   const state = read(join(dir, 'state.md'));
   assert.equal(state.split('\n').length - 1, 25);
   assert.match(state, /^<!-- state: updated=\S+Z status=active -->\n# Goal: Rewrite the user guide\n/);
-  assert.match(read(join(dir, 'log.md')), new RegExp(`^- ${ISO.source} goal:docs-pass started in ${box.work}: Rewrite the user guide\n$`));
+  assert.match(
+    read(join(dir, 'log.md')),
+    new RegExp(`^- ${ISO.source} goal:docs-pass started in ${box.work}: Rewrite the user guide\n$`),
+  );
   assert.match(read(join(box.work, '.git', 'info', 'exclude')), /\n\/\.claude\/status\.md\n$/);
   const lint = script(box, 'state-lint.sh', [join(dir, 'state.md'), join(dir, 'log.md'), join(dir, '.lint')]);
   assert.deepEqual([lint.status, lint.stdout], [0, '']);
@@ -47,13 +50,19 @@ test('C2 start refusals and usage; nothing changes on refusal', () => {
   assert.equal(goal(box, 'bogus').status, 2);
   goal(box, 'start', 'docs-pass', 'first');
   const again = goal(box, 'start', 'docs-pass', 'again');
-  assert.deepEqual([again.status, again.stderr], [1, "goal.sh: goal 'docs-pass' exists; use: goal.sh resume docs-pass\n"]);
+  assert.deepEqual(
+    [again.status, again.stderr],
+    [1, "goal.sh: goal 'docs-pass' exists; use: goal.sh resume docs-pass\n"],
+  );
   goal(box, 'start', 'other', 'o');
   const pointer = read(join(box.root, 'active'));
   goal(box, 'resume', 'docs-pass');
   goal(box, 'close');
   const archived = goal(box, 'start', 'docs-pass', 'third');
-  assert.deepEqual([archived.status, archived.stderr], [1, "goal.sh: a stopped goal is archived as 'docs-pass'; pick another slug\n"]);
+  assert.deepEqual(
+    [archived.status, archived.stderr],
+    [1, "goal.sh: a stopped goal is archived as 'docs-pass'; pick another slug\n"],
+  );
   assert.ok(!existsSync(join(box.root, 'active')), 'refused start wrote no pointer');
   assert.match(pointer, /^slug=other\n/);
 });
@@ -76,7 +85,10 @@ test('C3-C4 start pauses the active goal; list shows both with marks, archive co
   assert.match(goal(box, 'list', '--all').stdout, /\n  archive\/api-v2 {15}closed  updated/);
   goal(box, 'resume', 'docs-pass');
   goal(box, 'close');
-  assert.equal(goal(box, 'list').stdout, `  (2 stopped goals in ${box.root}/archive/; goal.sh list --all shows them)\n  (no goals in ${box.root})\n`);
+  assert.equal(
+    goal(box, 'list').stdout,
+    `  (2 stopped goals in ${box.root}/archive/; goal.sh list --all shows them)\n  (no goals in ${box.root})\n`,
+  );
 });
 
 test('C5 resume: with a slug, refusals, the active goal, and exit 3 with no pointer', () => {
@@ -100,7 +112,10 @@ test('C5 resume: with a slug, refusals, the active goal, and exit 3 with no poin
   assert.equal(show.status, 0);
   assert.doesNotMatch(show.stdout, /note:/);
   const elsewhere = script(box, 'goal.sh', ['resume'], { cwd: box.base });
-  assert.match(elsewhere.stdout, /\nnote:     this session is in .*, not the launch directory; the hooks are off here\. To move the goal here: goal\.sh resume docs-pass\n$/);
+  assert.match(
+    elsewhere.stdout,
+    /\nnote:     this session is in .*, not the launch directory; the hooks are off here\. To move the goal here: goal\.sh resume docs-pass\n$/,
+  );
   goal(box, 'resume', 'api-v2');
   goal(box, 'close');
   goal(box, 'pause');
@@ -127,7 +142,10 @@ test('C6 pause, then pause again; C7 touch', () => {
   assert.match(touch.stdout, /^<!-- state: updated=\d{4}-\S+Z status=active -->\n$/);
   assert.doesNotMatch(touch.stdout, /2019/);
   const pause = goal(box, 'pause');
-  assert.deepEqual([pause.status, pause.stdout], [0, 'paused:   docs-pass\nthe hooks are off; goal.sh resume docs-pass brings it back.\n']);
+  assert.deepEqual(
+    [pause.status, pause.stdout],
+    [0, 'paused:   docs-pass\nthe hooks are off; goal.sh resume docs-pass brings it back.\n'],
+  );
   assert.ok(!existsSync(join(box.root, 'active')));
   assert.deepEqual([goal(box, 'pause').status, goal(box, 'pause').stderr], [1, 'goal.sh: no active goal\n']);
   goal(box, 'resume', 'docs-pass');
@@ -152,7 +170,10 @@ test('C8-C9 now and land: entries, placeholder, Done line, notes, mode kept, no 
   assert.equal(goal(box, 'land', 'rev1').stdout, `## Now\n- ${scan}\n\n`);
   assert.equal(read(state).split('## Done\n')[1], doneBefore, 'no done line, Done untouched');
   const ghost = goal(box, 'land', 'ghost', 'manual fix');
-  assert.deepEqual([ghost.status, ghost.stdout], [0, `## Now\n- ${scan}\n\nnote:     no Now entry names ghost; Now is unchanged\n`]);
+  assert.deepEqual(
+    [ghost.status, ghost.stdout],
+    [0, `## Now\n- ${scan}\n\nnote:     no Now entry names ghost; Now is unchanged\n`],
+  );
   assert.equal(goal(box, 'land', 'scan1', 'links fixed -> reports/scan1.md').stdout, '## Now\n- (nothing running)\n\n');
   assert.equal(goal(box, 'land', '-', 'typo fixed').stdout, '## Now\n- (nothing running)\n\n');
   const done = read(state).trimEnd().split('\n').slice(-3);
@@ -160,7 +181,10 @@ test('C8-C9 now and land: entries, placeholder, Done line, notes, mode kept, no 
   assert.match(done[1] ?? '', /^- \S+ \S+Z links fixed -> reports\/scan1\.md$/);
   assert.match(done[2] ?? '', /^- \S+ \S+Z typo fixed$/);
   assert.equal(statSync(state).mode & 0o777, 0o600);
-  assert.deepEqual(readdirSync(join(box.root, 'docs-pass')).filter((n) => n.includes('tmp')), []);
+  assert.deepEqual(
+    readdirSync(join(box.root, 'docs-pass')).filter((n) => n.includes('tmp')),
+    [],
+  );
   const lint = script(box, 'state-lint.sh', [state]);
   assert.equal(lint.stdout, '', 'the edited file passes the lint');
 });
@@ -169,13 +193,46 @@ test('land: naming rule, foreground entries, blank lines, the first Now and Done
   const box = sandbox();
   goal(box, 'start', 'g', 'x');
   const state = join(box.root, 'g', 'state.md');
-  const body = ['<!-- state: updated=2020-01-01T00:00:00Z status=active -->', '## Now', '- a -> la -> b -> r', '', '', '- fixes', '- foreground: design', '- [m] a -> fix-7 -> b -> r', '- b -> lb -> b2 -> r2', '## Next', '## Now', '- keep', '## Done', '- d1', '', '## Done', '- d2', ''];
+  const body = [
+    '<!-- state: updated=2020-01-01T00:00:00Z status=active -->',
+    '## Now',
+    '- a -> la -> b -> r',
+    '',
+    '',
+    '- fixes',
+    '- foreground: design',
+    '- [m] a -> fix-7 -> b -> r',
+    '- b -> lb -> b2 -> r2',
+    '## Next',
+    '## Now',
+    '- keep',
+    '## Done',
+    '- d1',
+    '',
+    '## Done',
+    '- d2',
+    '',
+  ];
   writeFileSync(state, body.join('\n'));
   assert.equal(goal(box, 'land', 'fix').stdout.includes('note:     no Now entry names fix'), true);
-  assert.equal(goal(box, 'land', 'foreground').stdout, '## Now\n- a -> la -> b -> r\n- fixes\n- [m] a -> fix-7 -> b -> r\n- b -> lb -> b2 -> r2\n\n');
+  assert.equal(
+    goal(box, 'land', 'foreground').stdout,
+    '## Now\n- a -> la -> b -> r\n- fixes\n- [m] a -> fix-7 -> b -> r\n- b -> lb -> b2 -> r2\n\n',
+  );
   goal(box, 'land', 'lb', 'shipped');
   const lines = read(state).split('\n');
-  assert.deepEqual(lines.slice(5, 15), ['', '## Next', '## Now', '- keep', '## Done', '- d1', lines[11], '', '## Done', '- d2']);
+  assert.deepEqual(lines.slice(5, 15), [
+    '',
+    '## Next',
+    '## Now',
+    '- keep',
+    '## Done',
+    '- d1',
+    lines[11],
+    '',
+    '## Done',
+    '- d2',
+  ]);
   assert.match(lines[11] ?? '', /Z shipped$/);
   writeFileSync(state, '<!-- state: updated=x -->\n## Now\n');
   goal(box, 'land', '-', 'no done section');
@@ -196,7 +253,12 @@ test('C10 close archives all but scratch, keeps scratch with its size, hidden na
   const run = goal(box, 'close');
   const dest = join(box.root, 'archive', 'docs-pass');
   assert.equal(run.status, 0);
-  assert.match(run.stdout, new RegExp(`^closed:   docs-pass\narchived: ${dest}\nkept:     ${dir}/scratch \\(\\d+(\\.\\d)?K\\)\npointer removed: the hooks are off\\.\n$`));
+  assert.match(
+    run.stdout,
+    new RegExp(
+      `^closed:   docs-pass\narchived: ${dest}\nkept:     ${dir}/scratch \\(\\d+(\\.\\d)?K\\)\npointer removed: the hooks are off\\.\n$`,
+    ),
+  );
   assert.deepEqual(readdirSync(dest).sort(), ['..notes', '.lint', 'briefs', 'log.md', 'maps', 'reports', 'state.md']);
   assert.match(read(join(dest, 'state.md')), /status=closed/);
   assert.match(read(join(dest, 'log.md')), /goal:docs-pass stopped\n$/);
@@ -241,7 +303,11 @@ test('land stamps its Done line under the lock: a land that waited across a minu
   const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
   try {
     writeFileSync(join(dir, '.state.md.lock'), `${holder.pid}\n${hostname()}\n${Date.now()}\ntok\n\n`);
-    const first = spawn(process.execPath, [BATON_BIN, 'goal', 'land', '-', 'first'], { cwd: box.work, env, stdio: 'ignore' });
+    const first = spawn(process.execPath, [BATON_BIN, 'goal', 'land', '-', 'first'], {
+      cwd: box.work,
+      env,
+      stdio: 'ignore',
+    });
     const firstDone = new Promise((resolve) => first.on('close', resolve));
     // Let it start and wait on the lock (a settle, not an assertion), then freeze it there while
     // the minute turns and a second land goes through.

@@ -35,7 +35,12 @@ export function sandbox(options: { git?: boolean } = {}): Sandbox {
   for (const name of readdirSync(compat)) copyFileSync(join(compat, name), join(scripts, name));
   writeFileSync(join(bin, 'baton'), `#!/bin/sh\nexec "${process.execPath}" "${BATON_BIN}" "$@"\n`);
   chmodSync(join(bin, 'baton'), 0o755);
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${bin}:${process.env.PATH ?? ''}`, GIT_CONFIG_GLOBAL: join(base, 'gitconfig') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    GIT_CONFIG_GLOBAL: join(base, 'gitconfig'),
+  };
   delete env.NODE_EXTRA_CA_CERTS;
   delete env.BATON_ORCHESTRATE_PLUGIN_ROOT;
   for (const key of Object.keys(env)) if (key.startsWith('STATE_')) delete env[key];
@@ -55,7 +60,12 @@ function result(r: SpawnSyncReturns<string>): Run {
 }
 
 /** `bash <scripts>/<name> args` as the plugin's checks run it. */
-export function script(box: Sandbox, name: string, args: string[] = [], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+export function script(
+  box: Sandbox,
+  name: string,
+  args: string[] = [],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): Run {
   return result(
     spawnSync('bash', [join(box.scripts, name), ...args], {
       cwd: options.cwd ?? box.work,
@@ -67,7 +77,11 @@ export function script(box: Sandbox, name: string, args: string[] = [], options:
 }
 
 /** `baton args` natively (no compat env). */
-export function baton(box: Sandbox, args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+export function baton(
+  box: Sandbox,
+  args: string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): Run {
   return result(
     spawnSync(process.execPath, [BATON_BIN, ...args], {
       cwd: options.cwd ?? box.work,
@@ -79,7 +93,12 @@ export function baton(box: Sandbox, args: string[], options: { cwd?: string; inp
 }
 
 /** Runs a hook script with a JSON payload; returns the parsed additionalContext or undefined. */
-export function hook(box: Sandbox, name: string, payload: unknown, env: NodeJS.ProcessEnv = {}): { run: Run; context: string | undefined; json: any } {
+export function hook(
+  box: Sandbox,
+  name: string,
+  payload: unknown,
+  env: NodeJS.ProcessEnv = {},
+): { run: Run; context: string | undefined; json: any } {
   const run = script(box, name, [], { input: typeof payload === 'string' ? payload : JSON.stringify(payload), env });
   if (run.stderr !== '') throw new Error(`hook wrote to stderr: ${run.stderr}`);
   if (run.status !== 0) throw new Error(`hook exited ${run.status}`);
@@ -105,5 +124,11 @@ export function transcript(box: Sandbox, name: string, records: unknown[], extra
 }
 
 export const prompt = (text: string) => ({ type: 'user', message: { content: text } });
-export const bash = (command: string) => ({ type: 'assistant', message: { content: [{ type: 'tool_use', name: 'Bash', input: { command } }] } });
-export const tool = (name: string, filePath = '') => ({ type: 'assistant', message: { content: [{ type: 'tool_use', name, input: filePath ? { file_path: filePath } : {} }] } });
+export const bash = (command: string) => ({
+  type: 'assistant',
+  message: { content: [{ type: 'tool_use', name: 'Bash', input: { command } }] },
+});
+export const tool = (name: string, filePath = '') => ({
+  type: 'assistant',
+  message: { content: [{ type: 'tool_use', name, input: filePath ? { file_path: filePath } : {} }] },
+});

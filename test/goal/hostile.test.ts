@@ -35,7 +35,7 @@ test('sentences with &, backslashes, |, newlines land literally on one line (def
   assert.match(script(box, 'goal.sh', ['list']).stdout, /  a & b \\1 c \| d \\n e f\n/);
   script(box, 'goal.sh', ['now', 'x & y \\2 -> l -> b -> r']);
   script(box, 'goal.sh', ['land', 'l', 'done & dusted \\3']);
-  assert.match(readFileSync(join(box.root, 'g', 'state.md'), 'utf8'), /Z done & dusted \\3\n$/);  // Only a newline folds; a carriage return is one of the "other characters", kept as typed.
+  assert.match(readFileSync(join(box.root, 'g', 'state.md'), 'utf8'), /Z done & dusted \\3\n$/); // Only a newline folds; a carriage return is one of the "other characters", kept as typed.
   assert.equal(script(box, 'goal.sh', ['start', 'cr', 'a\r\nb\rc']).status, 0);
   assert.equal(readFileSync(join(box.root, 'cr', 'state.md'), 'utf8').split('\n')[1], '# Goal: a\r b\rc');
 });
@@ -56,15 +56,26 @@ test('binary and huge state files: lint and hooks survive, exit 0', () => {
   assert.equal(big.status, 0);
   assert.match(big.stdout, /lint: size: \d+ bytes/);
   assert.ok(hook(box, 'session-start.sh', { session_id: 's1', source: 'startup', cwd: box.work }).context);
-  const t = transcript(box, 't.jsonl', [prompt('go'), tool('Edit', '/x')], '{"type":"assistant","message":{"content":[{"type":"tool_use"\n\u0000\u0001\n{]\n');
+  const t = transcript(
+    box,
+    't.jsonl',
+    [prompt('go'), tool('Edit', '/x')],
+    '{"type":"assistant","message":{"content":[{"type":"tool_use"\n\u0000\u0001\n{]\n',
+  );
   assert.ok(hook(box, 'stop.sh', { session_id: 's1', transcript_path: t, cwd: box.work }).context);
 });
 
 test('lint: no argument is usage (1); a missing file or a folder is silent (0)', () => {
   const box = sandbox();
   assert.equal(script(box, 'state-lint.sh').status, 1);
-  assert.deepEqual([script(box, 'state-lint.sh', ['/nonexistent']).status, script(box, 'state-lint.sh', ['/nonexistent']).stdout], [0, '']);
-  assert.deepEqual([script(box, 'state-lint.sh', [box.base]).status, script(box, 'state-lint.sh', [box.base]).stdout], [0, '']);
+  assert.deepEqual(
+    [script(box, 'state-lint.sh', ['/nonexistent']).status, script(box, 'state-lint.sh', ['/nonexistent']).stdout],
+    [0, ''],
+  );
+  assert.deepEqual(
+    [script(box, 'state-lint.sh', [box.base]).status, script(box, 'state-lint.sh', [box.base]).stdout],
+    [0, ''],
+  );
 });
 
 function runAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number | null> {
@@ -79,12 +90,20 @@ test('concurrent lands all land: locked, atomic read-modify-write', async () => 
   script(box, 'goal.sh', ['start', 'g', 'x']);
   const labels = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
   for (const label of labels) script(box, 'goal.sh', ['now', `[m] t -> ${label} -> b -> r`]);
-  const codes = await Promise.all(labels.map((label) => runAsync(['goal', 'land', label, `done ${label}`], box.work, box.env)));
-  assert.deepEqual(codes, labels.map(() => 0));
+  const codes = await Promise.all(
+    labels.map((label) => runAsync(['goal', 'land', label, `done ${label}`], box.work, box.env)),
+  );
+  assert.deepEqual(
+    codes,
+    labels.map(() => 0),
+  );
   const state = readFileSync(join(box.root, 'g', 'state.md'), 'utf8');
   assert.match(state, /## Now\n- \(nothing running\)\n\n/);
   for (const label of labels) assert.match(state, new RegExp(`Z done ${label}\\n`));
-  assert.deepEqual(readdirSync(join(box.root, 'g')).filter((n) => n.startsWith('.state.md')), []);
+  assert.deepEqual(
+    readdirSync(join(box.root, 'g')).filter((n) => n.startsWith('.state.md')),
+    [],
+  );
 });
 
 test('edits keep bytes that are not UTF-8: now, land, touch, pause, resume rewrite only what they change', () => {
@@ -103,7 +122,10 @@ test('edits keep bytes that are not UTF-8: now, land, touch, pause, resume rewri
   assert.ok(after.includes(Buffer.from('Z fixed é\n', 'utf8')), 'the new Done line is UTF-8');
   assert.ok(!after.includes(Buffer.from('\ufffd', 'utf8')));
   // A stray 0xA0 byte in Now is text, not a blank line: the rewrite keeps it, the lint agrees.
-  writeFileSync(state, Buffer.from('<!-- state: updated=x status=active -->\n## Now\n\xa0\n- a\n\n## Next\n', 'latin1'));
+  writeFileSync(
+    state,
+    Buffer.from('<!-- state: updated=x status=active -->\n## Now\n\xa0\n- a\n\n## Next\n', 'latin1'),
+  );
   script(box, 'goal.sh', ['now', 'b']);
   const tail = Buffer.from('## Now\n\xa0\n- a\n- b\n\n## Next\n', 'latin1');
   assert.deepEqual(readFileSync(state).subarray(-tail.length), tail);

@@ -10,13 +10,21 @@ import { isoTime } from '../../src/goal/time.js';
 import { tempFile } from './helpers.js';
 
 /** In-process lint: each code fires on a crafted file and stays silent on a clean one (spec 4). */
-function lint(content: string, options: { log?: string; sidecar?: boolean; env?: NodeJS.ProcessEnv; path?: string } = {}): string[] {
+function lint(
+  content: string,
+  options: { log?: string; sidecar?: boolean; env?: NodeJS.ProcessEnv; path?: string } = {},
+): string[] {
   const state = options.path ?? tempFile('state.md', content);
   if (options.path) writeFileSync(state, content);
   const log = options.log === undefined ? undefined : join(dirname(state), 'log.md');
   if (log) writeFileSync(log, options.log as string);
   const sidecar = options.sidecar ? join(dirname(state), '.lint') : undefined;
-  const findings = lintState(state, { logPath: log, sidecarPath: sidecar, env: { HOME: '/nonexistent', ...options.env }, goalTool: 'goal.sh' });
+  const findings = lintState(state, {
+    logPath: log,
+    sidecarPath: sidecar,
+    env: { HOME: '/nonexistent', ...options.env },
+    goalTool: 'goal.sh',
+  });
   return (findings ?? []).map(formatFinding);
 }
 
@@ -26,7 +34,20 @@ const file = (...sections: string[]) => `${marker()}\n# Goal: g\n\n${sections.jo
 test('the twelve codes are registered in spec order, each with id and check', () => {
   assert.deepEqual(
     RULES.map((r) => r.id),
-    ['now-blank', 'now-empty', 'now-finished', 'pending-but-done', 'decided-events', 'decided-unattributed', 'done-order', 'size', 'done-long', 'head-long', 'marker-stale', 'section-stale'],
+    [
+      'now-blank',
+      'now-empty',
+      'now-finished',
+      'pending-but-done',
+      'decided-events',
+      'decided-unattributed',
+      'done-order',
+      'size',
+      'done-long',
+      'head-long',
+      'marker-stale',
+      'section-stale',
+    ],
   );
 });
 
@@ -54,37 +75,89 @@ test('L2 now-finished: only the entry whose report exists, cut at " (", never an
     '',
     '## Next',
   );
-  assert.deepEqual(lint(content, { path: state }), ['lint: now-finished: scan1 has its report; it has returned: goal.sh land scan1']);
+  assert.deepEqual(lint(content, { path: state }), [
+    'lint: now-finished: scan1 has its report; it has returned: goal.sh land scan1',
+  ]);
   writeFileSync(join(dirname(state), 'reports', 'o2.md'), 'r');
   assert.equal(lint(content, { path: state }).length, 2);
 });
 
 test('L3 pending-but-done names each finished number per section, sorted as strings', () => {
-  const content = file('## Now', '- (nothing running)', '', '## Queue', '- #21 follow-up', '- #3 other', '## Done', '- 2025-03-01 09:00Z PR #21 merged');
-  assert.deepEqual(lint(content), ['lint: pending-but-done: ## Queue names #21, which Done or Decided records as merged or closed']);
-  const swallow = file('## Now', '- (nothing running)', '', '## Next', '- #4 #9 #14 #7', '## Decided', '- #4 closed; unmerged #9 (a, 2025-01-01)', '- #14 merged; #7 closed (a, 2025-01-01)');
-  assert.deepEqual(lint(swallow).map((l) => l.split(' names ')[1]?.split(',')[0]), ['#14', '#4', '#7']);
-  assert.deepEqual(lint(file('## Now', '- (nothing running)', '', '## Queue', '- #21 follow-up', '## Done', '- 2025-03-01 09:00Z PR #22 merged')), []);
+  const content = file(
+    '## Now',
+    '- (nothing running)',
+    '',
+    '## Queue',
+    '- #21 follow-up',
+    '- #3 other',
+    '## Done',
+    '- 2025-03-01 09:00Z PR #21 merged',
+  );
+  assert.deepEqual(lint(content), [
+    'lint: pending-but-done: ## Queue names #21, which Done or Decided records as merged or closed',
+  ]);
+  const swallow = file(
+    '## Now',
+    '- (nothing running)',
+    '',
+    '## Next',
+    '- #4 #9 #14 #7',
+    '## Decided',
+    '- #4 closed; unmerged #9 (a, 2025-01-01)',
+    '- #14 merged; #7 closed (a, 2025-01-01)',
+  );
+  assert.deepEqual(
+    lint(swallow).map((l) => l.split(' names ')[1]?.split(',')[0]),
+    ['#14', '#4', '#7'],
+  );
+  assert.deepEqual(
+    lint(
+      file(
+        '## Now',
+        '- (nothing running)',
+        '',
+        '## Queue',
+        '- #21 follow-up',
+        '## Done',
+        '- 2025-03-01 09:00Z PR #22 merged',
+      ),
+    ),
+    [],
+  );
 });
 
 test('L4 decided-events and decided-unattributed; the template placeholder counts as attributed', () => {
-  const content = file('## Now', '- (nothing running)', '', '## Decided', '- reviewer (opus): APPROVE (bob, 2025-03-01)', '- use tabs');
+  const content = file(
+    '## Now',
+    '- (nothing running)',
+    '',
+    '## Decided',
+    '- reviewer (opus): APPROVE (bob, 2025-03-01)',
+    '- use tabs',
+  );
   assert.deepEqual(lint(content), [
     'lint: decided-events: 1 ## Decided line(s) read as events (merges, reviews, agent returns); they belong in Done or the log',
     "lint: decided-unattributed: 1 ## Decided line(s) lack '(<who>, YYYY-MM-DD)'; a ruling names who made it, anything else is not a ruling",
   ]);
-  const clean = ['- a (user, 2026-01-05)', '- b (ana,2031)', '- c (<who>, <YYYY-MM-DD>)', '- d (bo, 2026-01-05, by chat)'];
+  const clean = [
+    '- a (user, 2026-01-05)',
+    '- b (ana,2031)',
+    '- c (<who>, <YYYY-MM-DD>)',
+    '- d (bo, 2026-01-05, by chat)',
+  ];
   assert.deepEqual(lint(file('## Now', '- (nothing running)', '', '## Decided', ...clean)), []);
   for (const bad of ['- e (user)', '- f (me, unconfirmed)', '- g']) {
     assert.equal(lint(file('## Now', '- (nothing running)', '', '## Decided', bad)).length, 1, bad);
   }
 });
 
-const L5 = '## Now\n- (nothing running)\n\n## Done\n- 2025-03-02 10:00Z b\n- 2025-03-01 10:00Z a\n- scan1 finished\n- fix2 finished\n';
+const L5 =
+  '## Now\n- (nothing running)\n\n## Done\n- 2025-03-02 10:00Z b\n- 2025-03-01 10:00Z a\n- scan1 finished\n- fix2 finished\n';
 const L5_LOG = '- 2025-03-01T08:00:00Z scan1: done\n- 2025-03-01T07:00:00Z fix2: done\n';
 
 test('L5 done-order counts stamp and log-time inversions independently', () => {
-  const msg = (n: number) => `lint: done-order: ${n} ## Done entr(y/ies) sit above an older one; append each at the end of Done`;
+  const msg = (n: number) =>
+    `lint: done-order: ${n} ## Done entr(y/ies) sit above an older one; append each at the end of Done`;
   assert.deepEqual(lint(L5, { log: L5_LOG }), [msg(2)]);
   assert.deepEqual(lint(L5), [msg(1)]);
   assert.deepEqual(lint('## Now\n- a\n\n## Done\n- 2026-01-08 23:50Z a\n- 2026-01-09 00:10Z b\n'), []);
@@ -100,7 +173,11 @@ test('L6 size and done-long use their thresholds from the environment', () => {
 });
 
 test('L7 head-long needs the exact end line', () => {
-  const head = ['## Now', '- (nothing running)', ...Array.from({ length: 43 }, (_, i) => `line ${String(i).padStart(2, '0')}`)].join('\n');
+  const head = [
+    '## Now',
+    '- (nothing running)',
+    ...Array.from({ length: 43 }, (_, i) => `line ${String(i).padStart(2, '0')}`),
+  ].join('\n');
   assert.deepEqual(lint(`${head}\n<!-- end head -->\n`), [
     `lint: head-long: the head is 45 lines, ${7 + 20 + 43 * 8} bytes (cap 40 lines, 4000 bytes); the injected copy is cut short`,
   ]);
@@ -125,11 +202,22 @@ test('L9 section-stale reports after STALE_DONE items, then counts again; placeh
   const state = tempFile('state.md', '');
   const sidecar = join(dirname(state), '.lint');
   const withDone = (n: number, next = '- do x') =>
-    file('## Now', '- (nothing running)', '', '## Next', next, '## Queue', '- (none)', '## Done', ...Array.from({ length: n }, (_, i) => `- 2026-01-01 10:${String(i).padStart(2, '0')}Z item ${i}`));
+    file(
+      '## Now',
+      '- (nothing running)',
+      '',
+      '## Next',
+      next,
+      '## Queue',
+      '- (none)',
+      '## Done',
+      ...Array.from({ length: n }, (_, i) => `- 2026-01-01 10:${String(i).padStart(2, '0')}Z item ${i}`),
+    );
   assert.deepEqual(lint(withDone(0), { path: state, sidecar: true }), []);
   const first = readFileSync(sidecar, 'utf8');
   assert.match(first, /^Next [0-9a-f]{12} 0\n$/);
-  const stale = 'lint: section-stale: ## Next unchanged while Done grew by 5; re-read it and fix each line it falsifies';
+  const stale =
+    'lint: section-stale: ## Next unchanged while Done grew by 5; re-read it and fix each line it falsifies';
   assert.deepEqual(lint(withDone(5), { path: state, sidecar: true }), [stale]);
   assert.equal(readFileSync(sidecar, 'utf8'), first.replace(' 0\n', ' 5\n'));
   assert.deepEqual(lint(withDone(5), { path: state, sidecar: true }), []);
@@ -145,7 +233,10 @@ test('the lint reads only the first Now; a repeated same-name heading is skipped
 });
 
 test('marker-stale compares whole seconds of the mtime', () => {
-  const state = tempFile('state.md', `<!-- state: updated=2025-01-01T00:15:00Z status=active -->\n## Now\n- (nothing running)\n\n`);
+  const state = tempFile(
+    'state.md',
+    `<!-- state: updated=2025-01-01T00:15:00Z status=active -->\n## Now\n- (nothing running)\n\n`,
+  );
   utimesSync(state, new Date('2025-01-01T00:30:00.900Z'), new Date('2025-01-01T00:30:00.900Z'));
   const findings = lintState(state, { env: {}, goalTool: 'goal.sh' });
   assert.deepEqual(findings, []);

@@ -30,7 +30,12 @@ describe('compat/eneo/bin shims', () => {
     const { dir, cleanup } = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
     try {
       const cases: [string, string[], number, RegExp][] = [
-        ['eneo-task-init', ['demo', 'deep'], 2, /^usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>\n$/],
+        [
+          'eneo-task-init',
+          ['demo', 'deep'],
+          2,
+          /^usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>\n$/,
+        ],
         ['eneo-task-init', ['demo', 'deep', 'four', 'none', 'none'], 2, /^\[state\] bracket must be an integer/],
         ['eneo-task-update', [], 2, /^usage: eneo-task-update '<jq-expression>' \[arg-name arg-value\]\.\.\.\n$/],
         ['eneo-task-update', ['.x = 1', 'dangling'], 2, /^usage: eneo-task-update /],
@@ -44,7 +49,12 @@ describe('compat/eneo/bin shims', () => {
         ['eneo-task-update', ['.next_hint = $h | .last_pr = $pr', 'h', '/eneo-ship', 'json:pr', '5678'], 0, /^$/],
         ['eneo-task-update', ['.a = (1, 2)'], 1, /^\[state\] /],
         ['eneo-task-update', ['.x = 1', 'json:bad', '{'], 1, /^\[state\] invalid JSON for argument bad\n$/],
-        ['eneo-task-update', ['.lane = "sideways"'], 1, /^\[state\] classification refuses the write: lane: "sideways" is not allowed: expected one of fast, standard, deep/],
+        [
+          'eneo-task-update',
+          ['.lane = "sideways"'],
+          1,
+          /^\[state\] classification refuses the write: lane: "sideways" is not allowed: expected one of fast, standard, deep/,
+        ],
         ['eneo-phase-set', ['green'], 0, /^$/],
       ];
       for (const [name, args, code, stderr] of cases) {
@@ -53,8 +63,14 @@ describe('compat/eneo/bin shims', () => {
         assert.match(r.stderr, stderr, `${name} ${args.join(' ')}`);
         assert.equal(r.stdout, '', `${name} ${args.join(' ')} prints nothing on stdout`);
       }
-      const task = JSON.parse(readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8')) as Record<string, unknown>;
-      assert.deepEqual([task.lane, task.next_hint, task.last_pr, task.tdd_phase], ['deep', '/eneo-ship', 5678, 'GREEN']);
+      const task = JSON.parse(readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      assert.deepEqual(
+        [task.lane, task.next_hint, task.last_pr, task.tdd_phase],
+        ['deep', '/eneo-ship', 5678, 'GREEN'],
+      );
       assert.equal(readFileSync(join(dir, '.claude/state/phase'), 'utf8'), 'GREEN\n');
     } finally {
       cleanup();
@@ -65,7 +81,11 @@ describe('compat/eneo/bin shims', () => {
     const { dir, cleanup } = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
     try {
       spawnSync('ln', ['-s', join(BIN_DIR, 'eneo-task-init'), join(dir, 'init-link')]);
-      const r = spawnSync(join(dir, 'init-link'), ['demo', 'fast', '1', 'none', 'none'], { cwd: dir, encoding: 'utf8', env: env(dir) });
+      const r = spawnSync(join(dir, 'init-link'), ['demo', 'fast', '1', 'none', 'none'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: env(dir),
+      });
       assert.equal(r.status, 0, r.stderr);
       assert.ok(existsSync(join(dir, '.claude/state/current-task.json')));
     } finally {

@@ -10,18 +10,26 @@ import { tempTree } from '../helpers/fixtures.js';
 const STATE_SH = join(ROOT, 'compat', 'eneo', 'lib', 'state.sh');
 
 function sh(dir: string, script: string) {
-  const r = spawnSync('bash', ['-c', `source ${JSON.stringify(STATE_SH)}\n${script}`], { cwd: dir, encoding: 'utf8', env: cleanEnv({ BATON_BIN: `${process.execPath} ${BIN}`, BATON_ROOT: dir }) });
+  const r = spawnSync('bash', ['-c', `source ${JSON.stringify(STATE_SH)}\n${script}`], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: cleanEnv({ BATON_BIN: `${process.execPath} ${BIN}`, BATON_ROOT: dir }),
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('compat/eneo/lib/state.sh', () => {
   it('init, update with string and json: args, get, phase-set, next-hint-consume, clear', () => {
     const { dir, cleanup } = tempTree();
-    const task = (key: string) => (JSON.parse(readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8')) as Record<string, unknown>)[key];
+    const task = (key: string) =>
+      (JSON.parse(readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8')) as Record<string, unknown>)[key];
     try {
       assert.equal(sh(dir, 'eneo_task_init demo deep 4 tenant-scoped appends').code, 0);
       assert.equal(readFileSync(join(dir, '.claude/state/phase'), 'utf8'), 'FREE\n');
-      assert.equal(Object.keys(JSON.parse(readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8'))).length, 19);
+      assert.equal(
+        Object.keys(JSON.parse(readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8'))).length,
+        19,
+      );
       let r = sh(dir, `eneo_task_update '.last_pr = $__pr | .next_hint = "/eneo-recap"' json:__pr 5678`);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(task('last_pr'), 5678);
@@ -33,7 +41,10 @@ describe('compat/eneo/lib/state.sh', () => {
       assert.equal(sh(dir, 'eneo_task_get .wave_status').stdout, '{}\n');
       r = sh(dir, 'eneo_phase_set green; echo "rc=$?"');
       assert.equal(r.stdout, 'rc=0\n');
-      assert.deepEqual([task('tdd_phase'), readFileSync(join(dir, '.claude/state/phase'), 'utf8')], ['GREEN', 'GREEN\n']);
+      assert.deepEqual(
+        [task('tdd_phase'), readFileSync(join(dir, '.claude/state/phase'), 'utf8')],
+        ['GREEN', 'GREEN\n'],
+      );
       assert.equal(sh(dir, 'eneo_next_hint_consume').stdout, '/eneo-recap\n');
       assert.equal(sh(dir, 'eneo_next_hint_consume').stdout, '\n');
       assert.equal(sh(dir, 'eneo_wave_start 1 2 --agents \'["Explore"]\'').code, 0);
@@ -53,8 +64,17 @@ describe('compat/eneo/lib/state.sh', () => {
       const before = readFileSync(join(dir, '.claude/state/current-task.json'), 'utf8');
       // The original helper's lock: a folder made with mkdir, held by a live bash writer.
       mkdirSync(join(dir, '.claude/state/.locks/state.lock'), { recursive: true });
-      for (const call of [`eneo_task_update '.next_hint = "x"'`, 'eneo_phase_set RED', 'eneo_next_hint_consume', 'eneo_task_clear']) {
-        const r = spawnSync('bash', ['-c', `source ${JSON.stringify(STATE_SH)}\n${call}`], { cwd: dir, encoding: 'utf8', env: cleanEnv({ BATON_BIN: `${process.execPath} ${BIN}`, BATON_ROOT: dir, BATON_LOCK_TIMEOUT_MS: '300' }) });
+      for (const call of [
+        `eneo_task_update '.next_hint = "x"'`,
+        'eneo_phase_set RED',
+        'eneo_next_hint_consume',
+        'eneo_task_clear',
+      ]) {
+        const r = spawnSync('bash', ['-c', `source ${JSON.stringify(STATE_SH)}\n${call}`], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: cleanEnv({ BATON_BIN: `${process.execPath} ${BIN}`, BATON_ROOT: dir, BATON_LOCK_TIMEOUT_MS: '300' }),
+        });
         assert.equal(r.status, 1, `${call}: ${r.stderr}`);
         assert.match(r.stderr, /\[state\] timed out acquiring lock: state/, call);
       }
@@ -68,7 +88,11 @@ describe('compat/eneo/lib/state.sh', () => {
     const { dir, cleanup } = tempTree();
     try {
       const cases: [string, number, RegExp][] = [
-        ['eneo_task_init demo deep', 2, /^usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>$/m],
+        [
+          'eneo_task_init demo deep',
+          2,
+          /^usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>$/m,
+        ],
         ['eneo_task_init demo deep four none none', 2, /^\[state\] bracket must be an integer/m],
         ['eneo_task_update', 2, /^usage: eneo-task-update '<jq-expression>' \[arg-name arg-value\]\.\.\.$/m],
         ['eneo_task_update .x=1', 3, /^\[state\] no current task \(/m],
@@ -92,7 +116,10 @@ describe('compat/eneo/lib/state.sh', () => {
       assert.equal(sh(dir, `eneo_task_update '.a = $__a' json:__a '{bad'`).code, 1);
       assert.equal(sh(dir, `eneo_task_update '.phase = "three"'`).code, 1, 'a validation failure is exit 1');
       assert.equal(sh(dir, `eneo_task_update '.a = (1,2)'`).code, 1);
-      assert.match(sh(dir, 'eneo_task_init other fast 1 none none').stderr, /\[state\] replacing current task demo with other/);
+      assert.match(
+        sh(dir, 'eneo_task_init other fast 1 none none').stderr,
+        /\[state\] replacing current task demo with other/,
+      );
     } finally {
       cleanup();
     }

@@ -12,12 +12,18 @@ const PROMPTS = '.claude/stats/prompts.jsonl';
 
 describe('texts', () => {
   it('a command-only rule without a message names its pattern, not "Bash on ."', () => {
-    const p = eneoProject({}, { profile: 'eneo', rules: [{ id: 'no-force-push', on: 'bash', command: 'git\\s+push\\s+.*--force' }] });
+    const p = eneoProject(
+      {},
+      { profile: 'eneo', rules: [{ id: 'no-force-push', on: 'bash', command: 'git\\s+push\\s+.*--force' }] },
+    );
     try {
       const { kind, reason } = decision(p.hook('PreToolUse', bash('git push origin main --force')));
       assert.equal(kind, 'deny');
       assert.doesNotMatch(reason, / on \./);
-      assert.match(reason, /Blocked by baton rule 'no-force-push': this Bash command matches \/git\\s\+push\\s\+\.\*--force\//);
+      assert.match(
+        reason,
+        /Blocked by baton rule 'no-force-push': this Bash command matches \/git\\s\+push\\s\+\.\*--force\//,
+      );
     } finally {
       p.cleanup();
     }
@@ -29,8 +35,12 @@ describe('prompt audit', () => {
     const p = eneoProject();
     try {
       startTask(p);
-      assert.equal(p.hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'fix the login bug' }).code, 0);
-      const notification = '<task-notification>\n<task-id>b1x2</task-id>\n<status>completed</status>\n<summary>Agent "tests" completed</summary>\n<result>DONE|/tmp/a.md</result>\n</task-notification>';
+      assert.equal(
+        p.hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'fix the login bug' }).code,
+        0,
+      );
+      const notification =
+        '<task-notification>\n<task-id>b1x2</task-id>\n<status>completed</status>\n<summary>Agent "tests" completed</summary>\n<result>DONE|/tmp/a.md</result>\n</task-notification>';
       const r = p.hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: notification });
       assert.equal(r.code, 0);
       assert.equal(r.stdout, '');
@@ -48,7 +58,12 @@ describe('prompt audit', () => {
   });
 });
 
-const stopPayload = (session: string, extra: object = {}) => ({ hook_event_name: 'Stop', session_id: session, stop_hook_active: false, ...extra });
+const stopPayload = (session: string, extra: object = {}) => ({
+  hook_event_name: 'Stop',
+  session_id: session,
+  stop_hook_active: false,
+  ...extra,
+});
 /** The Stop answer: the block reason, or undefined when the stop is allowed. */
 function blocked(r: { code: number; stdout: string; stderr: string }): string | undefined {
   assert.equal(r.code, 0, r.stderr);
@@ -57,7 +72,12 @@ function blocked(r: { code: number; stdout: string; stderr: string }): string | 
   assert.equal(out.decision, 'block');
   return out.reason;
 }
-const subagentDone = (id: string, message = `DONE|/tmp/${id}.md`) => ({ hook_event_name: 'SubagentStop', agent_id: id, agent_type: 'Explore', last_assistant_message: message });
+const subagentDone = (id: string, message = `DONE|/tmp/${id}.md`) => ({
+  hook_event_name: 'SubagentStop',
+  agent_id: id,
+  agent_type: 'Explore',
+  last_assistant_message: message,
+});
 
 describe('Stop: the wave gate', () => {
   it('keeps the main agent from stopping while the wave is incomplete, once per stop, until it is done', () => {
@@ -68,7 +88,11 @@ describe('Stop: the wave gate', () => {
       assert.equal(p.task(['wave-start', '1', '2', '--agents', '["Explore","Explore"]']).code, 0);
       const reason = blocked(p.hook('Stop', stopPayload('s1')));
       assert.match(reason ?? '', /Wave 1 is not complete: 0\/2 agents reported DONE/);
-      assert.equal(blocked(p.hook('Stop', stopPayload('s1', { stop_hook_active: true }))), undefined, 'never blocks a continuation');
+      assert.equal(
+        blocked(p.hook('Stop', stopPayload('s1', { stop_hook_active: true }))),
+        undefined,
+        'never blocks a continuation',
+      );
       p.hook('SubagentStop', subagentDone('a1'));
       assert.match(blocked(p.hook('Stop', stopPayload('s1'))) ?? '', /1\/2 agents/);
       p.hook('SubagentStop', subagentDone('a2'));
@@ -108,10 +132,14 @@ describe('Stop: the wave gate', () => {
 });
 
 describe('Stop: presets reproducing the Eneo stop-ratchet and typecheck-on-stop hooks', () => {
-  const coverage = (percent: number) => JSON.stringify({ files: { 'src/a.py': { summary: { percent_covered: percent } } } });
+  const coverage = (percent: number) =>
+    JSON.stringify({ files: { 'src/a.py': { summary: { percent_covered: percent } } } });
 
   it('ratchet: a file under its floor blocks; a missing artifact blocks only once verified', () => {
-    const p = eneoProject({ '.claude/ratchet/coverage.json': '{"src/a.py": 80, "src/gone.py": 90}', '.claude/ratchet/.current/coverage.json': coverage(70.5) });
+    const p = eneoProject({
+      '.claude/ratchet/coverage.json': '{"src/a.py": 80, "src/gone.py": 90}',
+      '.claude/ratchet/.current/coverage.json': coverage(70.5),
+    });
     try {
       startTask(p);
       const reason = blocked(p.hook('Stop', stopPayload('r1')));
@@ -120,7 +148,11 @@ describe('Stop: presets reproducing the Eneo stop-ratchet and typecheck-on-stop 
       p.write('.claude/ratchet/.current/coverage.json', coverage(80));
       assert.equal(blocked(p.hook('Stop', stopPayload('r1'))), undefined);
       p.write('.claude/ratchet/.current/coverage.json', '');
-      assert.equal(blocked(p.hook('Stop', stopPayload('r1'))), undefined, 'before verify, a missing artifact is allowed');
+      assert.equal(
+        blocked(p.hook('Stop', stopPayload('r1'))),
+        undefined,
+        'before verify, a missing artifact is allowed',
+      );
       p.task(['update', '--', '.status = "verified"']);
       assert.match(blocked(p.hook('Stop', stopPayload('r1'))) ?? '', /current coverage artifact is missing/);
     } finally {
@@ -129,12 +161,23 @@ describe('Stop: presets reproducing the Eneo stop-ratchet and typecheck-on-stop 
   });
 
   it('typecheck: runs the project script when Python files changed and blocks with its errors', () => {
-    const script = 'echo "src/intric/a.py:1:1 - error: bad type" >&2\nfor i in $(seq 20); do echo "line $i" >&2; done\nexit 1\n';
+    const script =
+      'echo "src/intric/a.py:1:1 - error: bad type" >&2\nfor i in $(seq 20); do echo "line $i" >&2; done\nexit 1\n';
     const p = eneoProject({ 'backend/scripts/typecheck_changed.sh': script, 'backend/src/intric/a.py': 'x = 1\n' });
-    const stop = (env: Record<string, string> = {}) => baton(['hook', 'Stop'], { cwd: p.dir, env: { ...p.env, ...env }, input: JSON.stringify(stopPayload(`t${Math.random()}`)) });
+    const stop = (env: Record<string, string> = {}) =>
+      baton(['hook', 'Stop'], {
+        cwd: p.dir,
+        env: { ...p.env, ...env },
+        input: JSON.stringify(stopPayload(`t${Math.random()}`)),
+      });
     try {
       startTask(p);
-      for (const args of [['init', '-q'], ['add', 'baton.config.json'], ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'x']]) spawnSync('git', args, { cwd: p.dir });
+      for (const args of [
+        ['init', '-q'],
+        ['add', 'baton.config.json'],
+        ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'x'],
+      ])
+        spawnSync('git', args, { cwd: p.dir });
       const reason = blocked(stop());
       assert.match(reason ?? '', /^✗ Type checking failed in 1 file\(s\)\.\n/);
       assert.match(reason ?? '', /error: bad type[\s\S]*\.\.\. and 6 more errors$/);
@@ -155,7 +198,11 @@ describe('denyProtocol: exit2', () => {
     assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
     return p;
   }
-  const writeTest = (dir: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, 'tests/test_a.py'), content: 'x' } });
+  const writeTest = (dir: string) => ({
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(dir, 'tests/test_a.py'), content: 'x' },
+  });
 
   it('answers a deny and a Stop block with the reason on stderr and exit 2', () => {
     const p = green({ profile: 'eneo', denyProtocol: 'exit2' });
@@ -163,7 +210,10 @@ describe('denyProtocol: exit2', () => {
       const deny = p.hook('PreToolUse', writeTest(p.dir));
       assert.equal(deny.code, 2);
       assert.equal(deny.stdout, '');
-      assert.match(deny.stderr, /^✗ Blocked: attempted to edit test file during GREEN phase\.\n[\s\S]*\[baton rule gate-green\]\n$/);
+      assert.match(
+        deny.stderr,
+        /^✗ Blocked: attempted to edit test file during GREEN phase\.\n[\s\S]*\[baton rule gate-green\]\n$/,
+      );
       const allow = p.hook('PreToolUse', { tool_name: 'Write', tool_input: { file_path: join(p.dir, 'src/a.py') } });
       assert.deepEqual([allow.code, allow.stdout], [0, '']);
       p.task(['wave-start', '1', '1']);

@@ -17,13 +17,25 @@ const PARALLEL = 4;
 function payload(c: GateCase, dir: string): string {
   const text = c.command.replaceAll('@ROOT@', dir);
   const base = { session_id: 'corpus', hook_event_name: 'PreToolUse', cwd: dir, permission_mode: 'default' };
-  if (c.tool) return JSON.stringify({ ...base, tool_name: c.tool, tool_input: { file_path: join(dir, text), ...(c.tool === 'Write' ? { content: 'x' } : { old_string: 'a', new_string: 'b' }) } });
+  if (c.tool)
+    return JSON.stringify({
+      ...base,
+      tool_name: c.tool,
+      tool_input: {
+        file_path: join(dir, text),
+        ...(c.tool === 'Write' ? { content: 'x' } : { old_string: 'a', new_string: 'b' }),
+      },
+    });
   return JSON.stringify({ ...base, tool_name: 'Bash', tool_input: { command: text, description: c.what } });
 }
 
 function hook(input: string, dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'hook', 'PreToolUse', '--profile', 'eneo'], { cwd: dir, env: cleanEnv({ CLAUDE_PROJECT_DIR: dir }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'hook', 'PreToolUse', '--profile', 'eneo'], {
+      cwd: dir,
+      env: cleanEnv({ CLAUDE_PROJECT_DIR: dir }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -45,7 +57,10 @@ async function run(cases: readonly GateCase[], p: EneoProject, want: 'deny' | 'a
         const c = batch[next++] as GateCase;
         const result = await hook(payload(c, p.dir), p.dir);
         const d = result.code === 0 ? decision(result) : { kind: `exit ${result.code}`, reason: result.stderr };
-        if (d.kind !== want) failures.push(`[${phase}] ${c.what}: ${c.tool ?? 'Bash'} ${JSON.stringify(c.command)} -> ${d.kind} ${d.reason.split('\n').pop() ?? ''} ${result.stderr.split('\n')[0]}`);
+        if (d.kind !== want)
+          failures.push(
+            `[${phase}] ${c.what}: ${c.tool ?? 'Bash'} ${JSON.stringify(c.command)} -> ${d.kind} ${d.reason.split('\n').pop() ?? ''} ${result.stderr.split('\n')[0]}`,
+          );
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));

@@ -50,6 +50,11 @@ export function startTask(project: EneoProject, expr?: string, slug = 'demo'): v
 /** The decision of a Claude PreToolUse answer: 'deny' with its reason, or 'allow' for no output. */
 export function decision(result: RunResult): { kind: 'allow' | 'deny'; reason: string } {
   if (result.stdout.trim() === '') return { kind: 'allow', reason: '' };
-  const out = JSON.parse(result.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
-  return { kind: out.hookSpecificOutput?.permissionDecision === 'deny' ? 'deny' : 'allow', reason: out.hookSpecificOutput?.permissionDecisionReason ?? '' };
+  const out = JSON.parse(result.stdout) as {
+    hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string };
+  };
+  return {
+    kind: out.hookSpecificOutput?.permissionDecision === 'deny' ? 'deny' : 'allow',
+    reason: out.hookSpecificOutput?.permissionDecisionReason ?? '',
+  };
 }

@@ -97,7 +97,10 @@ describe('PreCompact, Stop, SessionEnd', () => {
       const [snapshot] = readdirSync(join(p.dir, '.claude/context'));
       assert.match(snapshot ?? '', /^demo-\d{8}T\d{6}Z\.md$/);
       const body = p.read(`.claude/context/${snapshot}`);
-      assert.match(body, /^# Scratchpad snapshot — slug: demo, timestamp: \d{8}T\d{6}Z\n\nCaptured at PreCompact\. Source: .*phase-01-scratchpad\n\n## notes\.md\n\n```\nremember this\n```\n/);
+      assert.match(
+        body,
+        /^# Scratchpad snapshot — slug: demo, timestamp: \d{8}T\d{6}Z\n\nCaptured at PreCompact\. Source: .*phase-01-scratchpad\n\n## notes\.md\n\n```\nremember this\n```\n/,
+      );
       const history = baton(['history', TASK, '--json'], { cwd: p.dir, env: p.env });
       assert.match(history.stdout, /"writer":"pre-compact"/);
     } finally {
@@ -108,23 +111,36 @@ describe('PreCompact, Stop, SessionEnd', () => {
   it('PreCompact also records a revision of every run of the run bus (.ai_log/session-*.json)', () => {
     const p = eneoProject();
     try {
-      for (const label of ['alpha', 'beta']) assert.equal(baton(['run', 'init', label], { cwd: p.dir, env: p.env }).code, 0);
+      for (const label of ['alpha', 'beta'])
+        assert.equal(baton(['run', 'init', label], { cwd: p.dir, env: p.env }).code, 0);
       p.write('.ai_log/notes.json', '{}');
       const r = p.hook('PreCompact', { hook_event_name: 'PreCompact', trigger: 'manual' });
       assert.equal(r.code, 0);
-      assert.match(r.stderr, /\[pre-compact\] \.ai_log\/session-alpha\.json saved as revision 2\n\[pre-compact\] \.ai_log\/session-beta\.json saved as revision 2\n/);
+      assert.match(
+        r.stderr,
+        /\[pre-compact\] \.ai_log\/session-alpha\.json saved as revision 2\n\[pre-compact\] \.ai_log\/session-beta\.json saved as revision 2\n/,
+      );
       for (const label of ['alpha', 'beta']) {
         const history = baton(['history', `.ai_log/session-${label}.json`, '--json'], { cwd: p.dir, env: p.env });
         assert.match(history.stdout, /"writer":"pre-compact"/, label);
       }
-      assert.doesNotMatch(baton(['history', '.ai_log/notes.json', '--json'], { cwd: p.dir, env: p.env }).stdout, /pre-compact/);
+      assert.doesNotMatch(
+        baton(['history', '.ai_log/notes.json', '--json'], { cwd: p.dir, env: p.env }).stdout,
+        /pre-compact/,
+      );
     } finally {
       p.cleanup();
     }
   });
 
   it('Stop runs the verification commands, blocks once, honours stop_hook_active and never repeats a block', () => {
-    const p = eneoProject({}, { profile: 'eneo', stop: { commands: [{ name: 'lint', run: 'test -f ok.txt || { echo "lint: 3 problems"; exit 1; }' }] } });
+    const p = eneoProject(
+      {},
+      {
+        profile: 'eneo',
+        stop: { commands: [{ name: 'lint', run: 'test -f ok.txt || { echo "lint: 3 problems"; exit 1; }' }] },
+      },
+    );
     try {
       const first = p.hook('Stop', { session_id: 's1', stop_hook_active: false });
       const out = JSON.parse(first.stdout) as { decision: string; reason: string };
@@ -133,7 +149,11 @@ describe('PreCompact, Stop, SessionEnd', () => {
       assert.equal(p.hook('Stop', { session_id: 's1', stop_hook_active: true }).stdout, '');
       // The continuation did not block, so the next turn's Stop is checked afresh: a check that
       // still fails blocks again (a remembered reason would let every other turn through).
-      assert.equal((JSON.parse(p.hook('Stop', { session_id: 's1', stop_hook_active: false }).stdout) as { decision: string }).decision, 'block');
+      assert.equal(
+        (JSON.parse(p.hook('Stop', { session_id: 's1', stop_hook_active: false }).stdout) as { decision: string })
+          .decision,
+        'block',
+      );
       // A host that never sets stop_hook_active: the immediate repeat is let through once.
       const again = p.hook('Stop', { session_id: 's1', stop_hook_active: false });
       assert.equal(again.stdout, '', 'the same reason never blocks twice in a row');

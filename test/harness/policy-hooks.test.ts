@@ -5,7 +5,11 @@ import { after, before, describe, it } from 'node:test';
 import { decision, eneoProject, startTask, type EneoProject } from './helpers.js';
 
 /** PreToolUse through the CLI as a process: the eneo profile's gates (spec 8.3-8.5, 8.7). */
-const write = (dir: string, path: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, path), content: 'x' } });
+const write = (dir: string, path: string) => ({
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Write',
+  tool_input: { file_path: join(dir, path), content: 'x' },
+});
 const bash = (command: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
 
 describe('eneo phase gate and protected files', () => {
@@ -46,17 +50,36 @@ describe('eneo phase gate and protected files', () => {
 
   it('protects env, lockfiles, ratchet and the mirror in every phase; .env.example is allowed first', () => {
     p.task(['phase-set', 'FREE']);
-    const cases: [string, string][] = [['.env', 'protect-env'], ['web/.env.local', 'protect-env'], ['uv.lock', 'protect-lockfile'], ['web/package-lock.json', 'protect-lockfile'], ['.claude/ratchet/coverage.json', 'protect-ratchet'], ['.claude/state/phase', 'protect-phase-mirror']];
-    for (const [path, rule] of cases) assert.match(decision(p.hook('PreToolUse', write(p.dir, path))).reason, new RegExp(`\\[baton rule ${rule}\\]`), path);
+    const cases: [string, string][] = [
+      ['.env', 'protect-env'],
+      ['web/.env.local', 'protect-env'],
+      ['uv.lock', 'protect-lockfile'],
+      ['web/package-lock.json', 'protect-lockfile'],
+      ['.claude/ratchet/coverage.json', 'protect-ratchet'],
+      ['.claude/state/phase', 'protect-phase-mirror'],
+    ];
+    for (const [path, rule] of cases)
+      assert.match(
+        decision(p.hook('PreToolUse', write(p.dir, path))).reason,
+        new RegExp(`\\[baton rule ${rule}\\]`),
+        path,
+      );
     assert.match(decision(p.hook('PreToolUse', write(p.dir, '.claude/state/phase'))).reason, /eneo_phase_set/);
-    for (const path of ['.env.example', 'web/.env.sample', '.env.template']) assert.equal(decision(p.hook('PreToolUse', write(p.dir, path))).kind, 'allow', path);
+    for (const path of ['.env.example', 'web/.env.sample', '.env.template'])
+      assert.equal(decision(p.hook('PreToolUse', write(p.dir, path))).kind, 'allow', path);
   });
 
   it('reads the path from path / notebook_path and relative paths against the project root', () => {
     assert.equal(decision(p.hook('PreToolUse', { tool_name: 'Edit', tool_input: { path: '.env' } })).kind, 'deny');
-    assert.equal(decision(p.hook('PreToolUse', { tool_name: 'NotebookEdit', tool_input: { notebook_path: 'uv.lock' } })).kind, 'deny');
+    assert.equal(
+      decision(p.hook('PreToolUse', { tool_name: 'NotebookEdit', tool_input: { notebook_path: 'uv.lock' } })).kind,
+      'deny',
+    );
     assert.equal(decision(p.hook('PreToolUse', { tool_name: 'Edit', tool_input: {} })).kind, 'allow');
-    assert.equal(decision(p.hook('PreToolUse', { tool_name: 'Read', tool_input: { file_path: '.env' } })).kind, 'allow');
+    assert.equal(
+      decision(p.hook('PreToolUse', { tool_name: 'Read', tool_input: { file_path: '.env' } })).kind,
+      'allow',
+    );
   });
 });
 
@@ -68,7 +91,8 @@ describe('eneo bash firewall', () => {
   });
   after(() => p.cleanup());
 
-  const rule = (command: string) => /\[baton rule ([a-z-]+)\]/.exec(decision(p.hook('PreToolUse', bash(command))).reason)?.[1];
+  const rule = (command: string) =>
+    /\[baton rule ([a-z-]+)\]/.exec(decision(p.hook('PreToolUse', bash(command))).reason)?.[1];
 
   it('always blocks writes into the mirror and protected files, and bulk test deletion', () => {
     assert.equal(rule('echo GREEN > .claude/state/phase'), 'bash-phase-mirror');
@@ -78,7 +102,13 @@ describe('eneo bash firewall', () => {
     assert.equal(rule('rm -rf backend/tests/'), 'bash-rm-tests');
     assert.equal(rule('echo A=1 >> .env.example'), undefined);
     assert.equal(rule('cat .env'), undefined);
-    for (const command of ['rm -fr tests/', 'rm -R backend/tests', 'rm --recursive backend/tests', 'find backend/tests -delete']) assert.equal(rule(command), 'bash-rm-tests', command);
+    for (const command of [
+      'rm -fr tests/',
+      'rm -R backend/tests',
+      'rm --recursive backend/tests',
+      'find backend/tests -delete',
+    ])
+      assert.equal(rule(command), 'bash-rm-tests', command);
     assert.equal(rule('rm -rf build/'), undefined);
   });
 
@@ -104,23 +134,38 @@ describe('eneo bash firewall', () => {
 
 describe('rules of a project config', () => {
   it('adds rules conditioned on any document field, replaces and disables profile rules', () => {
-    const p = eneoProject({}, {
-      profile: 'eneo',
-      disable: ['protect-lockfile'],
-      pathClasses: { docs: ['*/docs/*.md'] },
-      rules: [
-        { id: 'docs-frozen', on: 'both', when: { field: 'status', in: ['verified'] }, paths: ['docs'], message: 'docs are frozen once {slug} is verified ({file})' },
-        { id: 'no-force-push', on: 'bash', command: 'git\\s+push\\s+.*--force' },
-      ],
-    });
+    const p = eneoProject(
+      {},
+      {
+        profile: 'eneo',
+        disable: ['protect-lockfile'],
+        pathClasses: { docs: ['*/docs/*.md'] },
+        rules: [
+          {
+            id: 'docs-frozen',
+            on: 'both',
+            when: { field: 'status', in: ['verified'] },
+            paths: ['docs'],
+            message: 'docs are frozen once {slug} is verified ({file})',
+          },
+          { id: 'no-force-push', on: 'bash', command: 'git\\s+push\\s+.*--force' },
+        ],
+      },
+    );
     try {
       startTask(p);
       assert.equal(decision(p.hook('PreToolUse', write(p.dir, 'uv.lock'))).kind, 'allow');
       assert.equal(decision(p.hook('PreToolUse', write(p.dir, 'docs/a.md'))).kind, 'allow');
       p.task(['update', '--', '.status = "verified"']);
-      assert.match(decision(p.hook('PreToolUse', write(p.dir, 'docs/a.md'))).reason, /docs are frozen once demo is verified \(.*docs\/a\.md\)/);
+      assert.match(
+        decision(p.hook('PreToolUse', write(p.dir, 'docs/a.md'))).reason,
+        /docs are frozen once demo is verified \(.*docs\/a\.md\)/,
+      );
       assert.match(decision(p.hook('PreToolUse', bash('echo hi > docs/b.md'))).reason, /docs-frozen/);
-      assert.match(decision(p.hook('PreToolUse', bash('git push origin main --force'))).reason, /Blocked by baton rule 'no-force-push'/);
+      assert.match(
+        decision(p.hook('PreToolUse', bash('git push origin main --force'))).reason,
+        /Blocked by baton rule 'no-force-push'/,
+      );
     } finally {
       p.cleanup();
     }

@@ -16,7 +16,10 @@ const STATE = '.claude/state/current-task.json';
 
 describe('project root', () => {
   it('eneo: a workspace folder holding eneo/ (the marker backend/src/intric) keeps the state in eneo/', () => {
-    const { dir, cleanup } = tempTree({ 'baton.config.json': '{"profile": "eneo"}', 'eneo/backend/src/intric/x.py': '' });
+    const { dir, cleanup } = tempTree({
+      'baton.config.json': '{"profile": "eneo"}',
+      'eneo/backend/src/intric/x.py': '',
+    });
     try {
       const env = { CLAUDE_PROJECT_DIR: dir };
       assert.equal(baton(INIT, { cwd: dir, env }).code, 0);
@@ -27,11 +30,22 @@ describe('project root', () => {
       const start = baton(['hook', 'SessionStart'], { cwd: dir, env, input: '{"source":"startup"}' });
       assert.deepEqual([start.code, start.stdout], [0, 'Resume: demo\n']);
       assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: dir, env }).code, 0);
-      const deny = baton(['hook', 'PreToolUse'], { cwd: dir, env, input: JSON.stringify({ tool_name: 'Write', tool_input: { file_path: join(dir, 'eneo/tests/test_a.py') } }) });
+      const deny = baton(['hook', 'PreToolUse'], {
+        cwd: dir,
+        env,
+        input: JSON.stringify({ tool_name: 'Write', tool_input: { file_path: join(dir, 'eneo/tests/test_a.py') } }),
+      });
       assert.match(deny.stdout, /"permissionDecision":"deny"/);
-      const status = baton(['statusline'], { cwd: dir, env: { NO_COLOR: '1' }, input: JSON.stringify({ workspace: { current_dir: dir, project_dir: dir } }) });
+      const status = baton(['statusline'], {
+        cwd: dir,
+        env: { NO_COLOR: '1' },
+        input: JSON.stringify({ workspace: { current_dir: dir, project_dir: dir } }),
+      });
       assert.match(status.stdout, /\ndemo · GREEN · …\n$/);
-      assert.match(baton(['doctor'], { cwd: dir, env }).stdout, /current-task\.json present \(deep lane\)|stale state for deep lane slug demo/);
+      assert.match(
+        baton(['doctor'], { cwd: dir, env }).stdout,
+        /current-task\.json present \(deep lane\)|stale state for deep lane slug demo/,
+      );
     } finally {
       cleanup();
     }
@@ -40,7 +54,10 @@ describe('project root', () => {
   it('no config: the compat scripts and `baton hook --profile eneo` agree on the marker root, so GREEN denies a test edit', () => {
     const { dir, cleanup } = tempTree({ 'eneo/backend/src/intric/x.py': '' });
     const shim = (name: string, args: string[]) => {
-      const env = cleanEnv({ PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'), CLAUDE_PROJECT_DIR: dir });
+      const env = cleanEnv({
+        PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+        CLAUDE_PROJECT_DIR: dir,
+      });
       delete env.BATON_BIN;
       return spawnSync(join(ROOT, 'compat/eneo/bin', name), args, { cwd: dir, encoding: 'utf8', env }).status;
     };
@@ -48,10 +65,21 @@ describe('project root', () => {
       assert.equal(shim('eneo-task-init', ['demo', 'deep', '4', 'none', 'appends']), 0);
       assert.equal(shim('eneo-phase-set', ['GREEN']), 0);
       assert.ok(existsSync(join(dir, 'eneo', STATE)), 'the state is under the marker root');
-      const input = JSON.stringify({ tool_name: 'Write', tool_input: { file_path: join(dir, 'eneo/tests/test_a.py') } });
-      const deny = baton(['hook', 'PreToolUse', '--profile', 'eneo'], { cwd: dir, env: { CLAUDE_PROJECT_DIR: dir }, input });
+      const input = JSON.stringify({
+        tool_name: 'Write',
+        tool_input: { file_path: join(dir, 'eneo/tests/test_a.py') },
+      });
+      const deny = baton(['hook', 'PreToolUse', '--profile', 'eneo'], {
+        cwd: dir,
+        env: { CLAUDE_PROJECT_DIR: dir },
+        input,
+      });
       assert.match(deny.stdout, /"permissionDecision":"deny"/);
-      const status = baton(['statusline'], { cwd: dir, env: { NO_COLOR: '1' }, input: JSON.stringify({ workspace: { current_dir: dir, project_dir: dir } }) });
+      const status = baton(['statusline'], {
+        cwd: dir,
+        env: { NO_COLOR: '1' },
+        input: JSON.stringify({ workspace: { current_dir: dir, project_dir: dir } }),
+      });
       assert.match(status.stdout, /\ndemo · GREEN · …\n$/);
     } finally {
       cleanup();
@@ -81,12 +109,19 @@ describe('project root', () => {
   });
 
   it('no markers: CLAUDE_PROJECT_DIR, else the git top level, else the working directory', () => {
-    const { dir, cleanup } = tempTree({ 'repo/baton.config.json': '{}', 'repo/sub/deeper/.keep': '', 'plain/sub/.keep': '' });
+    const { dir, cleanup } = tempTree({
+      'repo/baton.config.json': '{}',
+      'repo/sub/deeper/.keep': '',
+      'plain/sub/.keep': '',
+    });
     try {
       spawnSync('git', ['init', '-q', join(dir, 'repo')]);
       assert.equal(baton(INIT, { cwd: join(dir, 'repo/sub/deeper'), env: {} }).code, 0);
       assert.ok(existsSync(join(dir, 'repo', STATE)), 'git top level');
-      assert.equal(baton(INIT, { cwd: join(dir, 'repo/sub'), env: { CLAUDE_PROJECT_DIR: join(dir, 'plain') } }).code, 0);
+      assert.equal(
+        baton(INIT, { cwd: join(dir, 'repo/sub'), env: { CLAUDE_PROJECT_DIR: join(dir, 'plain') } }).code,
+        0,
+      );
       assert.ok(existsSync(join(dir, 'plain', STATE)), 'CLAUDE_PROJECT_DIR');
       assert.equal(baton(INIT, { cwd: join(dir, 'plain/sub'), env: {} }).code, 0);
       assert.ok(existsSync(join(dir, 'plain/sub', STATE)), 'working directory outside git');

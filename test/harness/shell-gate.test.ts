@@ -18,11 +18,22 @@ describe('shell gate: fail closed', () => {
       assert.match(d.reason, /cannot tell what this command writes: command substitution \$\(\.\.\.\)/);
       assert.match(d.reason, /"shell": \{"strict": false\}/);
       assert.match(d.reason, /\[baton rule bash-green-tests\]/);
-      assert.match(decision(p.hook('PreToolUse', bash("python3 -c \"open('tests/h.py', 'w')\""))).reason, /a python3 one-liner that may write files/);
+      assert.match(
+        decision(p.hook('PreToolUse', bash("python3 -c \"open('tests/h.py', 'w')\""))).reason,
+        /a python3 one-liner that may write files/,
+      );
       assert.match(decision(p.hook('PreToolUse', bash('eval "$CMD" tests/x'))).reason, /eval of variable \$CMD/);
-      assert.equal(decision(p.hook('PreToolUse', bash('tmp=$(mktemp); pytest > "$tmp"'))).kind, 'allow', 'names nothing protected');
+      assert.equal(
+        decision(p.hook('PreToolUse', bash('tmp=$(mktemp); pytest > "$tmp"'))).kind,
+        'allow',
+        'names nothing protected',
+      );
       p.task(['phase-set', 'REFACTOR']);
-      assert.equal(decision(p.hook('PreToolUse', bash('echo x > $(echo tests)/h.py'))).kind, 'allow', 'tests are not protected in REFACTOR');
+      assert.equal(
+        decision(p.hook('PreToolUse', bash('echo x > $(echo tests)/h.py'))).kind,
+        'allow',
+        'tests are not protected in REFACTOR',
+      );
     } finally {
       p.cleanup();
     }
@@ -59,14 +70,22 @@ describe("baton's own state", () => {
       startTask(p);
       for (const phase of ['FREE', 'GREEN']) {
         p.task(['phase-set', phase]);
-        const write = decision(p.hook('PreToolUse', { tool_name: 'Write', tool_input: { file_path: join(p.dir, '.claude/state/current-task.json'), content: '{"tdd_phase": "FREE"}' } }));
+        const write = decision(
+          p.hook('PreToolUse', {
+            tool_name: 'Write',
+            tool_input: { file_path: join(p.dir, '.claude/state/current-task.json'), content: '{"tdd_phase": "FREE"}' },
+          }),
+        );
         assert.equal(write.kind, 'deny', phase);
         assert.match(write.reason, /baton task phase-set/);
         assert.match(write.reason, /\[baton rule baton-state\]/);
         assert.match(decision(p.hook('PreToolUse', bash('echo {} > .claude/state/wave.json'))).reason, /baton-state/);
         assert.match(decision(p.hook('PreToolUse', bash('rm -rf .claude/state/.baton'))).reason, /baton-state/);
       }
-      assert.equal(decision(p.hook('PreToolUse', bash('baton task phase-set REFACTOR && eneo-phase-set GREEN'))).kind, 'allow');
+      assert.equal(
+        decision(p.hook('PreToolUse', bash('baton task phase-set REFACTOR && eneo-phase-set GREEN'))).kind,
+        'allow',
+      );
       assert.equal(decision(p.hook('PreToolUse', bash('cat .claude/state/current-task.json'))).kind, 'allow');
     } finally {
       p.cleanup();
@@ -80,7 +99,15 @@ describe("baton's own state", () => {
       const link = decision(p.hook('PreToolUse', bash('ln -s .env .env.example')));
       assert.equal(link.kind, 'allow', 'making the link writes .env.example only');
       symlinkSync('.env', join(p.dir, '.env.example'));
-      assert.match(decision(p.hook('PreToolUse', { tool_name: 'Write', tool_input: { file_path: join(p.dir, '.env.example'), content: 'x' } })).reason, /protect-env/);
+      assert.match(
+        decision(
+          p.hook('PreToolUse', {
+            tool_name: 'Write',
+            tool_input: { file_path: join(p.dir, '.env.example'), content: 'x' },
+          }),
+        ).reason,
+        /protect-env/,
+      );
       assert.match(decision(p.hook('PreToolUse', bash('echo X=1 >> .env.example'))).reason, /bash-protected/);
     } finally {
       p.cleanup();

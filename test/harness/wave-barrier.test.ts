@@ -15,7 +15,13 @@ function seed(p: EneoProject, expected: number, agents: string[]): void {
   assert.equal(r.code, 0, r.stderr);
 }
 
-const stop = (agent_id: string, message: string, agent_type = 'Explore') => ({ hook_event_name: 'SubagentStop', agent_id, agent_type, last_assistant_message: message, stop_hook_active: false });
+const stop = (agent_id: string, message: string, agent_type = 'Explore') => ({
+  hook_event_name: 'SubagentStop',
+  agent_id,
+  agent_type,
+  last_assistant_message: message,
+  stop_hook_active: false,
+});
 
 describe('wave barrier regression cases', () => {
   it('DONE from one of two: 1/2 in-progress, one agent removed', () => {
@@ -26,7 +32,10 @@ describe('wave barrier regression cases', () => {
       assert.deepEqual([r.code, r.stdout], [0, '']);
       assert.match(r.stderr, /\[wave-barrier\] wave 1: 1\/2 \(in-progress\)/);
       const wave = p.json(WAVE);
-      assert.deepEqual([wave.done, wave.status, wave.seen_agents, wave.completed_artifacts], [1, 'in-progress', ['agent-1'], ['/tmp/a.md']]);
+      assert.deepEqual(
+        [wave.done, wave.status, wave.seen_agents, wave.completed_artifacts],
+        [1, 'in-progress', ['agent-1'], ['/tmp/a.md']],
+      );
       const task = p.json(TASK);
       assert.deepEqual([task.wave_status, task.active_agents], [{ 1: 'in_progress' }, ['Plan']]);
     } finally {
@@ -59,7 +68,10 @@ describe('wave barrier regression cases', () => {
       seed(p, 1, ['Explore']);
       const r = p.hook('SubagentStop', stop('agent-1', 'BLOCKED|missing acceptance criteria'));
       assert.match(r.stderr, /wave 1: blocked result from Explore; not advancing/);
-      assert.deepEqual([p.json(WAVE).done, p.json(WAVE).status, p.json(WAVE).blocked_agents], [0, 'in-progress', ['agent-1']]);
+      assert.deepEqual(
+        [p.json(WAVE).done, p.json(WAVE).status, p.json(WAVE).blocked_agents],
+        [0, 'in-progress', ['agent-1']],
+      );
       assert.deepEqual([p.json(TASK).wave_status, p.json(TASK).active_agents], [{ 1: 'in_progress' }, []]);
     } finally {
       p.cleanup();
@@ -83,7 +95,13 @@ describe('wave barrier regression cases', () => {
       assert.deepEqual([none.code, none.stdout, none.stderr], [0, '', '']);
       assert.equal(existsSync(join(p.dir, WAVE)), false);
       p.task(['wave-start', '1', '2']);
-      for (const payload of [stop('a', 'done|lowercase'), stop('a', 'I am DONE|x'), { ...stop('a', 'DONE|x'), stop_hook_active: true }, { agent_id: 'a' }, 'garbage']) {
+      for (const payload of [
+        stop('a', 'done|lowercase'),
+        stop('a', 'I am DONE|x'),
+        { ...stop('a', 'DONE|x'), stop_hook_active: true },
+        { agent_id: 'a' },
+        'garbage',
+      ]) {
         assert.equal(p.hook('SubagentStop', payload).code, 0);
       }
       assert.equal(p.json(WAVE).done, 0);
@@ -137,7 +155,10 @@ describe('wave barrier under concurrency', () => {
       seed(p, 16, [...agents, 'Extra']);
       const events = [...Array.from({ length: 16 }, (_, i) => i), ...Array.from({ length: 8 }, (_, i) => i * 2)];
       const codes = await Promise.all(events.map((i) => run(p, stop(`agent-${i}`, `DONE|/art/${i}.md`, agents[i]))));
-      assert.deepEqual(codes, events.map(() => 0));
+      assert.deepEqual(
+        codes,
+        events.map(() => 0),
+      );
       const wave = p.json(WAVE);
       assert.equal(wave.done, 16);
       assert.equal(wave.status, 'ready-for-next-wave');
@@ -146,7 +167,10 @@ describe('wave barrier under concurrency', () => {
       assert.equal((wave.completed_artifacts as string[]).length, 16);
       const task = p.json(TASK);
       assert.deepEqual([task.wave_status, task.active_agents], [{ 1: 'done' }, []]);
-      assert.deepEqual(readdirSync(join(p.dir, '.claude/state')).filter((f) => f.endsWith('.tmp')), []);
+      assert.deepEqual(
+        readdirSync(join(p.dir, '.claude/state')).filter((f) => f.endsWith('.tmp')),
+        [],
+      );
     } finally {
       p.cleanup();
     }
@@ -155,7 +179,11 @@ describe('wave barrier under concurrency', () => {
 
 function run(p: EneoProject, payload: unknown): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'hook', 'SubagentStop'], { cwd: p.dir, env: cleanEnv(p.env), stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [BIN, 'hook', 'SubagentStop'], {
+      cwd: p.dir,
+      env: cleanEnv(p.env),
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     child.stdin.end(JSON.stringify(payload));
     child.on('close', (code) => resolve(code ?? -1));
   });

@@ -13,12 +13,23 @@ export interface RunResult {
 /** Environment for CLI processes: no host variables leaking writers or roots into tests. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['BATON_ROOT', 'CLAUDE_PROJECT_DIR', 'CLAUDE_CODE_SESSION_ID', 'agent_id', 'BATON_WRITER', 'NODE_EXTRA_CA_CERTS']) delete env[name];
+  for (const name of [
+    'BATON_ROOT',
+    'CLAUDE_PROJECT_DIR',
+    'CLAUDE_CODE_SESSION_ID',
+    'agent_id',
+    'BATON_WRITER',
+    'NODE_EXTRA_CA_CERTS',
+  ])
+    delete env[name];
   return { ...env, ...extra };
 }
 
 /** Runs the built CLI as a real process. */
-export function baton(args: string[], options: { cwd: string; env?: Record<string, string>; input?: string }): RunResult {
+export function baton(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string },
+): RunResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env: cleanEnv(options.env),
@@ -31,7 +42,11 @@ export function baton(args: string[], options: { cwd: string; env?: Record<strin
 /** Starts the CLI without waiting; resolves with its result. */
 export function batonAsync(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: cleanEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -48,5 +63,8 @@ export function jq(args: string[], input: string): RunResult {
 
 /** The message lines of stderr: a usage error adds the command's usage line after its one line. */
 export function messageLines(stderr: string): string[] {
-  return stderr.trim().split('\n').filter((line) => !line.startsWith('usage: '));
+  return stderr
+    .trim()
+    .split('\n')
+    .filter((line) => !line.startsWith('usage: '));
 }

@@ -15,7 +15,8 @@ const CMD = `node "${BIN}"`;
 function project(files: Record<string, string> = {}) {
   const tree = tempTree({ '.git/HEAD': 'ref: refs/heads/main\n', ...files });
   const settings = join(tree.dir, '.claude', 'settings.json');
-  const install = (...args: string[]) => baton(['install', 'claude', ...args], { cwd: tree.dir, env: { HOME: join(tree.dir, 'home') } });
+  const install = (...args: string[]) =>
+    baton(['install', 'claude', ...args], { cwd: tree.dir, env: { HOME: join(tree.dir, 'home') } });
   const read = () => JSON.parse(readFileSync(settings, 'utf8'));
   return { ...tree, settings, install, read };
 }
@@ -33,7 +34,9 @@ test('fresh project: every event, narrow matcher, timeouts in seconds, status li
   assert.deepEqual(Object.keys(settings.hooks), EVENTS);
   assert.deepEqual(commandsOf(settings, 'PreToolUse'), [`${CMD} hook PreToolUse`]);
   assert.equal(settings.hooks.PreToolUse[0].matcher, 'Edit|Write|MultiEdit|NotebookEdit|Bash');
-  for (const event of EVENTS) for (const entry of settings.hooks[event]) assert.ok(entry.hooks[0].timeout <= 300, `${event} timeout looks like ms`);
+  for (const event of EVENTS)
+    for (const entry of settings.hooks[event])
+      assert.ok(entry.hooks[0].timeout <= 300, `${event} timeout looks like ms`);
   assert.deepEqual(settings.statusLine, { type: 'command', command: `${CMD} statusline`, padding: 0 });
 });
 
@@ -42,7 +45,12 @@ test('the written commands run: the status line command through sh', (t) => {
   t.after(p.cleanup);
   p.install();
   const command = p.read().statusLine.command;
-  const result = spawnSync('sh', ['-c', command], { cwd: p.dir, input: JSON.stringify({ model: { display_name: 'Opus' } }), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync('sh', ['-c', command], {
+    cwd: p.dir,
+    input: JSON.stringify({ model: { display_name: 'Opus' } }),
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /^\[Opus\] /);
 });
@@ -55,7 +63,13 @@ test('merges without clobbering; a re-run changes nothing; an old baton path is 
     hooks: {
       PreToolUse: [
         { matcher: 'Bash', hooks: [mine] },
-        { matcher: 'Write', hooks: [{ type: 'command', command: 'node "/old/place/bin/baton.js" hook PreToolUse', timeout: 5 }, { type: 'command', command: 'echo shared' }] },
+        {
+          matcher: 'Write',
+          hooks: [
+            { type: 'command', command: 'node "/old/place/bin/baton.js" hook PreToolUse', timeout: 5 },
+            { type: 'command', command: 'echo shared' },
+          ],
+        },
       ],
       Stop: [{ hooks: [{ type: 'command', command: 'baton hook Stop' }] }],
       PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier' }] }],
@@ -69,9 +83,17 @@ test('merges without clobbering; a re-run changes nothing; an old baton path is 
   assert.deepEqual(settings.env, original.env);
   assert.deepEqual(settings.hooks.PostToolUse, original.hooks.PostToolUse);
   assert.deepEqual(settings.hooks.PreToolUse[0], { matcher: 'Bash', hooks: [mine] });
-  assert.deepEqual(settings.hooks.PreToolUse[1], { matcher: 'Write', hooks: [{ type: 'command', command: 'echo shared' }] }, 'a shared entry keeps the foreign hook');
+  assert.deepEqual(
+    settings.hooks.PreToolUse[1],
+    { matcher: 'Write', hooks: [{ type: 'command', command: 'echo shared' }] },
+    'a shared entry keeps the foreign hook',
+  );
   assert.deepEqual(commandsOf(settings, 'PreToolUse'), ['./my-guard.sh', 'echo shared', `${CMD} hook PreToolUse`]);
-  assert.deepEqual(commandsOf(settings, 'Stop'), [`${CMD} hook Stop`], 'an older `baton hook Stop` is replaced, not duplicated');
+  assert.deepEqual(
+    commandsOf(settings, 'Stop'),
+    [`${CMD} hook Stop`],
+    'an older `baton hook Stop` is replaced, not duplicated',
+  );
   const before = readFileSync(p.settings, 'utf8');
   const again = p.install();
   assert.match(again.stderr, /already up to date/);
@@ -79,7 +101,9 @@ test('merges without clobbering; a re-run changes nothing; an old baton path is 
 });
 
 test('a foreign statusLine is kept unless --replace-statusline', (t) => {
-  const p = project({ '.claude/settings.json': JSON.stringify({ statusLine: { type: 'command', command: '~/bin/my-line' } }) });
+  const p = project({
+    '.claude/settings.json': JSON.stringify({ statusLine: { type: 'command', command: '~/bin/my-line' } }),
+  });
   t.after(p.cleanup);
   const result = p.install();
   assert.match(result.stderr, /kept your existing statusLine; pass --replace-statusline/);
@@ -92,7 +116,13 @@ test('a foreign statusLine is kept unless --replace-statusline', (t) => {
 });
 
 test('a malformed settings file is an error naming the file, and nothing changes', (t) => {
-  for (const [content, code] of [['{"hooks": {', 7], ['[1]', 3], ['{"hooks": []}', 3], ['{"hooks": {"Stop": {}}}', 3], ['{"hooks": {"Stop": [7]}}', 3]] as const) {
+  for (const [content, code] of [
+    ['{"hooks": {', 7],
+    ['[1]', 3],
+    ['{"hooks": []}', 3],
+    ['{"hooks": {"Stop": {}}}', 3],
+    ['{"hooks": {"Stop": [7]}}', 3],
+  ] as const) {
     const p = project({ '.claude/settings.json': content });
     t.after(p.cleanup);
     const result = p.install();
@@ -118,7 +148,12 @@ test('--user writes HOME/.claude (or CLAUDE_CONFIG_DIR); --dry-run writes nothin
 });
 
 test('--remove takes out only baton entries', (t) => {
-  const p = project({ '.claude/settings.json': JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] } }) });
+  const p = project({
+    '.claude/settings.json': JSON.stringify({
+      model: 'opus',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] },
+    }),
+  });
   t.after(p.cleanup);
   p.install();
   assert.equal(p.install('--remove').code, 0);
@@ -142,10 +177,20 @@ test('inside the project the command is relative to $CLAUDE_PROJECT_DIR', (t) =>
   const tree = tempTree({ 'node_modules/baton/bin/baton.js': '', 'node_modules/baton/dist/cli.js': '' });
   t.after(tree.cleanup);
   const bin = join(tree.dir, 'node_modules/baton/bin/baton.js');
-  assert.equal(defaultCommand(bin, 'project', tree.dir), 'node "$CLAUDE_PROJECT_DIR"/"node_modules/baton/bin/baton.js"');
-  assert.equal(defaultCommand(join(tree.dir, 'node_modules/baton/dist/cli.js'), 'project', tree.dir), 'node "$CLAUDE_PROJECT_DIR"/"node_modules/baton/bin/baton.js"', 'cli.js maps to the bin script');
+  assert.equal(
+    defaultCommand(bin, 'project', tree.dir),
+    'node "$CLAUDE_PROJECT_DIR"/"node_modules/baton/bin/baton.js"',
+  );
+  assert.equal(
+    defaultCommand(join(tree.dir, 'node_modules/baton/dist/cli.js'), 'project', tree.dir),
+    'node "$CLAUDE_PROJECT_DIR"/"node_modules/baton/bin/baton.js"',
+    'cli.js maps to the bin script',
+  );
   assert.equal(defaultCommand(bin, 'user', tree.dir), `node "${bin}"`);
   mkdirSync(join(tree.dir, 'we$ird'));
   writeFileSync(join(tree.dir, 'we$ird', 'baton.js'), '');
-  assert.equal(defaultCommand(join(tree.dir, 'we$ird', 'baton.js'), 'user', '/'), `node "${tree.dir}/we\\$ird/baton.js"`);
+  assert.equal(
+    defaultCommand(join(tree.dir, 'we$ird', 'baton.js'), 'user', '/'),
+    `node "${tree.dir}/we\\$ird/baton.js"`,
+  );
 });

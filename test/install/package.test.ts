@@ -13,7 +13,11 @@ const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).ver
 
 function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv()) {
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' });
-  assert.equal(result.status, 0, `${command} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`);
+  assert.equal(
+    result.status,
+    0,
+    `${command} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`,
+  );
   return result.stdout;
 }
 
@@ -28,15 +32,28 @@ const LIBRARY_USE = `
 
 describe(`the npm package (${NAME})`, () => {
   // The dist/ that `npm test` built; packing does not rebuild it (--ignore-scripts).
-  const tree = tempTree({ 'home/.keep': '', 'consumer/package.json': JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }) });
+  const tree = tempTree({
+    'home/.keep': '',
+    'consumer/package.json': JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }),
+  });
   after(tree.cleanup);
   const env = cleanEnv({ HOME: join(tree.dir, 'home'), npm_config_cache: join(process.env.HOME ?? tree.dir, '.npm') });
-  const packed = sh('npm', ['pack', '--ignore-scripts', '--pack-destination', tree.dir, ...NPM], ROOT, env).trim().split('\n').at(-1) as string;
+  const packed = sh('npm', ['pack', '--ignore-scripts', '--pack-destination', tree.dir, ...NPM], ROOT, env)
+    .trim()
+    .split('\n')
+    .at(-1) as string;
   const tarball = join(tree.dir, packed);
 
   it('packs the current build only, with the CLI, the library, its types, the schemas and the plugin', () => {
     const files = sh('tar', ['-tzf', tarball], tree.dir).split('\n');
-    for (const file of ['package/bin/baton.js', 'package/dist/cli.js', 'package/dist/index.mjs', 'package/dist/index.d.ts', 'package/plugin/dist/cli.js', 'package/plugin/.claude-plugin/plugin.json']) {
+    for (const file of [
+      'package/bin/baton.js',
+      'package/dist/cli.js',
+      'package/dist/index.mjs',
+      'package/dist/index.d.ts',
+      'package/plugin/dist/cli.js',
+      'package/plugin/.claude-plugin/plugin.json',
+    ]) {
       assert.ok(files.includes(file), `${file} is packed`);
     }
     const builds = new Set(files.filter((f) => f.startsWith('package/dist/builds/')).map((f) => f.split('/')[3]));
@@ -65,9 +82,15 @@ describe(`the npm package (${NAME})`, () => {
 
 describe('installing from a git URL', () => {
   it('builds through prepare, without the Claude Code CLI, and works; the quick start works in the clone', (t) => {
-    const tree = tempTree({ 'home/.keep': '', 'consumer/package.json': JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }) });
+    const tree = tempTree({
+      'home/.keep': '',
+      'consumer/package.json': JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }),
+    });
     t.after(tree.cleanup);
-    const env = cleanEnv({ HOME: join(tree.dir, 'home'), npm_config_cache: join(process.env.HOME ?? tree.dir, '.npm') });
+    const env = cleanEnv({
+      HOME: join(tree.dir, 'home'),
+      npm_config_cache: join(process.env.HOME ?? tree.dir, '.npm'),
+    });
     // A clone of the committed tree stands in for the remote.
     const repo = join(tree.dir, 'repo');
     sh('git', ['clone', '-q', '--no-hardlinks', ROOT, repo], tree.dir, env);
@@ -82,7 +105,11 @@ describe('installing from a git URL', () => {
     assert.equal(sh(process.execPath, ['use.mjs'], consumer, env), '2\n');
 
     // The README's quick start, `npm ci && npx baton demo`, in that fresh clone.
-    const quick = spawnSync('sh', ['-c', 'npm ci --no-audit --no-fund --prefer-offline --loglevel=error && npx baton demo'], { cwd: repo, env, encoding: 'utf8' });
+    const quick = spawnSync(
+      'sh',
+      ['-c', 'npm ci --no-audit --no-fund --prefer-offline --loglevel=error && npx baton demo'],
+      { cwd: repo, env, encoding: 'utf8' },
+    );
     assert.equal(quick.status, 0, `${quick.stdout}\n${quick.stderr}`);
     assert.match(quick.stdout, /ok: 60\/60 concurrent updates landed, 12 phase outputs recorded, 0 lost/);
   });

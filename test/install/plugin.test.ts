@@ -13,16 +13,25 @@ const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 test('hooks.json is the committed copy of the hook table', () => {
   const file = json(join(PLUGIN, 'hooks', 'hooks.json'));
-  assert.deepEqual(file.hooks, hookEntries(PLUGIN_CLI), 'regenerate plugin/hooks/hooks.json from src/harness/install/hooks.ts');
+  assert.deepEqual(
+    file.hooks,
+    hookEntries(PLUGIN_CLI),
+    'regenerate plugin/hooks/hooks.json from src/harness/install/hooks.ts',
+  );
   for (const entries of Object.values(file.hooks) as { hooks: { timeout: number }[] }[][]) {
-    for (const hook of entries.flatMap((entry) => entry.hooks)) assert.ok(Number.isInteger(hook.timeout) && hook.timeout <= 300, 'timeouts are seconds');
+    for (const hook of entries.flatMap((entry) => entry.hooks))
+      assert.ok(Number.isInteger(hook.timeout) && hook.timeout <= 300, 'timeouts are seconds');
   }
 });
 
 test('plugin.json does not name hooks/hooks.json again; the marketplace points at ./plugin', () => {
   const manifest = json(join(PLUGIN, '.claude-plugin', 'plugin.json'));
   assert.match(manifest.name, /^[a-z0-9]+(-[a-z0-9]+)*$/);
-  assert.equal(manifest.hooks, undefined, 'hooks/hooks.json loads automatically; naming it twice duplicates every hook');
+  assert.equal(
+    manifest.hooks,
+    undefined,
+    'hooks/hooks.json loads automatically; naming it twice duplicates every hook',
+  );
   const market = json(join(ROOT, '.claude-plugin', 'marketplace.json'));
   const entry = market.plugins.find((plugin: { name: string }) => plugin.name === manifest.name);
   assert.equal(entry.source, './plugin');
@@ -44,7 +53,12 @@ test('the bundled CLI runs from a copy outside the repo (as in the plugin cache)
   cpSync(PLUGIN, join(tree.dir, 'plugin'), { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.NODE_EXTRA_CA_CERTS;
-  const line = spawnSync(process.execPath, [join(tree.dir, 'plugin', 'dist', 'cli.js'), 'statusline'], { cwd: tree.dir, input: '{"model":{"display_name":"M"}}', encoding: 'utf8', env });
+  const line = spawnSync(process.execPath, [join(tree.dir, 'plugin', 'dist', 'cli.js'), 'statusline'], {
+    cwd: tree.dir,
+    input: '{"model":{"display_name":"M"}}',
+    encoding: 'utf8',
+    env,
+  });
   assert.equal(line.status, 0, line.stderr);
   assert.match(line.stdout, /^\[M\] /);
   const wrapper = spawnSync(join(tree.dir, 'plugin', 'bin', 'baton'), ['--version'], { encoding: 'utf8', env });

@@ -14,8 +14,20 @@ test('hooks run from a checkout keep answering while it rebuilds', async (t) => 
   const tree = tempTree({ 'project/baton.config.json': JSON.stringify({ profile: 'eneo' }) });
   t.after(tree.cleanup);
   const checkout = join(tree.dir, 'checkout');
-  for (const part of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'scripts', 'src', 'schemas', 'plugin']) {
-    cpSync(join(ROOT, part), join(checkout, part), { recursive: true, filter: (from) => !from.includes(`${join(ROOT, 'plugin', 'dist')}`) && !from.includes('src/generated') });
+  for (const part of [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'bin',
+    'scripts',
+    'src',
+    'schemas',
+    'plugin',
+  ]) {
+    cpSync(join(ROOT, part), join(checkout, part), {
+      recursive: true,
+      filter: (from) => !from.includes(`${join(ROOT, 'plugin', 'dist')}`) && !from.includes('src/generated'),
+    });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
   const build = () => {
@@ -33,23 +45,40 @@ test('hooks run from a checkout keep answering while it rebuilds', async (t) => 
   const rebuild = spawn(process.execPath, ['scripts/build.mjs'], { cwd: checkout, stdio: 'ignore' });
   const rebuilt = new Promise<number | null>((resolve) => rebuild.on('close', resolve));
   while (rebuild.exitCode === null && readdirSync(join(checkout, 'dist', 'builds')).length < 2) await sleep(10);
-  const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(project, 'tests', 'test_api.py'), content: 'x' } });
+  const payload = JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(project, 'tests', 'test_api.py'), content: 'x' },
+  });
   let during = 0;
   while (rebuild.exitCode === null) {
     // Asynchronously, so the loop sees the rebuild end.
     const hook = await run(join(checkout, 'bin', 'baton.js'), ['hook', 'PreToolUse'], project, env, payload);
     assert.equal(hook.code, 0, hook.stderr);
-    assert.equal(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision, 'deny', `the engine ran and denied the test edit in GREEN: ${hook.stderr}`);
+    assert.equal(
+      JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision,
+      'deny',
+      `the engine ran and denied the test edit in GREEN: ${hook.stderr}`,
+    );
     during++;
   }
   assert.equal(await rebuilt, 0);
   assert.ok(during > 0, 'no hook ran during the rebuild');
   assert.equal(readdirSync(join(checkout, 'dist', 'builds')).length, 2, 'the replaced build is kept');
-  const after = spawnSync(process.execPath, [join(checkout, 'bin', 'baton.js'), '--version'], { cwd: project, encoding: 'utf8' });
+  const after = spawnSync(process.execPath, [join(checkout, 'bin', 'baton.js'), '--version'], {
+    cwd: project,
+    encoding: 'utf8',
+  });
   assert.equal(after.status, 0, after.stderr);
 });
 
-function run(script: string, args: string[], cwd: string, env: Record<string, string>, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  script: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  input: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [script, ...args], { cwd, env: cleanEnv(env) });
     let stdout = '';

@@ -13,22 +13,30 @@ import { PROFILE_FRONTS } from '../../src/harness/profiles/index.js';
 const HOSTS: HostName[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 function expectedEntries(prefix: string): Record<string, unknown> {
-  return Object.fromEntries(EVENT_NAMES.map((event) => {
-    const { matcher, timeout } = EVENTS[event];
-    const hooks = [{ type: 'command', command: `${prefix} hook ${event}`, timeout }];
-    return [event, [matcher === undefined ? { hooks } : { matcher, hooks }]];
-  }));
+  return Object.fromEntries(
+    EVENT_NAMES.map((event) => {
+      const { matcher, timeout } = EVENTS[event];
+      const hooks = [{ type: 'command', command: `${prefix} hook ${event}`, timeout }];
+      return [event, [matcher === undefined ? { hooks } : { matcher, hooks }]];
+    }),
+  );
 }
 
 test('the plugin hooks.json registers exactly the registry events, with their matchers and timeouts', () => {
   const file = JSON.parse(readFileSync(join(ROOT, 'plugin', 'hooks', 'hooks.json'), 'utf8'));
-  assert.deepEqual(file.hooks, expectedEntries('node "${CLAUDE_PLUGIN_ROOT}/dist/cli.js"'), 'regenerate plugin/hooks/hooks.json from src/harness/events.ts');
+  assert.deepEqual(
+    file.hooks,
+    expectedEntries('node "${CLAUDE_PLUGIN_ROOT}/dist/cli.js"'),
+    'regenerate plugin/hooks/hooks.json from src/harness/events.ts',
+  );
 });
 
 test('baton install claude writes exactly the registry events', (t) => {
   const tree = tempTree({ '.git/HEAD': '' });
   t.after(tree.cleanup);
-  const r = baton(['install', 'claude', '--project', '--command', 'baton', '--no-statusline', '--dry-run'], { cwd: tree.dir });
+  const r = baton(['install', 'claude', '--project', '--command', 'baton', '--no-statusline', '--dry-run'], {
+    cwd: tree.dir,
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout).hooks, expectedEntries('baton'));
 });
@@ -43,11 +51,23 @@ test('every host event name of the registry reaches the engine through baton hoo
     const names = Object.keys(hostEvents(host));
     assert.ok(names.length > 0);
     for (const name of names) {
-      const r = baton(['hook', name, '--host', host], { cwd: tree.dir, env, input: '{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}' });
+      const r = baton(['hook', name, '--host', host], {
+        cwd: tree.dir,
+        env,
+        input: '{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}',
+      });
       assert.equal(r.code, 0);
       assert.match(r.stdout, /baton hooks are off/, `${host} ${name} should reach the engine`);
     }
-    for (const other of ['PostToolUse', 'afterFileEdit', 'Notification', 'AfterTool', 'SubagentStart', 'toString', '__proto__']) {
+    for (const other of [
+      'PostToolUse',
+      'afterFileEdit',
+      'Notification',
+      'AfterTool',
+      'SubagentStart',
+      'toString',
+      '__proto__',
+    ]) {
       if (names.includes(other)) continue;
       const r = baton(['hook', other, '--host', host], { cwd: tree.dir, env, input: '{}' });
       assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', ''], `${host} ${other} is no baton event`);
@@ -59,6 +79,11 @@ test('the built-in profiles handle registry events only; a harness profile exact
   for (const [name, front] of Object.entries(PROFILE_FRONTS)) {
     for (const event of front.events) assert.ok(EVENT_NAMES.includes(event), `${name}: ${event}`);
     // The front's list is what lets a hook skip the engine: it must not drift from the profile.
-    if (front.kind === 'harness') assert.deepEqual([...front.events].sort(), configEvents(mergeConfig({}, name) as unknown as Record<string, unknown>).sort(), name);
+    if (front.kind === 'harness')
+      assert.deepEqual(
+        [...front.events].sort(),
+        configEvents(mergeConfig({}, name) as unknown as Record<string, unknown>).sort(),
+        name,
+      );
   }
 });

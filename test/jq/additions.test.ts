@@ -8,7 +8,9 @@ import type { Json } from '../../src/core/jq/index.js';
 await compileJq('test("")').ready();
 
 // jq-wasm embeds jq 1.7.1: the oracle for the additions it knows. Test-only; nothing loads it at run time.
-const jqWasm = createRequire(import.meta.url)('jq-wasm') as { raw(input: string, filter: string, flags?: string[]): Promise<string> };
+const jqWasm = createRequire(import.meta.url)('jq-wasm') as {
+  raw(input: string, filter: string, flags?: string[]): Promise<string>;
+};
 
 type Outcome = { out: string } | { error: true } | { refused: string };
 
@@ -26,7 +28,12 @@ async function oracle(expr: string, input: string): Promise<Outcome> {
 
 function baton(expr: string, input: string): Outcome {
   try {
-    return { out: compileJq(expr).run(JSON.parse(input) as Json).map(formatJqCompact).join('\n') };
+    return {
+      out: compileJq(expr)
+        .run(JSON.parse(input) as Json)
+        .map(formatJqCompact)
+        .join('\n'),
+    };
   } catch (e) {
     if (!(e instanceof JqError)) throw e;
     return e.code === 'jq_unsupported' ? { refused: e.message } : { error: true };
@@ -36,15 +43,41 @@ function baton(expr: string, input: string): Outcome {
 // jq 1.7 prints number literals of the input as written (1E+300); computed numbers print as in 1.6.
 // [expression, input]: pick, debug/1, scan/2 and abs on numbers, as jq 1.7 introduced them.
 const ORACLE_CASES: [string, string][] = [
-  ['pick(.a)', '{"a":1,"b":2}'], ['pick(.a.b)', '{"a":{"b":1,"c":2},"d":3}'], ['pick(.a, .b)', '{"a":1}'], ['pick(.a)', 'null'],
-  ['pick(.[0])', '[1,2]'], ['pick(.[1][0])', '[1,[2,3]]'], ['pick(.[-1])', '[1,2]'], ['pick(empty)', '{"a":1}'], ['pick(.a[1:])', '{"a":[1,2]}'],
-  ['pick(.a[]?)', '{"a":[1,2]}'], ['pick(first(.a, .b))', '{"a":1,"b":2}'], ['pick(.x.y)', '{"x":1}'], ['pick(.slug, .phase, .missing)', '{"slug":"s","phase":2,"x":1}'],
-  ['pick(.tasks[] | select(.done) | .id)', '{"tasks":[{"id":1,"done":true},{"id":2,"done":false}]}'], ['[.[] | pick(.id)]', '[{"id":1,"x":2},{"id":3}]'],
-  ['[debug("m", 2)]', '1'], ['debug(error("x"))', '1'], ['[.[] | debug("v=\\(.)")]', '[1,2]'], ['debug(empty)', '{"a":1}'], ['.a |= debug("a")', '{"a":1}'],
-  ['[scan("ab"; "i")]', '"abAB"'], ['[scan("(a)(b)"; "g")]', '"abab"'], ['[scan("a"; null)]', '"aa"'], ['[scan("c"; "")]', '"abc"'],
-  ['[scan("(?<x>a)"; "g")]', '"a b a"'], ['[scan("a"; 1)]', '"a"'], ['[scan("\\\\d+"; "g")]', '"a1b22c333"'], ['[scan("[a-z]+"; "i")]', '"Foo bar"'],
-  ['[scan("x"; null)]', '1'], ['[scan(1; null)]', '"a"'],
-  ['map(abs)', '[-10, -1.1, -0.1, 0, -0, 3]'], ['map(. * 1 | abs)', '[1e300, -1e-300, -2.5e-7]'], ['abs', '-5'], ['[.[] | abs]', '[-1.5, 2]'], ['.n |= abs', '{"n":-3}'],
+  ['pick(.a)', '{"a":1,"b":2}'],
+  ['pick(.a.b)', '{"a":{"b":1,"c":2},"d":3}'],
+  ['pick(.a, .b)', '{"a":1}'],
+  ['pick(.a)', 'null'],
+  ['pick(.[0])', '[1,2]'],
+  ['pick(.[1][0])', '[1,[2,3]]'],
+  ['pick(.[-1])', '[1,2]'],
+  ['pick(empty)', '{"a":1}'],
+  ['pick(.a[1:])', '{"a":[1,2]}'],
+  ['pick(.a[]?)', '{"a":[1,2]}'],
+  ['pick(first(.a, .b))', '{"a":1,"b":2}'],
+  ['pick(.x.y)', '{"x":1}'],
+  ['pick(.slug, .phase, .missing)', '{"slug":"s","phase":2,"x":1}'],
+  ['pick(.tasks[] | select(.done) | .id)', '{"tasks":[{"id":1,"done":true},{"id":2,"done":false}]}'],
+  ['[.[] | pick(.id)]', '[{"id":1,"x":2},{"id":3}]'],
+  ['[debug("m", 2)]', '1'],
+  ['debug(error("x"))', '1'],
+  ['[.[] | debug("v=\\(.)")]', '[1,2]'],
+  ['debug(empty)', '{"a":1}'],
+  ['.a |= debug("a")', '{"a":1}'],
+  ['[scan("ab"; "i")]', '"abAB"'],
+  ['[scan("(a)(b)"; "g")]', '"abab"'],
+  ['[scan("a"; null)]', '"aa"'],
+  ['[scan("c"; "")]', '"abc"'],
+  ['[scan("(?<x>a)"; "g")]', '"a b a"'],
+  ['[scan("a"; 1)]', '"a"'],
+  ['[scan("\\\\d+"; "g")]', '"a1b22c333"'],
+  ['[scan("[a-z]+"; "i")]', '"Foo bar"'],
+  ['[scan("x"; null)]', '1'],
+  ['[scan(1; null)]', '"a"'],
+  ['map(abs)', '[-10, -1.1, -0.1, 0, -0, 3]'],
+  ['map(. * 1 | abs)', '[1e300, -1e-300, -2.5e-7]'],
+  ['abs', '-5'],
+  ['[.[] | abs]', '[-1.5, 2]'],
+  ['.n |= abs', '{"n":-3}'],
 ];
 
 test('pick, debug/1, scan/2 and abs agree with jq 1.7 (jq-wasm) wherever baton answers', async () => {
@@ -55,7 +88,8 @@ test('pick, debug/1, scan/2 and abs agree with jq 1.7 (jq-wasm) wherever baton a
     if ('refused' in b) continue;
     answered++;
     const o = await oracle(expr, input);
-    if ('error' in b ? !('error' in o) : !('out' in o) || o.out.trim() !== b.out) mismatches.push(`${expr} on ${input}: jq 1.7 ${JSON.stringify(o)} vs baton ${JSON.stringify(b)}`);
+    if ('error' in b ? !('error' in o) : !('out' in o) || o.out.trim() !== b.out)
+      mismatches.push(`${expr} on ${input}: jq 1.7 ${JSON.stringify(o)} vs baton ${JSON.stringify(b)}`);
   }
   assert.deepEqual(mismatches, []);
   assert.ok(answered >= ORACLE_CASES.length - 1, `answered ${answered} of ${ORACLE_CASES.length}`);
@@ -86,7 +120,15 @@ test('abs, toarray, trim, ltrim, rtrim, @base32d and have_* follow the jq 1.8 ma
   assert.deepEqual(run('[trim, ltrim, rtrim]', ' \n\t '), [['', '', '']]);
   assert.ok(refused('trim', 1));
   // @base32d: RFC 4648 test vectors.
-  const vectors: [string, string][] = [['', ''], ['MY======', 'f'], ['MZXQ====', 'fo'], ['MZXW6===', 'foo'], ['MZXW6YQ=', 'foob'], ['MZXW6YTB', 'fooba'], ['MZXW6YTBOI======', 'foobar']];
+  const vectors: [string, string][] = [
+    ['', ''],
+    ['MY======', 'f'],
+    ['MZXQ====', 'fo'],
+    ['MZXW6===', 'foo'],
+    ['MZXW6YQ=', 'foob'],
+    ['MZXW6YTB', 'fooba'],
+    ['MZXW6YTBOI======', 'foobar'],
+  ];
   for (const [enc, dec] of vectors) assert.deepEqual(run('@base32d', enc), [dec], enc);
   assert.deepEqual(run('@base32d "x\\(.)"', 'MZXW6==='), ['xfoo']);
   assert.ok(refused('@base32d', 'mzxw6===') && refused('@base32d', 'MZXW6') && refused('@base32d', '74======'));

@@ -32,10 +32,18 @@ async function classify(c: Case, jq: JqResult): Promise<{ outcome: Outcome; deta
   if (b.err?.code === 'jq_unsupported') return { outcome: 'unsupported', detail: b.err.message };
   if (!jq.ok) {
     if (b.err) return { outcome: 'both-error', detail: '' };
-    return { outcome: 'mismatch', detail: `jq failed (${jq.stderr.trim()}) but baton printed ${JSON.stringify(b.out)}` };
+    return {
+      outcome: 'mismatch',
+      detail: `jq failed (${jq.stderr.trim()}) but baton printed ${JSON.stringify(b.out)}`,
+    };
   }
-  if (b.err) return { outcome: 'mismatch', detail: `jq printed ${JSON.stringify(jq.stdout)} but baton threw ${b.err.code}: ${b.err.message}` };
-  if (b.out !== jq.stdout) return { outcome: 'mismatch', detail: `jq ${JSON.stringify(jq.stdout)} vs baton ${JSON.stringify(b.out)}` };
+  if (b.err)
+    return {
+      outcome: 'mismatch',
+      detail: `jq printed ${JSON.stringify(jq.stdout)} but baton threw ${b.err.code}: ${b.err.message}`,
+    };
+  if (b.out !== jq.stdout)
+    return { outcome: 'mismatch', detail: `jq ${JSON.stringify(jq.stdout)} vs baton ${JSON.stringify(b.out)}` };
   return { outcome: 'match', detail: '' };
 }
 
@@ -59,12 +67,21 @@ test('differential: jq engine agrees with the jq 1.6 binary', async (t) => {
   const mismatches = [...h.results, ...g.results].filter((r) => r.outcome === 'mismatch');
   const answered = h.count('match') + h.count('both-error');
   const share = answered / hand.length;
-  t.diagnostic(`hand-picked: ${hand.length} cases, ${h.count('match')} exact, ${h.count('both-error')} both error, ${h.count('unsupported')} refused; supported share ${(share * 100).toFixed(1)}%`);
-  t.diagnostic(`generated: ${generated.length} cases, ${g.count('match')} exact, ${g.count('both-error')} both error, ${g.count('unsupported')} refused`);
+  t.diagnostic(
+    `hand-picked: ${hand.length} cases, ${h.count('match')} exact, ${h.count('both-error')} both error, ${h.count('unsupported')} refused; supported share ${(share * 100).toFixed(1)}%`,
+  );
+  t.diagnostic(
+    `generated: ${generated.length} cases, ${g.count('match')} exact, ${g.count('both-error')} both error, ${g.count('unsupported')} refused`,
+  );
   if (process.env.JQ_DIFF_VERBOSE) {
-    for (const r of h.results.filter((x) => x.outcome === 'unsupported')) t.diagnostic(`refused: ${r.c.expr} -> ${r.detail}`);
+    for (const r of h.results.filter((x) => x.outcome === 'unsupported'))
+      t.diagnostic(`refused: ${r.c.expr} -> ${r.detail}`);
   }
-  assert.deepEqual(mismatches.map((m) => `${m.c.expr} on ${m.c.input.slice(0, 60)}: ${m.detail}`), [], 'no silent differences from jq 1.6');
+  assert.deepEqual(
+    mismatches.map((m) => `${m.c.expr} on ${m.c.input.slice(0, 60)}: ${m.detail}`),
+    [],
+    'no silent differences from jq 1.6',
+  );
   assert.ok(share >= 0.95, `supported share of the hand-picked corpus is ${share}`);
   assert.ok(g.count('match') + g.count('both-error') >= generated.length * 0.8, 'most generated cases are answered');
 
@@ -76,18 +93,31 @@ test('differential: date builtins and now agree with jq 1.6 (glibc, UTC)', async
   requireJqBinary();
   const r = await runCorpus(TIME_CASES);
   const mismatches = r.results.filter((x) => x.outcome === 'mismatch');
-  t.diagnostic(`dates: ${TIME_CASES.length} cases, ${r.count('match')} exact, ${r.count('both-error')} both error, ${r.count('unsupported')} refused`);
-  for (const x of r.results.filter((y) => y.outcome === 'unsupported')) t.diagnostic(`refused: ${x.c.expr} -> ${x.detail}`);
-  assert.deepEqual(mismatches.map((m) => `${m.c.expr} on ${m.c.input.slice(0, 80)}: ${m.detail}`), [], 'no silent differences from jq 1.6');
+  t.diagnostic(
+    `dates: ${TIME_CASES.length} cases, ${r.count('match')} exact, ${r.count('both-error')} both error, ${r.count('unsupported')} refused`,
+  );
+  for (const x of r.results.filter((y) => y.outcome === 'unsupported'))
+    t.diagnostic(`refused: ${x.c.expr} -> ${x.detail}`);
+  assert.deepEqual(
+    mismatches.map((m) => `${m.c.expr} on ${m.c.input.slice(0, 80)}: ${m.detail}`),
+    [],
+    'no silent differences from jq 1.6',
+  );
   assert.ok(r.count('unsupported') <= 12, 'the date builtins answer nearly every case');
 });
 
 test('differential: regex builtins on the linear-time engine agree with jq 1.6 (Oniguruma)', async (t) => {
   requireJqBinary();
   const r = await runCorpus(REGEX_CASES);
-  t.diagnostic(`regex: ${REGEX_CASES.length} cases, ${r.count('match')} exact, ${r.count('both-error')} both error, ${r.count('unsupported')} refused`);
+  t.diagnostic(
+    `regex: ${REGEX_CASES.length} cases, ${r.count('match')} exact, ${r.count('both-error')} both error, ${r.count('unsupported')} refused`,
+  );
   const mismatches = r.results.filter((x) => x.outcome === 'mismatch');
-  assert.deepEqual(mismatches.map((m) => `${m.c.expr} on ${m.c.input}: ${m.detail}`), [], 'no silent differences from jq 1.6');
+  assert.deepEqual(
+    mismatches.map((m) => `${m.c.expr} on ${m.c.input}: ${m.detail}`),
+    [],
+    'no silent differences from jq 1.6',
+  );
   // The rest are refusals by design (backreferences, lookaround, classes on non-ASCII text).
   assert.ok(r.count('match') >= REGEX_CASES.length * 0.7, `most regex cases are answered (${r.count('match')})`);
 });

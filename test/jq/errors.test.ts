@@ -40,8 +40,14 @@ test('syntax errors carry jq_syntax, a column position and the offending token',
 });
 
 test('undefined names fail at compile time like jq 1.6 ("... is not defined")', () => {
-  for (const [expr, msg] of [['$x', '$x is not defined'], ['foo', 'foo/0 is not defined'], ['isvalid(1)', 'isvalid/1 is not defined'],
-    ['ascii', 'ascii/0 is not defined'], ['ltrimstr', 'ltrimstr/0 is not defined'], ['break $out', 'label-out is not defined']]) {
+  for (const [expr, msg] of [
+    ['$x', '$x is not defined'],
+    ['foo', 'foo/0 is not defined'],
+    ['isvalid(1)', 'isvalid/1 is not defined'],
+    ['ascii', 'ascii/0 is not defined'],
+    ['ltrimstr', 'ltrimstr/0 is not defined'],
+    ['break $out', 'label-out is not defined'],
+  ]) {
     const e = codeOf(() => compileJq(expr as string));
     assert.equal(e.code, 'jq_syntax', expr);
     assert.match(e.message, new RegExp(msg!.replace(/\$/g, '\\$')));
@@ -54,9 +60,17 @@ test('undefined names fail at compile time like jq 1.6 ("... is not defined")', 
 
 test('constructs outside the subset are refused with jq_unsupported naming them', () => {
   const cases: [string, RegExp][] = [
-    ['input', /input\/0/], ['env', /env\/0/], ['$ENV', /\$ENV/], ['stderr', /stderr\/0/],
-    ['input_line_number', /input_line_number/], ['log', /log\/0/], ['localtime', /localtime/], ['. as [$a] ?// $a | $a', /\?\/\//],
-    ['import "a" as a; .', /modules/], ['path(1)', /path expression/], ['"x" | test("(?<=a)x")', /regex/],
+    ['input', /input\/0/],
+    ['env', /env\/0/],
+    ['$ENV', /\$ENV/],
+    ['stderr', /stderr\/0/],
+    ['input_line_number', /input_line_number/],
+    ['log', /log\/0/],
+    ['localtime', /localtime/],
+    ['. as [$a] ?// $a | $a', /\?\/\//],
+    ['import "a" as a; .', /modules/],
+    ['path(1)', /path expression/],
+    ['"x" | test("(?<=a)x")', /regex/],
   ];
   for (const [expr, re] of cases) {
     const e = codeOf(() => run(expr, { a: 1 }));
@@ -71,10 +85,16 @@ test('constructs outside the subset are refused with jq_unsupported naming them'
 
 test('what stays refused says why and what to write instead', () => {
   const cases: [string, RegExp][] = [
-    ['env.HOME', /env\/0: .*--arg/], ['$ENV.HOME', /\$ENV: .*--arg/], ['input', /input\/0: .*one input.*--arg/],
-    ['[inputs]', /inputs\/0: .*--arg/], ['halt', /halt\/0: .*error\(/], ['halt_error(1)', /halt_error\/1: .*error\(/],
-    ['now | localtime', /localtime\/0: .*UTC.*gmtime/], ['now | strflocaltime("%H")', /strflocaltime\/1: .*UTC.*strftime/],
-    ['input_filename', /input_filename\/0: .*--arg/], ['get_search_list', /modules/],
+    ['env.HOME', /env\/0: .*--arg/],
+    ['$ENV.HOME', /\$ENV: .*--arg/],
+    ['input', /input\/0: .*one input.*--arg/],
+    ['[inputs]', /inputs\/0: .*--arg/],
+    ['halt', /halt\/0: .*error\(/],
+    ['halt_error(1)', /halt_error\/1: .*error\(/],
+    ['now | localtime', /localtime\/0: .*UTC.*gmtime/],
+    ['now | strflocaltime("%H")', /strflocaltime\/1: .*UTC.*strftime/],
+    ['input_filename', /input_filename\/0: .*--arg/],
+    ['get_search_list', /modules/],
   ];
   for (const [expr, re] of cases) {
     const e = codeOf(() => compileJq(expr));
@@ -86,8 +106,12 @@ test('what stays refused says why and what to write instead', () => {
 
 test('now is the instant the caller passes, the same number for every use in one run', () => {
   const at = new Date('2026-12-01T01:02:03.456Z');
-  const prog = compileJq('[now, (now | todate), (now | strftime("%Y-%m-%dT%H:%M:%SZ")), (now | gmtime | mktime), $t]', ['t']);
-  assert.deepEqual(prog.run(null, { t: 'x' }, { now: at }), [[at.getTime() / 1000, '2026-12-01T01:02:03Z', '2026-12-01T01:02:03Z', 1796086923, 'x']]);
+  const prog = compileJq('[now, (now | todate), (now | strftime("%Y-%m-%dT%H:%M:%SZ")), (now | gmtime | mktime), $t]', [
+    't',
+  ]);
+  assert.deepEqual(prog.run(null, { t: 'x' }, { now: at }), [
+    [at.getTime() / 1000, '2026-12-01T01:02:03Z', '2026-12-01T01:02:03Z', 1796086923, 'x'],
+  ]);
   // Without an instant, now is when run() was called: a read's own start.
   const before = Date.now() / 1000;
   const [n] = compileJq('now').run(null) as number[];
@@ -121,8 +145,10 @@ test('runtime errors carry jq_runtime with a jq-like message', () => {
 
 test('formatJqCompact and formatJqRaw print like jq -c / jq -r', () => {
   assert.equal(formatJqCompact({ b: [1, 'é', null], a: 1e-7 }), '{"b":[1,"é",null],"a":1e-07}');
-  assert.equal(formatJqCompact([1e21, 1e17, 1e16, 1e15, -0, 0.1, Infinity, -Infinity, NaN]),
-    '[1e+21,1e+17,1e+16,1000000000000000,-0,0.1,1.7976931348623157e+308,-1.7976931348623157e+308,null]');
+  assert.equal(
+    formatJqCompact([1e21, 1e17, 1e16, 1e15, -0, 0.1, Infinity, -Infinity, NaN]),
+    '[1e+21,1e+17,1e+16,1000000000000000,-0,0.1,1.7976931348623157e+308,-1.7976931348623157e+308,null]',
+  );
   assert.equal(formatJqCompact('\u007f\u0000\u001f\b\f\n\r\t"\\/'), '"\\u007f\\u0000\\u001f\\b\\f\\n\\r\\t\\"\\\\/"');
   assert.equal(formatJqRaw('a\nb'), 'a\nb');
   assert.equal(formatJqRaw([1, 'x']), '[1,"x"]');
@@ -130,7 +156,9 @@ test('formatJqCompact and formatJqRaw print like jq -c / jq -r', () => {
 
 // Its speed is a row of `npm run bench` (bench/suites/core.mjs): a clock here fails on a loaded machine.
 test('a compiled program is reusable: each run sees its own input and arguments, and changes neither', () => {
-  const doc: Json = { items: Array.from({ length: 80 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'], done: i % 3 === 0 })) };
+  const doc: Json = {
+    items: Array.from({ length: 80 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'], done: i % 3 === 0 })),
+  };
   const copy = JSON.stringify(doc);
   const prog = compileJq('.items |= map(select(.done | not)) | .count += 1 | .last = $t', ['t']);
   for (let i = 0; i < 50; i++) {

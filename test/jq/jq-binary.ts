@@ -24,7 +24,9 @@ export interface JqResult {
 export function requireJqBinary(): string {
   const r = spawnSync('jq', ['--version'], { encoding: 'utf8' });
   if (r.error || r.status !== 0) {
-    throw new Error('The reference `jq` binary (jq 1.6) is required for the differential tests: install it with `apt-get install jq`.');
+    throw new Error(
+      'The reference `jq` binary (jq 1.6) is required for the differential tests: install it with `apt-get install jq`.',
+    );
   }
   return r.stdout.trim();
 }
@@ -43,13 +45,19 @@ function runOne(c: Case): Promise<JqResult> {
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ ok: code === 0, stdout, stderr });
     });
-    child.stdin.on('error', () => { /* jq exits before reading input on compile errors */ });
+    child.stdin.on('error', () => {
+      /* jq exits before reading input on compile errors */
+    });
     child.stdin.end(c.input);
   });
 }

@@ -11,11 +11,14 @@ import { jqArgs, NOW, requireJqBinary, runJqAll } from './jq-binary.js';
 // Regex builtins run on an engine loaded on demand (Doc.get/update await this themselves).
 await compileJq('test("")').ready();
 
-const jqWasm = createRequire(import.meta.url)('jq-wasm') as { raw(input: string, filter: string, flags?: string[]): Promise<string> };
+const jqWasm = createRequire(import.meta.url)('jq-wasm') as {
+  raw(input: string, filter: string, flags?: string[]): Promise<string>;
+};
 
 function toCase(e: CorpusEntry): Case {
   const args = Object.entries(e.args ?? {}).map(([name, value]) =>
-    name.startsWith('json:') ? { name: name.slice(5), value, json: true } : { name, value });
+    name.startsWith('json:') ? { name: name.slice(5), value, json: true } : { name, value },
+  );
   return { expr: e.expr, input: JSON.stringify(e.on === 'pipeline' ? PIPELINE : TASK), args };
 }
 
@@ -25,7 +28,9 @@ function baton(c: Case): Answer {
   try {
     const vars: Record<string, Json> = {};
     for (const a of c.args ?? []) vars[a.name] = a.json ? (JSON.parse(a.value) as Json) : a.value;
-    const out = compileJq(c.expr, Object.keys(vars)).run(JSON.parse(c.input) as Json, vars, { now: new Date(NOW * 1000) });
+    const out = compileJq(c.expr, Object.keys(vars)).run(JSON.parse(c.input) as Json, vars, {
+      now: new Date(NOW * 1000),
+    });
     return { out: out.map((v) => formatJqCompact(v) + '\n').join('') };
   } catch (e) {
     if (!(e instanceof JqError)) throw e;
@@ -37,12 +42,19 @@ function baton(c: Case): Answer {
  * The reference answer: jq 1.6 (the Debian binary); for builtins it lacks, jq 1.7.1 (jq-wasm);
  * for those neither has (trim, toarray), the output the jq 1.8 manual defines, kept in the fixture.
  */
-async function reference(e: CorpusEntry, c: Case, jq16: { ok: boolean; stdout: string; stderr: string }): Promise<{ out?: string; error?: true; via: string }> {
+async function reference(
+  e: CorpusEntry,
+  c: Case,
+  jq16: { ok: boolean; stdout: string; stderr: string },
+): Promise<{ out?: string; error?: true; via: string }> {
   if (jq16.ok) return { out: jq16.stdout, via: 'jq 1.6' };
   if (!/is not defined/.test(jq16.stderr)) return { error: true, via: 'jq 1.6' };
   const exitCode = process.exitCode;
   try {
-    return { out: await jqWasm.raw(c.input, jqArgs(c).slice(-1)[0] as string, jqArgs(c).slice(0, -1)), via: 'jq 1.7.1' };
+    return {
+      out: await jqWasm.raw(c.input, jqArgs(c).slice(-1)[0] as string, jqArgs(c).slice(0, -1)),
+      via: 'jq 1.7.1',
+    };
   } catch (err) {
     if (!/is not defined/.test(String(err))) return { error: true, via: 'jq 1.7.1' };
   } finally {
@@ -76,9 +88,15 @@ test('realistic corpus: the share of seed and agent-written expressions baton an
     else mismatches.push(`${c.expr}: reference (${ref.via}) ${JSON.stringify(ref)} vs baton ${JSON.stringify(b)}`);
   }
   const share = (identical / entries.length) * 100;
-  t.diagnostic(`realistic corpus: ${entries.length} expressions (${FROM_SEEDS.length} from the seeds and spec, ${AGENT_WRITTEN.length} agent-written); `
-    + `${identical} answered identically (${share.toFixed(1)}%), ${refused.length} refused, ${mismatches.length} different`);
-  t.diagnostic(`reference answers: ${Object.entries(via).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  t.diagnostic(
+    `realistic corpus: ${entries.length} expressions (${FROM_SEEDS.length} from the seeds and spec, ${AGENT_WRITTEN.length} agent-written); ` +
+      `${identical} answered identically (${share.toFixed(1)}%), ${refused.length} refused, ${mismatches.length} different`,
+  );
+  t.diagnostic(
+    `reference answers: ${Object.entries(via)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   for (const r of refused) t.diagnostic(`refused: ${r}`);
   assert.deepEqual(mismatches, [], 'where baton answers, it answers as jq does');
   assert.ok(identical >= entries.length - 2, `identical answers: ${identical} of ${entries.length}`);

@@ -12,7 +12,17 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 function consumer(code: string): { dir: string; cleanup(): void } {
   const tree = tempTree({
     'package.json': JSON.stringify({ type: 'module' }),
-    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] } }),
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        noEmit: true,
+        skipLibCheck: false,
+        types: [],
+      },
+    }),
     'main.ts': code,
   });
   mkdirSync(join(tree.dir, 'node_modules'));
@@ -24,7 +34,9 @@ describe('the published library entry', () => {
   it('imports by package name and runs a document round trip', async (t) => {
     const tree = consumer('');
     t.after(tree.cleanup);
-    writeFileSync(join(tree.dir, 'run.mjs'), `
+    writeFileSync(
+      join(tree.dir, 'run.mjs'),
+      `
       import { openDoc, MemoryStore, isBatonError } from 'baton-state';
       const doc = openDoc('notes.json', { cwd: process.cwd(), env: {} });
       await doc.init({ n: 1 });
@@ -34,7 +46,8 @@ describe('the published library entry', () => {
       let code = '';
       try { await doc.update('.n = (1, 2)'); } catch (error) { code = isBatonError(error) ? error.code : 'other'; }
       console.log(JSON.stringify({ got: await doc.get('.n'), code }));
-    `);
+    `,
+    );
     const result = spawnSync(process.execPath, ['run.mjs'], { cwd: tree.dir, encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), { got: [3], code: 'jq_result' });

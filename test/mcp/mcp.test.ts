@@ -13,7 +13,11 @@ import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
  * temp project. Every tool is called for real; failures must come back as tool errors carrying
  * baton's error code, with the document on disk unchanged.
  */
-const tree = tempTree({ 'project/owned.schema.json': OWNED_SCHEMA, 'home/.keep': '', 'outside/secret.json': '{"s":1}' });
+const tree = tempTree({
+  'project/owned.schema.json': OWNED_SCHEMA,
+  'home/.keep': '',
+  'outside/secret.json': '{"s":1}',
+});
 const project = join(tree.dir, 'project');
 const env = cleanEnv({ HOME: join(tree.dir, 'home'), BATON_ROOT: project }) as Record<string, string>;
 const client = new Client({ name: 'test-client', version: '1.0.0' });
@@ -44,16 +48,32 @@ const onDisk = (file: string) => readFileSync(join(project, file), 'utf8');
 
 async function connect(name: string, args: readonly string[], extra: Record<string, string> = {}): Promise<Client> {
   const other = new Client({ name, version: '1.0.0' });
-  await other.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: project, env: { ...env, ...extra }, stderr: 'pipe' }));
+  await other.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', ...args],
+      cwd: project,
+      env: { ...env, ...extra },
+      stderr: 'pipe',
+    }),
+  );
   return other;
 }
 
 before(async () => {
   assert.equal(baton(['init', 'notes.json', '--argjson', 'n', '1'], { cwd: project, env }).code, 0);
-  assert.equal(baton(['init', 'owned.json', '--schema', 'owned.schema.json', '--as', 'orchestrator', '--arg', 'phase', 'RED'], { cwd: project, env }).code, 0);
+  assert.equal(
+    baton(['init', 'owned.json', '--schema', 'owned.schema.json', '--as', 'orchestrator', '--arg', 'phase', 'RED'], {
+      cwd: project,
+      env,
+    }).code,
+    0,
+  );
   assert.equal(baton(['run', 'init', 'r1'], { cwd: project, env }).code, 0);
   assert.equal(baton(['goal', 'start', 'demo-goal', 'Ship the MCP server'], { cwd: project, env }).code, 0);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: project, env, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: project, env, stderr: 'pipe' }),
+  );
 });
 after(async () => {
   await client.close();
@@ -63,17 +83,33 @@ after(async () => {
 describe('baton mcp', () => {
   it('lists the tools, each with a short description and a closed input schema', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['consume', 'gate', 'get', 'goal', 'history', 'lint', 'phase', 'set', 'update']);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      'consume',
+      'gate',
+      'get',
+      'goal',
+      'history',
+      'lint',
+      'phase',
+      'set',
+      'update',
+    ]);
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length <= 140, `${tool.name}: description under 140 characters`);
       assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
     }
-    assert.ok(JSON.stringify(tools).length < 6000, `all schemas together stay small (${JSON.stringify(tools).length} bytes)`);
+    assert.ok(
+      JSON.stringify(tools).length < 6000,
+      `all schemas together stay small (${JSON.stringify(tools).length} bytes)`,
+    );
   });
 
   it('get, update with named args, set, append, consume and history work on a document, recording the client as writer', async () => {
     assert.deepEqual(await ok('get', { file: 'notes.json', expr: '.n' }), [1]);
-    assert.deepEqual(await ok('update', { file: 'notes.json', expr: '.n += $k | .who = $w', args: { k: 41, w: 'x' } }), { rev: 2 });
+    assert.deepEqual(
+      await ok('update', { file: 'notes.json', expr: '.n += $k | .who = $w', args: { k: 41, w: 'x' } }),
+      { rev: 2 },
+    );
     assert.deepEqual(JSON.parse(onDisk('notes.json')), { n: 42, who: 'x' });
     await ok('set', { file: 'notes.json', path: 'hint', value: 'next: tests' });
     await ok('set', { file: 'notes.json', path: 'log', value: [] });
@@ -81,15 +117,29 @@ describe('baton mcp', () => {
     assert.equal(await ok('consume', { file: 'notes.json', path: 'hint' }), 'next: tests');
     assert.deepEqual(JSON.parse(onDisk('notes.json')), { n: 42, who: 'x', hint: null, log: [{ a: 1 }] });
     const history = (await ok('history', { file: 'notes.json', limit: 2 })) as { rev: number; writer: string }[];
-    assert.deepEqual(history.map((entry) => entry.rev), [6, 5]);
+    assert.deepEqual(
+      history.map((entry) => entry.rev),
+      [6, 5],
+    );
     assert.equal(history[0]?.writer, 'mcp:test-client');
   });
 
   it('phase start/done and gate drive a run; the gate reads evidence files from the project', async () => {
-    assert.deepEqual(await ok('phase', { action: 'start', run: 'r1', phase: '1-plan', agent: 'planner' }), { started: '1-plan' });
+    assert.deepEqual(await ok('phase', { action: 'start', run: 'r1', phase: '1-plan', agent: 'planner' }), {
+      started: '1-plan',
+    });
     mkdirSync(join(project, '.ai_log'), { recursive: true });
     writeFileSync(join(project, '.ai_log', 'plan.md'), '# plan\n');
-    assert.deepEqual(await ok('phase', { action: 'done', run: 'r1', phase: '1-plan', outputs: { plan: '.ai_log/plan.md', steps: 3 }, evidence: ['.ai_log/plan.md'] }), { done: '1-plan' });
+    assert.deepEqual(
+      await ok('phase', {
+        action: 'done',
+        run: 'r1',
+        phase: '1-plan',
+        outputs: { plan: '.ai_log/plan.md', steps: 3 },
+        evidence: ['.ai_log/plan.md'],
+      }),
+      { done: '1-plan' },
+    );
     const gate = (await ok('gate', { run: 'r1', phase: '1-plan' })) as { pass: boolean };
     assert.equal(gate.pass, true);
     const run = JSON.parse(onDisk('.ai_log/session-r1.json'));
@@ -100,13 +150,26 @@ describe('baton mcp', () => {
     // The CLI's phase-done checks hold here too: a promoted output may not replace the run's own
     // fields, and an `also` list needs evidence; neither writes anything.
     const before = onDisk('.ai_log/session-r1.json');
-    assert.match(await fails('phase', { action: 'done', run: 'r1', phase: '2-impl', outputs: { phases: 'x' }, promote: true }, 'usage'), /promote cannot set the run's own field 'phases'/);
-    assert.match(await fails('phase', { action: 'done', run: 'r1', phase: '2-impl', also: 'phase-2-evidence' }, 'usage'), /needs evidence/);
+    assert.match(
+      await fails(
+        'phase',
+        { action: 'done', run: 'r1', phase: '2-impl', outputs: { phases: 'x' }, promote: true },
+        'usage',
+      ),
+      /promote cannot set the run's own field 'phases'/,
+    );
+    assert.match(
+      await fails('phase', { action: 'done', run: 'r1', phase: '2-impl', also: 'phase-2-evidence' }, 'usage'),
+      /needs evidence/,
+    );
     assert.equal(onDisk('.ai_log/session-r1.json'), before);
   });
 
   it('goal now/land edit the active goal and lint reports on it', async () => {
-    assert.match((await ok('goal', { action: 'now', text: 'impl: build the server' })) as string, /- impl: build the server/);
+    assert.match(
+      (await ok('goal', { action: 'now', text: 'impl: build the server' })) as string,
+      /- impl: build the server/,
+    );
     const landed = (await ok('goal', { action: 'land', label: 'impl', text: 'server built' })) as string;
     assert.doesNotMatch(landed, /impl: build the server/);
     const state = readFileSync(join(tree.dir, 'home', '.claude', 'orchestrate', 'demo-goal', 'state.md'), 'utf8');
@@ -137,20 +200,29 @@ describe('baton mcp', () => {
     assert.equal(onDisk('owned.json'), before);
   });
 
-  it('a client naming itself after an owner is still refused; the server\'s --as or BATON_WRITER is the writer', async () => {
+  it("a client naming itself after an owner is still refused; the server's --as or BATON_WRITER is the writer", async () => {
     const before = onDisk('owned.json');
     const impostor = await connect('orchestrator', []);
     try {
-      const result = (await impostor.callTool({ name: 'set', arguments: { file: 'owned.json', path: 'phase', value: 'GREEN' } })) as CallToolResult;
+      const result = (await impostor.callTool({
+        name: 'set',
+        arguments: { file: 'owned.json', path: 'phase', value: 'GREEN' },
+      })) as CallToolResult;
       assert.equal((result.structuredContent as { code: string }).code, 'forbidden', text(result));
       assert.equal(onDisk('owned.json'), before);
     } finally {
       await impostor.close();
     }
-    for (const [args, extra] of [[['--as', 'orchestrator'], {}], [[], { BATON_WRITER: 'orchestrator' }]] as const) {
+    for (const [args, extra] of [
+      [['--as', 'orchestrator'], {}],
+      [[], { BATON_WRITER: 'orchestrator' }],
+    ] as const) {
       const owner = await connect('any', args, extra);
       try {
-        const result = (await owner.callTool({ name: 'set', arguments: { file: 'owned.json', path: 'phase', value: 'GREEN' } })) as CallToolResult;
+        const result = (await owner.callTool({
+          name: 'set',
+          arguments: { file: 'owned.json', path: 'phase', value: 'GREEN' },
+        })) as CallToolResult;
         assert.ok(!result.isError, text(result));
       } finally {
         await owner.close();
@@ -173,14 +245,30 @@ describe('baton mcp', () => {
 
 describe("the plugin's .mcp.json", () => {
   it('starts the bundled server from a copy of the plugin outside the repo (as in the plugin cache)', async () => {
-    const config = JSON.parse(readFileSync(join(ROOT, 'plugin', '.mcp.json'), 'utf8')).mcpServers.baton as { command: string; args: string[] };
+    const config = JSON.parse(readFileSync(join(ROOT, 'plugin', '.mcp.json'), 'utf8')).mcpServers.baton as {
+      command: string;
+      args: string[];
+    };
     const copy = tempTree();
     cpSync(join(ROOT, 'plugin'), join(copy.dir, 'plugin'), { recursive: true });
     const plugin = new Client({ name: 'plugin-check', version: '1.0.0' });
     try {
       const args = config.args.map((arg) => arg.replaceAll('${CLAUDE_PLUGIN_ROOT}', join(copy.dir, 'plugin')));
-      await plugin.connect(new StdioClientTransport({ command: config.command === 'node' ? process.execPath : config.command, args, cwd: project, env, stderr: 'pipe' }));
-      assert.deepEqual(await plugin.callTool({ name: 'get', arguments: { file: 'notes.json', expr: '.n' } }).then((r) => JSON.parse(text(r as CallToolResult))), [42]);
+      await plugin.connect(
+        new StdioClientTransport({
+          command: config.command === 'node' ? process.execPath : config.command,
+          args,
+          cwd: project,
+          env,
+          stderr: 'pipe',
+        }),
+      );
+      assert.deepEqual(
+        await plugin
+          .callTool({ name: 'get', arguments: { file: 'notes.json', expr: '.n' } })
+          .then((r) => JSON.parse(text(r as CallToolResult))),
+        [42],
+      );
     } finally {
       await plugin.close();
       copy.cleanup();

@@ -18,7 +18,11 @@ function nameOf(bytes: number, unit = 'a'): string {
 }
 
 describe('document names up to 255 bytes', () => {
-  for (const [label, name] of [['ASCII', nameOf(NAME_MAX)], ['two-byte UTF-8', nameOf(NAME_MAX, 'é')], ['past the readable limit', nameOf(230)]] as const) {
+  for (const [label, name] of [
+    ['ASCII', nameOf(NAME_MAX)],
+    ['two-byte UTF-8', nameOf(NAME_MAX, 'é')],
+    ['past the readable limit', nameOf(230)],
+  ] as const) {
     it(`init, update, set, get, history, revert and doctor work on a ${Buffer.byteLength(name)}-byte ${label} name`, (t) => {
       const p = tempTree({ '.git/HEAD': '' });
       t.after(p.cleanup);

@@ -15,7 +15,11 @@ import { tempTree } from '../helpers/fixtures.js';
  * was. baton's own commands refuse with exit 4; faces whose exit codes a spec fixes refuse with
  * their refusal code (`baton goal`: 1, `baton task`: 1); hooks fail open (exit 0) and write nothing.
  */
-function outsideFolder(files: Record<string, string> = {}): { dir: string; listing(): Record<string, string>; cleanup(): void } {
+function outsideFolder(files: Record<string, string> = {}): {
+  dir: string;
+  listing(): Record<string, string>;
+  cleanup(): void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'baton-outside-'));
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   const listing = (): Record<string, string> => {
@@ -39,7 +43,11 @@ describe('a folder baton writes into, linked outside the project', () => {
     const outside = outsideFolder({ 'evidence.log': 'precious', 'notes.md': 'keep me' });
     t.after(() => (p.cleanup(), outside.cleanup()));
     symlinkSync(outside.dir, join(p.dir, '.ai_log'));
-    for (const args of [['run', 'clean'], ['run', 'clean', '--force'], ['run', 'clean', '--older-than', '0s']]) {
+    for (const args of [
+      ['run', 'clean'],
+      ['run', 'clean', '--force'],
+      ['run', 'clean', '--older-than', '0s'],
+    ]) {
       const r = baton(args, { cwd: p.dir });
       assert.equal(r.code, 4, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /symlink/);
@@ -52,7 +60,11 @@ describe('a folder baton writes into, linked outside the project', () => {
     const outside = outsideFolder();
     t.after(() => (p.cleanup(), outside.cleanup()));
     symlinkSync(outside.dir, join(p.dir, '.baton'));
-    for (const args of [['init', 'new.json', '--argjson', 'n', '0'], ['update', 'd.json', '.n += 1'], ['set', 'd.json', 'n', '5']]) {
+    for (const args of [
+      ['init', 'new.json', '--argjson', 'n', '0'],
+      ['update', 'd.json', '.n += 1'],
+      ['set', 'd.json', 'n', '5'],
+    ]) {
       const r = baton(args, { cwd: p.dir });
       assert.equal(r.code, 4, `${args.join(' ')}: ${r.stderr}`);
     }
@@ -107,7 +119,13 @@ describe('a folder baton writes into, linked outside the project', () => {
       assert.notEqual(r.code, 0, `task ${args.join(' ')} must refuse`);
     }
     assert.equal(baton(['init', TASK, '--argjson', 'n', '0'], { cwd: p.dir, env: p.env }).code, 4);
-    const hook = p.hook('SubagentStop', { hook_event_name: 'SubagentStop', agent_id: 'a1', agent_type: 'x', last_assistant_message: 'DONE|out.md', stop_hook_active: false });
+    const hook = p.hook('SubagentStop', {
+      hook_event_name: 'SubagentStop',
+      agent_id: 'a1',
+      agent_type: 'x',
+      last_assistant_message: 'DONE|out.md',
+      stop_hook_active: false,
+    });
     assert.equal(hook.code, 0, 'a hook fails open');
     assert.deepEqual(outside.listing(), { 'wave.json': wave });
   });
@@ -121,13 +139,16 @@ describe('a folder baton writes into, linked outside the project', () => {
     mkdirSync(join(outside.dir, 'context'));
     symlinkSync(join(outside.dir, 'stats'), join(p.dir, '.claude', 'stats'));
     symlinkSync(join(outside.dir, 'context'), join(p.dir, '.claude', 'context'));
-    assert.equal(p.hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'hello', session_id: 's' }).code, 0);
+    assert.equal(
+      p.hook('UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'hello', session_id: 's' }).code,
+      0,
+    );
     assert.equal(p.hook('PreCompact', { hook_event_name: 'PreCompact', trigger: 'manual', session_id: 's' }).code, 0);
     assert.deepEqual(outside.listing(), {});
     assert.match(p.read('.debug.log'), /symlink/, 'the debug log says why');
   });
 
-  it('a goal folder or the archive linked outside: goal start and close refuse (the workflow\'s exit 1)', (t) => {
+  it("a goal folder or the archive linked outside: goal start and close refuse (the workflow's exit 1)", (t) => {
     const home = tempTree();
     const work = tempTree();
     const outside = outsideFolder();
@@ -145,7 +166,11 @@ describe('a folder baton writes into, linked outside the project', () => {
     symlinkSync(outside.dir, join(goals, 'archive'));
     assert.equal(baton(['goal', 'close'], { cwd: work.dir, env }).code, 1);
     assert.deepEqual(outside.listing(), {});
-    assert.match(readFileSync(join(goals, 'real', 'state.md'), 'utf8'), /status: active|status=active|active/, 'the goal was not closed');
+    assert.match(
+      readFileSync(join(goals, 'real', 'state.md'), 'utf8'),
+      /status: active|status=active|active/,
+      'the goal was not closed',
+    );
   });
 
   it('the library refuses the same way (unsafe_path), and so does install --project for a linked .claude', async (t) => {

@@ -13,9 +13,27 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
     t.after(p.cleanup);
     baton(['run', 'init', 'ok'], p.dir);
     const before = snapshot(p.dir);
-    const labels = ['a/b', '../x', '..', 'a..b', '.hidden', '-dash', 'tab\there', 'nl\nx', 'bell\u0007', 'sp ace', 'ü', ''];
+    const labels = [
+      'a/b',
+      '../x',
+      '..',
+      'a..b',
+      '.hidden',
+      '-dash',
+      'tab\there',
+      'nl\nx',
+      'bell\u0007',
+      'sp ace',
+      'ü',
+      '',
+    ];
     for (const label of labels) {
-      for (const args of [['run', 'init', label], ['run', 'set', label, 'f', 'v'], ['phase', 'start', label, '0-a', '--agent', 'x'], ['gate', label, '0-a']]) {
+      for (const args of [
+        ['run', 'init', label],
+        ['run', 'set', label, 'f', 'v'],
+        ['phase', 'start', label, '0-a', '--agent', 'x'],
+        ['gate', label, '0-a'],
+      ]) {
         const r = baton(args, p.dir);
         const expected = label === '' && args[0] === 'run' ? 1 : 2;
         assert.equal(r.code, expected, `${JSON.stringify(label)} ${args[0]} ${args[1]}: ${r.stderr}`);
@@ -41,7 +59,10 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
     t.after(p.cleanup);
     baton(['run', 'init', 'big'], p.dir);
     const warned = baton(['run', 'set', 'big', 'mid', 'x'.repeat(2000)], p.dir);
-    assert.deepEqual([warned.code, warned.stderr], [0, 'warning: mid is 2000 bytes; store the content under .ai_log/ and save its path\n']);
+    assert.deepEqual(
+      [warned.code, warned.stderr],
+      [0, 'warning: mid is 2000 bytes; store the content under .ai_log/ and save its path\n'],
+    );
     const before = snapshot(p.dir);
     const cases = [
       ['run', 'set', 'big', 'report', 'x'.repeat(5000)],
@@ -51,7 +72,10 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
     for (const args of cases) {
       const r = baton(args, p.dir);
       assert.equal(r.code, 1, args[3]);
-      assert.match(r.stderr, /^Error: \S+ is \d+ bytes, over the 4096-byte limit for run fields; write the content to a file under \.ai_log\/ or docs\/ and store its path/);
+      assert.match(
+        r.stderr,
+        /^Error: \S+ is \d+ bytes, over the 4096-byte limit for run fields; write the content to a file under \.ai_log\/ or docs\/ and store its path/,
+      );
     }
     baton(['phase', 'start', 'big', '0-a', '--agent', 'x'], p.dir);
     const snapshotPhase = snapshot(p.dir);
@@ -79,7 +103,11 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
     const p = project({ '.ai_log/session-bad.json': '{"session": "bad", "phases": ' });
     t.after(p.cleanup);
     const before = snapshot(p.dir);
-    for (const args of [['run', 'set', 'bad', 'a', 'b'], ['run', 'get', 'bad'], ['phase', 'start', 'bad', '0-a', '--agent', 'x']]) {
+    for (const args of [
+      ['run', 'set', 'bad', 'a', 'b'],
+      ['run', 'get', 'bad'],
+      ['phase', 'start', 'bad', '0-a', '--agent', 'x'],
+    ]) {
       const r = baton(args, p.dir);
       assert.equal(r.code, 1, args.join(' '));
       assert.match(r.stderr, /not valid JSON/);
@@ -92,13 +120,16 @@ describe('bad input: one line naming the fix, documented exit code, nothing on d
     assert.deepEqual(state(p.dir, 'good').phases, {});
   });
 
-  it('a lock held by a live agent times out with exit 1 (not the engine\'s 6) and writes nothing', (t) => {
+  it("a lock held by a live agent times out with exit 1 (not the engine's 6) and writes nothing", (t) => {
     const p = project();
     t.after(p.cleanup);
     baton(['run', 'init', 'held'], p.dir);
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
     t.after(() => holder.kill('SIGKILL'));
-    writeFileSync(join(p.dir, '.ai_log', '.baton', 'session-held.json.lock'), `${holder.pid}\n${hostname()}\n${Date.now()}\ntok\n\n`);
+    writeFileSync(
+      join(p.dir, '.ai_log', '.baton', 'session-held.json.lock'),
+      `${holder.pid}\n${hostname()}\n${Date.now()}\ntok\n\n`,
+    );
     const before = state(p.dir, 'held');
     const r = baton(['phase', 'start', 'held', '0-a', '--agent', 'x'], p.dir, { BATON_LOCK_TIMEOUT_MS: '400' });
     assert.equal(r.code, 1, r.stderr);

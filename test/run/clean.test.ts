@@ -17,7 +17,7 @@ function age(path: string, ms: number): void {
   utimesSync(path, when, when);
 }
 
-describe('baton run clean: the guarded replacement for init\'s wipe', () => {
+describe("baton run clean: the guarded replacement for init's wipe", () => {
   it('refuses while another run is active, then removes evidence but keeps every state file', (t) => {
     const p = project({ '.ai_log/.gitkeep': '', '.ai_log/phase-0-pm-prd.md': 'prd', '.ai_log/shots/a.png': 'png' });
     t.after(p.cleanup);
@@ -25,12 +25,18 @@ describe('baton run clean: the guarded replacement for init\'s wipe', () => {
     baton(['run', 'init', 'mine'], p.dir);
     baton(['run', 'init', 'other'], p.dir);
     const before = snapshot(p.dir);
-    for (const args of [['run', 'clean', 'mine'], ['run', 'clean']]) {
+    for (const args of [
+      ['run', 'clean', 'mine'],
+      ['run', 'clean'],
+    ]) {
       const r = baton(args, p.dir);
       assert.equal(r.code, 1, args.join(' '));
       assert.match(r.stderr, /^Error: another run \((mine|other)\) is active; use --older-than or --force\n$/);
     }
-    assert.equal(baton(['run', 'clean', 'mine'], p.dir).stderr, 'Error: another run (other) is active; use --older-than or --force\n');
+    assert.equal(
+      baton(['run', 'clean', 'mine'], p.dir).stderr,
+      'Error: another run (other) is active; use --older-than or --force\n',
+    );
     assert.deepEqual(snapshot(p.dir), before);
 
     age(join(dir, 'session-other.json'), 48 * HOUR);
@@ -60,7 +66,11 @@ describe('baton run clean: the guarded replacement for init\'s wipe', () => {
   it('bad input exits 2 and removes nothing; no .ai_log/ removes nothing; the compat shim has no clean', (t) => {
     const p = project();
     t.after(p.cleanup);
-    assert.deepEqual(Object.values(baton(['run', 'clean'], p.dir)), [0, `pipeline-state: removed 0 entries from ${join(p.dir, '.ai_log')}\n`, '']);
+    assert.deepEqual(Object.values(baton(['run', 'clean'], p.dir)), [
+      0,
+      `pipeline-state: removed 0 entries from ${join(p.dir, '.ai_log')}\n`,
+      '',
+    ]);
     mkdirSync(join(p.dir, '.ai_log'));
     writeFileSync(join(p.dir, '.ai_log', 'e.log'), 'e');
     for (const args of [['--older-than', 'soon'], ['--older-than', '-1h'], ['../x'], ['a', 'b']]) {

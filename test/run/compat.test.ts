@@ -17,19 +17,34 @@ describe('compat/pipeline-state/pipeline-state.sh', () => {
     const p = project({ '.ai_log/.gitkeep': '', '.ai_log/other-evidence.log': 'keep me' });
     t.after(p.cleanup);
     const file = join(p.dir, '.ai_log', 'session-2026-06-30-blog.json');
-    assert.deepEqual(Object.values(shim(['init', '2026-06-30-blog'], p)), [0, `pipeline-state: initialized ${file} (session=2026-06-30-blog)\n`, '']);
+    assert.deepEqual(Object.values(shim(['init', '2026-06-30-blog'], p)), [
+      0,
+      `pipeline-state: initialized ${file} (session=2026-06-30-blog)\n`,
+      '',
+    ]);
     assert.equal(readFileSync(join(p.dir, '.ai_log', 'other-evidence.log'), 'utf8'), 'keep me');
     assert.deepEqual(Object.values(shim(['set', '2026-06-30-blog', 'prd_document', 'docs/prd/x.md'], p)), [0, '', '']);
     assert.equal(shim(['append', '2026-06-30-blog', 'phase-0-evidence', '.ai_log/phase-0-pm-ror-prd.md'], p).code, 0);
     assert.equal(shim(['set', '2026-06-30-blog', 'count', '3'], p).code, 0);
     assert.deepEqual(Object.values(shim(['get', '2026-06-30-blog', 'prd_document'], p)), [0, 'docs/prd/x.md\n', '']);
-    assert.equal(shim(['get', '2026-06-30-blog', 'phase-0-evidence'], p).stdout, '[\n  ".ai_log/phase-0-pm-ror-prd.md"\n]\n');
+    assert.equal(
+      shim(['get', '2026-06-30-blog', 'phase-0-evidence'], p).stdout,
+      '[\n  ".ai_log/phase-0-pm-ror-prd.md"\n]\n',
+    );
     assert.equal(shim(['get', '2026-06-30-blog'], p).stdout, readFileSync(file, 'utf8'));
     assert.deepEqual(state(p.dir, '2026-06-30-blog'), {
-      session: '2026-06-30-blog', phases: {}, prd_document: 'docs/prd/x.md', 'phase-0-evidence': ['.ai_log/phase-0-pm-ror-prd.md'], count: '3',
+      session: '2026-06-30-blog',
+      phases: {},
+      prd_document: 'docs/prd/x.md',
+      'phase-0-evidence': ['.ai_log/phase-0-pm-ror-prd.md'],
+      count: '3',
     });
     assert.equal(statSync(file).mode & 0o777, 0o644);
-    assert.deepEqual(Object.values(shim(['clear', '2026-06-30-blog'], p)), [0, `pipeline-state: cleared ${file}\n`, '']);
+    assert.deepEqual(Object.values(shim(['clear', '2026-06-30-blog'], p)), [
+      0,
+      `pipeline-state: cleared ${file}\n`,
+      '',
+    ]);
     assert.equal(existsSync(file), false);
   });
 
@@ -50,12 +65,24 @@ describe('compat/pipeline-state/pipeline-state.sh', () => {
     assert.deepEqual(Object.values(shim(['show', 's'], p)), [1, '', `Unknown command: show\n${USAGE}`]);
     assert.deepEqual(Object.values(shim(['set', 's'], p)), [1, '', 'Error: field required\n']);
     const file = join(p.dir, '.ai_log', 'session-s.json');
-    assert.deepEqual(Object.values(shim(['get', 's', 'x'], p)), [1, '', `Error: no state file at ${file} (run 'init' first)\n`]);
-    assert.deepEqual(Object.values(shim(['set', 's', 'x', 'y'], p)), [1, '', `Error: no state file at ${file} (run 'init' first)\n`]);
+    assert.deepEqual(Object.values(shim(['get', 's', 'x'], p)), [
+      1,
+      '',
+      `Error: no state file at ${file} (run 'init' first)\n`,
+    ]);
+    assert.deepEqual(Object.values(shim(['set', 's', 'x', 'y'], p)), [
+      1,
+      '',
+      `Error: no state file at ${file} (run 'init' first)\n`,
+    ]);
     assert.equal(existsSync(file), false);
     shim(['init', 's'], p);
     shim(['set', 's', 'flat', 'v'], p);
-    assert.deepEqual(Object.values(shim(['append', 's', 'flat', 'v'], p)), [1, '', 'Error: field flat is not a list\n']);
+    assert.deepEqual(Object.values(shim(['append', 's', 'flat', 'v'], p)), [
+      1,
+      '',
+      'Error: field flat is not a list\n',
+    ]);
     assert.equal(shim(['init', '../escape'], p).code, 2);
   });
 
@@ -66,7 +93,11 @@ describe('compat/pipeline-state/pipeline-state.sh', () => {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /baton is not on PATH/);
     // As compat/eneo: a checkout without a global install points the shim at its bin/baton.js.
-    const bin = shim(['init', 's'], { ...p, bin: join(p.dir, 'nowhere') }, { PATH: '/usr/bin:/bin', BATON_BIN: `${process.execPath} ${CLI}` });
+    const bin = shim(
+      ['init', 's'],
+      { ...p, bin: join(p.dir, 'nowhere') },
+      { PATH: '/usr/bin:/bin', BATON_BIN: `${process.execPath} ${CLI}` },
+    );
     assert.deepEqual([bin.code, bin.stderr], [0, '']);
     assert.equal(state(p.dir, 's').session, 's');
   });
@@ -83,7 +114,11 @@ describe('compat/pipeline-state/pipeline-state.sh', () => {
 
 function shimAsync(args: string[], p: Project): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn('bash', [SHIM, ...args], { cwd: p.dir, env: cleanEnv({ PATH: `${p.bin}:${process.env.PATH ?? ''}` }), stdio: 'ignore' });
+    const child = spawn('bash', [SHIM, ...args], {
+      cwd: p.dir,
+      env: cleanEnv({ PATH: `${p.bin}:${process.env.PATH ?? ''}` }),
+      stdio: 'ignore',
+    });
     child.on('close', (code) => resolve(code ?? -1));
   });
 }

@@ -19,10 +19,16 @@ describe('baton doctor and run files', () => {
     baton(['run', 'init', 's'], p.dir);
     const warned = baton(['doctor'], p.dir);
     assert.equal(warned.code, 0, warned.stdout);
-    assert.match(warned.stdout, /^warn +\.ai_log\/session-s\.json is not git-ignored +add \/\.ai_log\/\* and !\/\.ai_log\/\.gitkeep to \.gitignore/m);
+    assert.match(
+      warned.stdout,
+      /^warn +\.ai_log\/session-s\.json is not git-ignored +add \/\.ai_log\/\* and !\/\.ai_log\/\.gitkeep to \.gitignore/m,
+    );
     const json = JSON.parse(baton(['doctor', '--json'], p.dir).stdout);
     assert.equal(json.ok, true);
-    assert.deepEqual(json.checks.filter((c: { warn?: boolean }) => c.warn).map((c: { check: string }) => c.check), ['.ai_log/session-s.json is not git-ignored']);
+    assert.deepEqual(
+      json.checks.filter((c: { warn?: boolean }) => c.warn).map((c: { check: string }) => c.check),
+      ['.ai_log/session-s.json is not git-ignored'],
+    );
     writeFileSync(join(p.dir, '.gitignore'), '/.ai_log/*\n!/.ai_log/.gitkeep\n');
     const fixed = baton(['doctor'], p.dir);
     assert.equal(fixed.code, 0);

@@ -7,24 +7,45 @@ import { baton, CONTRACT_YAML, project, snapshot, state } from './helpers.js';
 
 describe('baton gate and baton run show', () => {
   it('passes only when the phase is done, contract outputs are present and every path is a real file', (t) => {
-    const p = project({ 'workflow.yaml': CONTRACT_YAML, 'docs/prd/x.md': '# PRD\n', '.ai_log/phase-0-pm-prd.md': 'log\n' });
+    const p = project({
+      'workflow.yaml': CONTRACT_YAML,
+      'docs/prd/x.md': '# PRD\n',
+      '.ai_log/phase-0-pm-prd.md': 'log\n',
+    });
     t.after(p.cleanup);
     baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir);
     const notDone = baton(['gate', 'r', '0-requirements'], p.dir);
     assert.equal(notDone.code, 1);
     assert.match(notDone.stdout, /MISSING status +0-requirements +todo/);
     baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
-    baton(['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--evidence', '.ai_log/phase-0-pm-prd.md', '--work-item', 'docs/prd/x.md'], p.dir);
+    baton(
+      [
+        'phase',
+        'done',
+        'r',
+        '0-requirements',
+        '--output',
+        'prd_document=docs/prd/x.md',
+        '--evidence',
+        '.ai_log/phase-0-pm-prd.md',
+        '--work-item',
+        'docs/prd/x.md',
+      ],
+      p.dir,
+    );
     const pass = baton(['gate', 'r', '0-requirements'], p.dir);
     assert.equal(pass.code, 0, pass.stdout);
-    assert.equal(pass.stdout, [
-      '  ok      status    0-requirements             done',
-      '  ok      output    prd_document               docs/prd/x.md (exists)',
-      '  ok      evidence  .ai_log/phase-0-pm-prd.md  exists',
-      '  ok      work_item docs/prd/x.md              exists',
-      'gate 0-requirements: pass',
-      '',
-    ].join('\n'));
+    assert.equal(
+      pass.stdout,
+      [
+        '  ok      status    0-requirements             done',
+        '  ok      output    prd_document               docs/prd/x.md (exists)',
+        '  ok      evidence  .ai_log/phase-0-pm-prd.md  exists',
+        '  ok      work_item docs/prd/x.md              exists',
+        'gate 0-requirements: pass',
+        '',
+      ].join('\n'),
+    );
     assert.equal(state(p.dir, 'r').phases['0-requirements'].gate.result, 'pass');
   });
 
@@ -33,7 +54,23 @@ describe('baton gate and baton run show', () => {
     t.after(p.cleanup);
     baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir);
     baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir);
-    baton(['phase', 'done', 'r', '1-design', '--output', 'other=1', '--evidence', '.ai_log/real.log', '--evidence', '.ai_log/empty.log', '--evidence', '.ai_log/gone.log'], p.dir);
+    baton(
+      [
+        'phase',
+        'done',
+        'r',
+        '1-design',
+        '--output',
+        'other=1',
+        '--evidence',
+        '.ai_log/real.log',
+        '--evidence',
+        '.ai_log/empty.log',
+        '--evidence',
+        '.ai_log/gone.log',
+      ],
+      p.dir,
+    );
     const fail = baton(['gate', 'r', '1-design'], p.dir);
     assert.equal(fail.code, 1);
     assert.match(fail.stdout, /MISSING output +design_spec +missing \(the contract requires it\)/);
@@ -42,12 +79,20 @@ describe('baton gate and baton run show', () => {
     assert.match(fail.stdout, /MISSING evidence +\.ai_log\/gone\.log +no such file/);
     assert.match(fail.stdout, /gate 1-design: FAIL \(3 of 6 checks do not hold\)\n$/);
     const gate = state(p.dir, 'r').phases['1-design'].gate;
-    assert.deepEqual([gate.result, gate.missing], ['fail', ['output design_spec', 'evidence .ai_log/empty.log', 'evidence .ai_log/gone.log']]);
+    assert.deepEqual(
+      [gate.result, gate.missing],
+      ['fail', ['output design_spec', 'evidence .ai_log/empty.log', 'evidence .ai_log/gone.log']],
+    );
     baton(['phase', 'start', 'r', '2-build', '--agent', 'b'], p.dir);
     baton(['phase', 'done', 'r', '2-build', '--output', 'backend_code=.ai_log/real.log'], p.dir);
     const bare = baton(['gate', 'r', '2-build', '--json'], p.dir);
     assert.equal(bare.code, 1);
-    assert.deepEqual(JSON.parse(bare.stdout).rows.filter((row: { holds: boolean }) => !row.holds).map((row: { kind: string }) => row.kind), ['evidence']);
+    assert.deepEqual(
+      JSON.parse(bare.stdout)
+        .rows.filter((row: { holds: boolean }) => !row.holds)
+        .map((row: { kind: string }) => row.kind),
+      ['evidence'],
+    );
   });
 
   it('the gate follows files, not claims: a symlink out of the project or a hand-edited outside path fails', (t) => {
@@ -94,7 +139,10 @@ describe('baton gate and baton run show', () => {
     baton(['run', 'set', 'r', 'user_request', 'Gate the blog'], p.dir);
     baton(['run', 'set', 'r', 'big', 'y'.repeat(300)], p.dir);
     baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
-    baton(['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--evidence', '.ai_log/p0.md'], p.dir);
+    baton(
+      ['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--evidence', '.ai_log/p0.md'],
+      p.dir,
+    );
     baton(['gate', 'r', '0-requirements'], p.dir);
     baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir);
     mkdirSync(join(p.dir, 'sub'));
@@ -103,7 +151,10 @@ describe('baton gate and baton run show', () => {
     const lines = show.stdout.split('\n');
     assert.deepEqual(lines.slice(0, 3), ['run r  .ai_log/session-r.json', 'contract: workflow.yaml', 'phases:']);
     assert.match(lines[3] ?? '', /^ {2}0-requirements +done +pm +\d+s +gate pass$/);
-    assert.deepEqual(lines.slice(4, 6), ['      output    prd_document = docs/prd/x.md', '      evidence  .ai_log/p0.md']);
+    assert.deepEqual(lines.slice(4, 6), [
+      '      output    prd_document = docs/prd/x.md',
+      '      evidence  .ai_log/p0.md',
+    ]);
     assert.match(lines[6] ?? '', /^ {2}1-design +in_progress +designer +\d+s\+$/);
     assert.match(lines[7] ?? '', /^ {2}2-build +todo +backend +-$/);
     assert.deepEqual(lines.slice(8), ['run variables:', '  user_request = Gate the blog', '  big = (300 bytes)', '']);

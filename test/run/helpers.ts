@@ -47,7 +47,11 @@ export function batonAsync(args: string[], cwd: string): Promise<RunResult> {
 
 /** Runs the compat script with bash, `baton` found on PATH as a user would have it. */
 export function shim(args: string[], p: Project, env: Record<string, string> = {}): RunResult {
-  const result = spawnSync('bash', [SHIM, ...args], { cwd: p.dir, env: cleanEnv({ PATH: `${p.bin}:${process.env.PATH ?? ''}`, ...env }), encoding: 'utf8' });
+  const result = spawnSync('bash', [SHIM, ...args], {
+    cwd: p.dir,
+    env: cleanEnv({ PATH: `${p.bin}:${process.env.PATH ?? ''}`, ...env }),
+    encoding: 'utf8',
+  });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -14,12 +14,46 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     const started = baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
     assert.deepEqual([started.code, started.stdout, started.stderr], [0, '', '']);
     assert.equal(state(p.dir, 'r').phases['0-requirements'].status, 'in_progress');
-    const done = baton(['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--output=count=2', '--evidence', '.ai_log/a.md', '--evidence', `${p.dir}/.ai_log/b.md`, '--work-item', 'docs/prd/x.md'], p.dir);
+    const done = baton(
+      [
+        'phase',
+        'done',
+        'r',
+        '0-requirements',
+        '--output',
+        'prd_document=docs/prd/x.md',
+        '--output=count=2',
+        '--evidence',
+        '.ai_log/a.md',
+        '--evidence',
+        `${p.dir}/.ai_log/b.md`,
+        '--work-item',
+        'docs/prd/x.md',
+      ],
+      p.dir,
+    );
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stderr, /warning: \.ai_log\/a\.md does not exist yet/);
     const entry = state(p.dir, 'r').phases['0-requirements'];
-    assert.deepEqual(Object.keys(entry), ['agent', 'status', 'outputs', 'evidence', 'work_items', 'started_at', 'finished_at']);
-    assert.deepEqual([entry.agent, entry.status, entry.outputs, entry.evidence, entry.work_items], ['pm', 'done', { prd_document: 'docs/prd/x.md', count: '2' }, ['.ai_log/a.md', '.ai_log/b.md'], ['docs/prd/x.md']]);
+    assert.deepEqual(Object.keys(entry), [
+      'agent',
+      'status',
+      'outputs',
+      'evidence',
+      'work_items',
+      'started_at',
+      'finished_at',
+    ]);
+    assert.deepEqual(
+      [entry.agent, entry.status, entry.outputs, entry.evidence, entry.work_items],
+      [
+        'pm',
+        'done',
+        { prd_document: 'docs/prd/x.md', count: '2' },
+        ['.ai_log/a.md', '.ai_log/b.md'],
+        ['docs/prd/x.md'],
+      ],
+    );
     assert.match(entry.started_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.ok(entry.finished_at >= entry.started_at);
     assert.equal(state(p.dir, 'r').prd_document, undefined, 'outputs stay in the phase without --promote');
@@ -30,7 +64,21 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     t.after(p.cleanup);
     baton(['run', 'init', 'r'], p.dir);
     baton(['phase', 'start', 'r', '5-verification', '--agent', 'architect'], p.dir);
-    const done = baton(['phase', 'done', 'r', '5-verification', '--output', 'gate="pass"', '--output', 'checks=12', '--json', '--promote'], p.dir);
+    const done = baton(
+      [
+        'phase',
+        'done',
+        'r',
+        '5-verification',
+        '--output',
+        'gate="pass"',
+        '--output',
+        'checks=12',
+        '--json',
+        '--promote',
+      ],
+      p.dir,
+    );
     assert.equal(done.code, 0, done.stderr);
     const doc = state(p.dir, 'r');
     assert.deepEqual(doc.phases['5-verification'].outputs, { gate: 'pass', checks: 12 });
@@ -48,18 +96,42 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     baton(['run', 'set', 'r', 'flat', 'text'], p.dir);
     baton(['phase', 'start', 'r', '2-build', '--agent', 'backend'], p.dir);
     const before = snapshot(p.dir);
-    for (const [also, code, message] of [['flat', 1, /field flat is not a list/], ['phases', 2, /--also/], ['bad key', 2, /--also/]] as const) {
+    for (const [also, code, message] of [
+      ['flat', 1, /field flat is not a list/],
+      ['phases', 2, /--also/],
+      ['bad key', 2, /--also/],
+    ] as const) {
       const r = baton(['phase', 'done', 'r', '2-build', '--evidence', '.ai_log/a.log', '--also', also], p.dir);
       assert.deepEqual([r.code, messageLines(r.stderr).length], [code, 1], r.stderr);
       assert.match(r.stderr, message);
     }
-    assert.equal(baton(['phase', 'done', 'r', '2-build', '--also', 'phase-2-evidence'], p.dir).code, 2, '--also without --evidence');
+    assert.equal(
+      baton(['phase', 'done', 'r', '2-build', '--also', 'phase-2-evidence'], p.dir).code,
+      2,
+      '--also without --evidence',
+    );
     assert.deepEqual(snapshot(p.dir), before);
-    const done = baton(['phase', 'done', 'r', '2-build', '--evidence', '.ai_log/a.log', '--evidence=.ai_log/b.log', '--also', 'phase-2-evidence'], p.dir);
+    const done = baton(
+      [
+        'phase',
+        'done',
+        'r',
+        '2-build',
+        '--evidence',
+        '.ai_log/a.log',
+        '--evidence=.ai_log/b.log',
+        '--also',
+        'phase-2-evidence',
+      ],
+      p.dir,
+    );
     assert.equal(done.code, 0, done.stderr);
     assert.deepEqual(state(p.dir, 'r')['phase-2-evidence'], ['.ai_log/old.md', '.ai_log/a.log', '.ai_log/b.log']);
     assert.deepEqual(state(p.dir, 'r').phases['2-build'].evidence, ['.ai_log/a.log', '.ai_log/b.log']);
-    assert.equal(baton(['run', 'get', 'r', 'phase-2-evidence'], p.dir).stdout, '[\n  ".ai_log/old.md",\n  ".ai_log/a.log",\n  ".ai_log/b.log"\n]\n');
+    assert.equal(
+      baton(['run', 'get', 'r', 'phase-2-evidence'], p.dir).stdout,
+      '[\n  ".ai_log/old.md",\n  ".ai_log/a.log",\n  ".ai_log/b.log"\n]\n',
+    );
   });
 
   it('only todo -> in_progress -> done is allowed; --rerun reopens a done phase', (t) => {
@@ -74,13 +146,19 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     assert.deepEqual([twice.code, /is in_progress and cannot move to in_progress/.test(twice.stderr)], [1, true]);
     baton(['phase', 'done', 'r', '1-design', '--evidence', '.ai_log/x.md'], p.dir);
     const before = snapshot(p.dir);
-    for (const args of [['done', 'r', '1-design'], ['start', 'r', '1-design', '--agent', 'd']]) {
+    for (const args of [
+      ['done', 'r', '1-design'],
+      ['start', 'r', '1-design', '--agent', 'd'],
+    ]) {
       assert.equal(baton(['phase', ...args], p.dir).code, 1, args.join(' '));
     }
     assert.deepEqual(snapshot(p.dir), before, 'refused transitions write nothing');
     assert.equal(baton(['phase', 'start', 'r', '1-design', '--agent', 'd2', '--rerun'], p.dir).code, 0);
     const entry = state(p.dir, 'r').phases['1-design'];
-    assert.deepEqual([entry.status, entry.agent, entry.finished_at, entry.evidence], ['in_progress', 'd2', undefined, ['.ai_log/x.md']]);
+    assert.deepEqual(
+      [entry.status, entry.agent, entry.finished_at, entry.evidence],
+      ['in_progress', 'd2', undefined, ['.ai_log/x.md']],
+    );
   });
 
   it('bad phase keys, statuses, outputs and paths are usage errors (exit 2) that write nothing', (t) => {
@@ -127,23 +205,52 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     assert.equal(baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir).code, 0);
     const doc = state(p.dir, 'r');
     assert.deepEqual(Object.keys(doc.phases), ['0-requirements', '1-design', '2-build']);
-    assert.deepEqual(doc.phases['1-design'], { agent: 'designer', status: 'todo', outputs: {}, evidence: [], work_items: [] });
-    assert.deepEqual(doc.contract.phases[2], { phase: '2-build', agent: 'backend', inputs: ['prd_document', 'design_spec'], outputs: ['backend_code'] });
+    assert.deepEqual(doc.phases['1-design'], {
+      agent: 'designer',
+      status: 'todo',
+      outputs: {},
+      evidence: [],
+      work_items: [],
+    });
+    assert.deepEqual(doc.contract.phases[2], {
+      phase: '2-build',
+      agent: 'backend',
+      inputs: ['prd_document', 'design_spec'],
+      outputs: ['backend_code'],
+    });
     baton(['run', 'set', 'r', 'user_request', 'Gate the member blog'], p.dir);
     const first = baton(['phase', 'inputs', 'r', '0-requirements'], p.dir);
-    assert.deepEqual([first.code, first.stdout], [0, 'inputs of 0-requirements (agent pm):\n  user_request = Gate the member blog  (run variable)\n']);
+    assert.deepEqual(
+      [first.code, first.stdout],
+      [0, 'inputs of 0-requirements (agent pm):\n  user_request = Gate the member blog  (run variable)\n'],
+    );
     baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
-    baton(['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--evidence', '.ai_log/phase-0-pm-prd.md'], p.dir);
+    baton(
+      [
+        'phase',
+        'done',
+        'r',
+        '0-requirements',
+        '--output',
+        'prd_document=docs/prd/x.md',
+        '--evidence',
+        '.ai_log/phase-0-pm-prd.md',
+      ],
+      p.dir,
+    );
     const build = baton(['phase', 'inputs', '.ai_log/session-r.json', '2-build'], p.dir);
     assert.equal(build.code, 1, 'an input is missing');
-    assert.equal(build.stdout, [
-      'inputs of 2-build (agent backend):',
-      '  prd_document = docs/prd/x.md  (from 0-requirements)',
-      '  design_spec  MISSING (1-design is todo)',
-      'evidence:',
-      '  0-requirements: .ai_log/phase-0-pm-prd.md',
-      '',
-    ].join('\n'));
+    assert.equal(
+      build.stdout,
+      [
+        'inputs of 2-build (agent backend):',
+        '  prd_document = docs/prd/x.md  (from 0-requirements)',
+        '  design_spec  MISSING (1-design is todo)',
+        'evidence:',
+        '  0-requirements: .ai_log/phase-0-pm-prd.md',
+        '',
+      ].join('\n'),
+    );
     const none = baton(['phase', 'inputs', 'r', '7-other'], p.dir);
     assert.deepEqual([none.code, /not in the contract/.test(none.stderr)], [1, true]);
   });
@@ -159,10 +266,20 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     });
     t.after(p.cleanup);
     assert.equal(baton(['run', 'init', 'j', '--contract', 'ok.json'], p.dir).code, 0);
-    assert.deepEqual(state(p.dir, 'j').contract.phases, [{ phase: '0-plan', agent: 'a', inputs: [], outputs: ['plan'] }, { phase: '1-do', inputs: ['plan'], outputs: [] }]);
+    assert.deepEqual(state(p.dir, 'j').contract.phases, [
+      { phase: '0-plan', agent: 'a', inputs: [], outputs: ['plan'] },
+      { phase: '1-do', inputs: ['plan'], outputs: [] },
+    ]);
     baton(['run', 'init', 'keep'], p.dir);
     const before = snapshot(p.dir);
-    for (const [file, why] of [['broken.json', /not valid JSON/], ['broken.yaml', /not valid YAML/], ['nophases.yaml', /has no phases/], ['badkey.yaml', /phases\[0\] phase "Plan".*phases\[1\]\.outputs/], ['dup.yaml', /listed twice/], ['missing.yaml', /cannot be read/]] as const) {
+    for (const [file, why] of [
+      ['broken.json', /not valid JSON/],
+      ['broken.yaml', /not valid YAML/],
+      ['nophases.yaml', /has no phases/],
+      ['badkey.yaml', /phases\[0\] phase "Plan".*phases\[1\]\.outputs/],
+      ['dup.yaml', /listed twice/],
+      ['missing.yaml', /cannot be read/],
+    ] as const) {
       const r = baton(['run', 'init', 'keep', '--contract', file], p.dir);
       assert.equal(r.code, 2, file);
       assert.match(r.stderr, why);

@@ -10,7 +10,10 @@ describe('baton run: the pipeline-state verbs', () => {
     t.after(p.cleanup);
     const made = baton(['run', 'init', '2026-06-30-blog'], join(p.dir, 'src'));
     const file = join(p.dir, '.ai_log', 'session-2026-06-30-blog.json');
-    assert.deepEqual([made.code, made.stdout, made.stderr], [0, `pipeline-state: initialized ${file} (session=2026-06-30-blog)\n`, '']);
+    assert.deepEqual(
+      [made.code, made.stdout, made.stderr],
+      [0, `pipeline-state: initialized ${file} (session=2026-06-30-blog)\n`, ''],
+    );
     assert.equal(readFileSync(file, 'utf8'), '{\n  "session": "2026-06-30-blog",\n  "phases": {}\n}\n');
     assert.equal(statSync(file).mode & 0o777, 0o644);
     const named = baton(['run', 'init', '2026-06-30', '--name', 'blog-gating'], p.dir);
@@ -34,13 +37,23 @@ describe('baton run: the pipeline-state verbs', () => {
     const p = project();
     t.after(p.cleanup);
     baton(['run', 'init', 's'], p.dir);
-    for (const args of [['count', '3'], ['pr', '42', '--number'], ['ok', 'false', '--json'], ['list', '["a",1]', '--json'], ['a.b', 'dotted'], ['empty']]) {
+    for (const args of [
+      ['count', '3'],
+      ['pr', '42', '--number'],
+      ['ok', 'false', '--json'],
+      ['list', '["a",1]', '--json'],
+      ['a.b', 'dotted'],
+      ['empty'],
+    ]) {
       const r = baton(['run', 'set', 's', ...args], p.dir);
       assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', ''], args.join(' '));
     }
     const doc = state(p.dir, 's');
     assert.deepEqual(Object.keys(doc), ['session', 'phases', 'count', 'pr', 'ok', 'list', 'a.b', 'empty']);
-    assert.deepEqual([doc.count, doc.pr, doc.ok, doc.list, doc['a.b'], doc.empty], ['3', 42, false, ['a', 1], 'dotted', '']);
+    assert.deepEqual(
+      [doc.count, doc.pr, doc.ok, doc.list, doc['a.b'], doc.empty],
+      ['3', 42, false, ['a', 1], 'dotted', ''],
+    );
     baton(['run', 'set', 's', 'count', '4'], p.dir);
     assert.deepEqual(Object.keys(state(p.dir, 's')).slice(0, 3), ['session', 'phases', 'count']);
   });
@@ -116,10 +129,22 @@ describe('baton run: the pipeline-state verbs', () => {
     assert.equal(baton(['run', 'get', '../.ai_log/session-p.json', 'k'], join(p.dir, 'sub')).stdout, 'v\n');
     // The orchestrator hands `state_file = .ai_log/session-p.json` (root-relative); an agent working
     // in a subfolder passes it exactly as received.
-    assert.deepEqual(Object.values(baton(['run', 'get', '.ai_log/session-p.json', 'k'], join(p.dir, 'sub'))), [0, 'v\n', '']);
-    assert.equal(baton(['phase', 'start', '.ai_log/session-p.json', '0-a', '--agent', 'x'], join(p.dir, 'sub')).code, 0);
+    assert.deepEqual(Object.values(baton(['run', 'get', '.ai_log/session-p.json', 'k'], join(p.dir, 'sub'))), [
+      0,
+      'v\n',
+      '',
+    ]);
+    assert.equal(
+      baton(['phase', 'start', '.ai_log/session-p.json', '0-a', '--agent', 'x'], join(p.dir, 'sub')).code,
+      0,
+    );
     writeFileSync(join(p.dir, 'sub', 'session-q.json'), '{}');
-    for (const ref of ['sub/session-q.json', '../outside/session-p.json', '.ai_log/other.json', '.ai_log/x/session-p.json']) {
+    for (const ref of [
+      'sub/session-q.json',
+      '../outside/session-p.json',
+      '.ai_log/other.json',
+      '.ai_log/x/session-p.json',
+    ]) {
       const r = baton(['run', 'get', ref], p.dir);
       assert.equal(r.code, 2, ref);
       assert.match(r.stderr, /^Error: state file .* is not a session-<label>\.json file directly in .*\n$/);

@@ -16,7 +16,20 @@ import { SYNTAX } from './syntax-corpus.js';
  */
 const sh = createRequire(import.meta.url)('mvdan-sh') as any;
 const syntax = sh.syntax;
-const OPS: Record<number, string> = { 54: '>', 55: '>>', 56: '<', 57: '<>', 58: '<&', 59: '>&', 60: '>|', 61: '<<', 62: '<<-', 63: '<<<', 64: '&>', 65: '&>>' };
+const OPS: Record<number, string> = {
+  54: '>',
+  55: '>>',
+  56: '<',
+  57: '<>',
+  58: '<&',
+  59: '>&',
+  60: '>|',
+  61: '<<',
+  62: '<<-',
+  63: '<<<',
+  64: '&>',
+  65: '&>>',
+};
 
 function oracle(text: string): string[] | 'error' {
   let file: any;
@@ -31,8 +44,16 @@ function oracle(text: string): string[] | 'error' {
     const cmd = node.Cmd;
     const redirs = (node.Redirs ?? []).map(oracleRedirect);
     const type = cmd ? syntax.NodeType(cmd) : '';
-    if (type === 'CallExpr') out.push([...(cmd.Assigns ?? []).map(oracleAssign), ...(cmd.Args ?? []).map((w: any) => oracleWord(w.Parts, 'u')), ...redirs].join(' | '));
-    else if (type === 'DeclClause') out.push([cmd.Variant.Value, ...(cmd.Args ?? []).map(oracleAssign), ...redirs].join(' | '));
+    if (type === 'CallExpr')
+      out.push(
+        [
+          ...(cmd.Assigns ?? []).map(oracleAssign),
+          ...(cmd.Args ?? []).map((w: any) => oracleWord(w.Parts, 'u')),
+          ...redirs,
+        ].join(' | '),
+      );
+    else if (type === 'DeclClause')
+      out.push([cmd.Variant.Value, ...(cmd.Args ?? []).map(oracleAssign), ...redirs].join(' | '));
     else if (!cmd) out.push(redirs.join(' | '));
     else if (redirs.length > 0) out.push(['<compound>', ...redirs].join(' | '));
     return true;
@@ -42,7 +63,11 @@ function oracle(text: string): string[] | 'error' {
 
 function oracleAssign(a: any): string {
   if (a.Naked) return a.Name ? a.Name.Value : oracleWord(a.Value.Parts, 'u');
-  const value = a.Array ? `(${(a.Array.Elems ?? []).map((e: any) => oracleWord(e.Value.Parts, 'u')).join(' ')})` : a.Value ? oracleWord(a.Value.Parts, 'u') : '';
+  const value = a.Array
+    ? `(${(a.Array.Elems ?? []).map((e: any) => oracleWord(e.Value.Parts, 'u')).join(' ')})`
+    : a.Value
+      ? oracleWord(a.Value.Parts, 'u')
+      : '';
   return `${a.Name.Value}${a.Append ? '+=' : '='}${value}`;
 }
 
@@ -58,23 +83,37 @@ function quotedDelimiter(word: any): boolean {
 }
 
 function oracleWord(parts: any[], ctx: 'u' | 'd' | 'h' | 'raw'): string {
-  return (parts ?? []).map((p: any) => {
-    switch (syntax.NodeType(p)) {
-      case 'Lit':
-        if (ctx === 'raw') return p.Value;
-        if (ctx === 'u') return p.Value.replace(/\\\n/g, '').replace(/\\([\s\S])/g, '$1');
-        return p.Value.replace(/\\\n/g, '').replace(ctx === 'd' ? /\\([$`"\\])/g : /\\([$`\\])/g, '$1');
-      // mvdan-sh keeps the raw text of $'...'; decode the escapes the corpus uses.
-      case 'SglQuoted': return p.Dollar ? p.Value.replace(/\\(x[0-9A-Fa-f]{1,2}|n|t|['"\\])/g, (_m: string, e: string) => (e[0] === 'x' ? String.fromCharCode(parseInt(e.slice(1), 16)) : e === 'n' ? '\n' : e === 't' ? '\t' : e)) : p.Value;
-      case 'DblQuoted': return oracleWord(p.Parts, 'd');
-      case 'ParamExp': return `\${${p.Param ? p.Param.Value : ''}}`;
-      case 'CmdSubst': return '$(…)';
-      case 'ArithmExp': return '$((…))';
-      case 'ProcSubst': return 'proc(…)';
-      case 'ExtGlob': return 'extglob';
-      default: return `?${syntax.NodeType(p)}`;
-    }
-  }).join('');
+  return (parts ?? [])
+    .map((p: any) => {
+      switch (syntax.NodeType(p)) {
+        case 'Lit':
+          if (ctx === 'raw') return p.Value;
+          if (ctx === 'u') return p.Value.replace(/\\\n/g, '').replace(/\\([\s\S])/g, '$1');
+          return p.Value.replace(/\\\n/g, '').replace(ctx === 'd' ? /\\([$`"\\])/g : /\\([$`\\])/g, '$1');
+        // mvdan-sh keeps the raw text of $'...'; decode the escapes the corpus uses.
+        case 'SglQuoted':
+          return p.Dollar
+            ? p.Value.replace(/\\(x[0-9A-Fa-f]{1,2}|n|t|['"\\])/g, (_m: string, e: string) =>
+                e[0] === 'x' ? String.fromCharCode(parseInt(e.slice(1), 16)) : e === 'n' ? '\n' : e === 't' ? '\t' : e,
+              )
+            : p.Value;
+        case 'DblQuoted':
+          return oracleWord(p.Parts, 'd');
+        case 'ParamExp':
+          return `\${${p.Param ? p.Param.Value : ''}}`;
+        case 'CmdSubst':
+          return '$(…)';
+        case 'ArithmExp':
+          return '$((…))';
+        case 'ProcSubst':
+          return 'proc(…)';
+        case 'ExtGlob':
+          return 'extglob';
+        default:
+          return `?${syntax.NodeType(p)}`;
+      }
+    })
+    .join('');
 }
 
 function mine(text: string): string[] | 'error' {
@@ -90,7 +129,8 @@ function mine(text: string): string[] | 'error' {
 }
 
 function walkScript(script: Script, out: string[]): void {
-  for (const item of script) for (const pipeline of item.pipelines) for (const command of pipeline.commands) walkCommand(command, out);
+  for (const item of script)
+    for (const pipeline of item.pipelines) for (const command of pipeline.commands) walkCommand(command, out);
 }
 
 function walkCommand(command: Script[number]['pipelines'][number]['commands'][number], out: string[]): void {
@@ -99,7 +139,10 @@ function walkCommand(command: Script[number]['pipelines'][number]['commands'][nu
   const redirects = command.redirects.map((r) => mineRedirect(r, out));
   switch (command.type) {
     case 'simple': {
-      const assigns = command.assigns.map((a) => `${a.name}${a.append ? '+=' : '='}${a.array ? `(${a.array.map(mineWord).join(' ')})` : a.value ? mineWord(a.value) : ''}`);
+      const assigns = command.assigns.map(
+        (a) =>
+          `${a.name}${a.append ? '+=' : '='}${a.array ? `(${a.array.map(mineWord).join(' ')})` : a.value ? mineWord(a.value) : ''}`,
+      );
       command.assigns.forEach((a) => nested([...(a.value ? [a.value] : []), ...(a.array ?? [])]));
       nested(command.words);
       out.push([...assigns, ...command.words.map(mineWord), ...redirects].join(' | '));
@@ -160,29 +203,47 @@ function mineWord(word: Word): string {
 }
 
 function renderParts(parts: WordPart[]): string {
-  return parts.map((p) => {
-    switch (p.type) {
-      case 'lit':
-      case 'quoted': return p.value;
-      case 'dquote': return renderParts(p.parts);
-      case 'param': return `\${${p.name.replace(/\[.*$/, '')}}`;
-      case 'command': return '$(…)';
-      case 'arith': return '$((…))';
-      case 'process': return 'proc(…)';
-      case 'extglob': return 'extglob';
-    }
-  }).join('');
+  return parts
+    .map((p) => {
+      switch (p.type) {
+        case 'lit':
+        case 'quoted':
+          return p.value;
+        case 'dquote':
+          return renderParts(p.parts);
+        case 'param':
+          return `\${${p.name.replace(/\[.*$/, '')}}`;
+        case 'command':
+          return '$(…)';
+        case 'arith':
+          return '$((…))';
+        case 'process':
+          return 'proc(…)';
+        case 'extglob':
+          return 'extglob';
+      }
+    })
+    .join('');
 }
 
 describe('the shell parser agrees with mvdan-sh', () => {
   // The 'bounds' attacks nest past baton's documented limit on purpose (it refuses them; mvdan-sh has none).
-  const corpus = [...new Set([...SYNTAX, ...ATTACKS.filter((a) => a.what !== 'bounds').map((a) => a.command), ...CONTROLS.map((c) => c.command)])];
+  const corpus = [
+    ...new Set([
+      ...SYNTAX,
+      ...ATTACKS.filter((a) => a.what !== 'bounds').map((a) => a.command),
+      ...CONTROLS.map((c) => c.command),
+    ]),
+  ];
   it(`on ${corpus.length} commands (syntax cases and the gate corpus)`, () => {
     const disagreements: string[] = [];
     for (const text of corpus) {
       const want = oracle(text);
       const got = mine(text);
-      if (JSON.stringify(want) !== JSON.stringify(got)) disagreements.push(`${JSON.stringify(text)}\n  mvdan-sh: ${JSON.stringify(want)}\n  baton:    ${JSON.stringify(got)}`);
+      if (JSON.stringify(want) !== JSON.stringify(got))
+        disagreements.push(
+          `${JSON.stringify(text)}\n  mvdan-sh: ${JSON.stringify(want)}\n  baton:    ${JSON.stringify(got)}`,
+        );
     }
     assert.equal(disagreements.length, 0, disagreements.join('\n'));
   });

@@ -18,7 +18,10 @@ function mount(args: string[]): boolean {
 /** Unmounts everything mounted under `dir`, stacked mounts included, innermost first. */
 function unmountAll(dir: string): void {
   for (let pass = 0; pass < 10; pass++) {
-    const points = readFileSync('/proc/self/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1] ?? '').filter((point) => point.startsWith(`${dir}/`));
+    const points = readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' ')[1] ?? '')
+      .filter((point) => point.startsWith(`${dir}/`));
     if (points.length === 0) return;
     for (const point of points.sort((a, b) => b.length - a.length)) spawnSync('umount', [point], { stdio: 'ignore' });
   }
@@ -63,7 +66,10 @@ function fill(dir: string): string {
 function revisions(dir: string): number[] {
   const out = baton(['history', 'c.json', '--limit', '1000', '--json'], { cwd: dir });
   assert.equal(out.code, 0, out.stderr);
-  return out.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { rev: number }).rev);
+  return out.stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { rev: number }).rev);
 }
 
 function allFiles(dir: string): string[] {
@@ -101,7 +107,10 @@ describe('faults of the machine (real mounts)', () => {
 
     assert.equal(readFileSync(join(dir, 'c.json'), 'utf8'), before);
     assert.deepEqual(revisions(dir), revs, 'no phantom revision for the write that never landed');
-    assert.deepEqual(allFiles(dir).filter((name) => name.endsWith('.tmp') || name.includes('.lock')), []);
+    assert.deepEqual(
+      allFiles(dir).filter((name) => name.endsWith('.tmp') || name.includes('.lock')),
+      [],
+    );
     assert.equal(baton(['doctor', dir], { cwd: dir }).code, 0);
 
     truncateSync(filler, 0);

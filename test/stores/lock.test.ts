@@ -29,7 +29,9 @@ describe('the file lock', () => {
   it('a stealer killed while holding the steal guard does not block the next one', async (t) => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const dead = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+    );
     const path = join(dir, 'x.lock');
     writeFileSync(path, record(dead, hostname(), Date.now()));
     writeFileSync(`${path}.steal`, record(dead, hostname(), Date.now()));
@@ -44,7 +46,10 @@ describe('the file lock', () => {
     t.after(cleanup);
     const path = join(dir, 'x.lock');
     writeFileSync(path, record(1, 'another-host', Date.now() - 3_600_000));
-    await assert.rejects(acquireLock(path, { timeoutMs: 300, staleMs: 60_000 }), (error: unknown) => isBatonError(error, 'lock_timeout') && /pid 1 on another-host/.test(error.message));
+    await assert.rejects(
+      acquireLock(path, { timeoutMs: 300, staleMs: 60_000 }),
+      (error: unknown) => isBatonError(error, 'lock_timeout') && /pid 1 on another-host/.test(error.message),
+    );
     assert.match(readFileSync(path, 'utf8'), /another-host/);
     const old = new Date(Date.now() - 120_000);
     utimesSync(path, old, old);
@@ -57,7 +62,9 @@ describe('the file lock', () => {
     t.after(cleanup);
     const path = join(dir, 'x.lock');
     writeFileSync(path, '');
-    await assert.rejects(acquireLock(path, { timeoutMs: 250 }), (error: unknown) => isBatonError(error, 'lock_timeout'));
+    await assert.rejects(acquireLock(path, { timeoutMs: 250 }), (error: unknown) =>
+      isBatonError(error, 'lock_timeout'),
+    );
     assert.equal(readFileSync(path, 'utf8'), '');
   });
 
@@ -85,7 +92,10 @@ describe('the file lock', () => {
       await acquireLock(${JSON.stringify(path)}, { timeoutMs: 1500 }).catch(() => undefined);
       const used = process.cpuUsage(before);
       console.log((used.user + used.system) / 1000);`;
-    const waiter = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: ROOT });
+    const waiter = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: ROOT,
+    });
     const cpuMs = Number(waiter.stdout.trim());
     assert.ok(Number.isFinite(cpuMs), waiter.stderr);
     assert.ok(cpuMs < 250, `waiting 1.5 s used ${cpuMs} ms of CPU`);
@@ -111,16 +121,30 @@ describe('the file lock', () => {
       } catch (error) { process.stderr.write(String(error.code)); process.exitCode = error.exitCode ?? 70; }`;
     const ready: Promise<void>[] = [];
     const results = Array.from({ length: writers }, () => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, BATON_ROOT: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: dir,
+        env: { ...process.env, BATON_ROOT: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       // A writer that dies before it is ready must not hang the test: it counts as ready, and fails.
-      ready.push(new Promise((resolve) => { child.stdout.once('data', () => resolve()); child.once('close', () => resolve()); }));
+      ready.push(
+        new Promise((resolve) => {
+          child.stdout.once('data', () => resolve());
+          child.once('close', () => resolve());
+        }),
+      );
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
-      return new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+      return new Promise<{ code: number | null; stderr: string }>((resolve) =>
+        child.on('close', (code) => resolve({ code, stderr })),
+      );
     });
     await Promise.all(ready);
     writeFileSync(join(dir, 'go'), '');
-    assert.deepEqual((await Promise.all(results)).filter((r) => r.code !== 0), []);
+    assert.deepEqual(
+      (await Promise.all(results)).filter((r) => r.code !== 0),
+      [],
+    );
     const doc = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8'));
     assert.equal(doc.n, writers);
     assert.ok(Math.max(...doc.waits) > 2500, `the queue outlasted the budget: waits ${doc.waits}`);

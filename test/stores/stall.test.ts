@@ -20,7 +20,10 @@ interface Holder {
 }
 
 function startHolder(dir: string, options: { env?: Record<string, string>; sleepMs?: number } = {}): Holder {
-  const wait = options.sleepMs === undefined ? 'new Promise((r) => process.stdin.once("data", r))' : `new Promise((r) => setTimeout(r, ${options.sleepMs}))`;
+  const wait =
+    options.sleepMs === undefined
+      ? 'new Promise((r) => process.stdin.once("data", r))'
+      : `new Promise((r) => setTimeout(r, ${options.sleepMs}))`;
   const script = `
     const { openDoc } = await import(${JSON.stringify(join(ROOT, 'src/index.ts'))});
     const doc = openDoc('c.json', { cwd: ${JSON.stringify(dir)} });
@@ -53,12 +56,13 @@ function startHolder(dir: string, options: { env?: Record<string, string>; sleep
   return {
     child,
     exit,
-    line: (prefix) => new Promise((resolve, reject) => {
-      const found = out.split('\n').find((l) => l.startsWith(prefix));
-      if (found !== undefined) return resolve(found);
-      waiting.push({ prefix, resolve });
-      exit.then(() => reject(new Error(`holder exited before printing ${prefix}: ${out}`)));
-    }),
+    line: (prefix) =>
+      new Promise((resolve, reject) => {
+        const found = out.split('\n').find((l) => l.startsWith(prefix));
+        if (found !== undefined) return resolve(found);
+        waiting.push({ prefix, resolve });
+        exit.then(() => reject(new Error(`holder exited before printing ${prefix}: ${out}`)));
+      }),
   };
 }
 
@@ -73,7 +77,10 @@ function ageLock(lock: string): void {
 function revisions(dir: string): number[] {
   const out = baton(['history', 'c.json', '--limit', '10000', '--json'], { cwd: dir });
   assert.equal(out.code, 0, out.stderr);
-  return out.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { rev: number }).rev);
+  return out.stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { rev: number }).rev);
 }
 
 function assertUniqueRevisions(dir: string): void {
@@ -106,7 +113,11 @@ describe('stalled and slow lock holders (real processes)', () => {
     assert.match(await holder.line('done'), /^done \d+$/);
     assert.equal(await holder.exit, 0);
     const acknowledged = codes.filter((code) => code === 0).length + 1;
-    assert.deepEqual(codes.filter((code) => code !== 0), [], 'no writer timed out or failed');
+    assert.deepEqual(
+      codes.filter((code) => code !== 0),
+      [],
+      'no writer timed out or failed',
+    );
     assert.equal(count(dir), acknowledged);
     assertUniqueRevisions(dir);
   });
@@ -120,7 +131,10 @@ describe('stalled and slow lock holders (real processes)', () => {
       const holder = startHolder(dir, { env, sleepMs: 2000 });
       t.after(() => holder.child.kill('SIGKILL'));
       await holder.line('holding');
-      const waiter = await batonAsync(['update', 'c.json', '.n += 100'], { cwd: dir, env: { BATON_LOCK_STALE_MS: '300' } });
+      const waiter = await batonAsync(['update', 'c.json', '.n += 100'], {
+        cwd: dir,
+        env: { BATON_LOCK_STALE_MS: '300' },
+      });
       assert.equal(waiter.code, 0, waiter.stderr);
       assert.match(await holder.line('done'), /^done \d+$/);
       assert.equal(await holder.exit, 0);
@@ -137,7 +151,10 @@ describe('stalled and slow lock holders (real processes)', () => {
     t.after(() => holder.child.kill('SIGKILL'));
     await holder.line('holding');
     holder.child.kill('SIGSTOP');
-    const taker = await batonAsync(['update', 'c.json', '.n += 100'], { cwd: dir, env: { BATON_LOCK_STALE_MS: '300' } });
+    const taker = await batonAsync(['update', 'c.json', '.n += 100'], {
+      cwd: dir,
+      env: { BATON_LOCK_STALE_MS: '300' },
+    });
     assert.equal(taker.code, 0, taker.stderr);
     const before = revisions(dir);
     holder.child.kill('SIGCONT');

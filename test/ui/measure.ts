@@ -23,9 +23,18 @@ try {
   console.log(`project: 100 documents, ${REVISIONS} revisions of ${TASK}`);
   const task = open(TASK);
 
-  const child = spawn(process.execPath, [BIN, 'ui'], { cwd: dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const child = spawn(process.execPath, [BIN, 'ui'], {
+    cwd: dir,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (chunk) => resolve(String(chunk).trim())),
+  );
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   try {
     const paints: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -36,7 +45,9 @@ try {
       paints.push(Date.now() - start);
       await page.close();
     }
-    console.log(`first paint (navigation to the task with its history shown), 5 loads: ${paints.map((ms) => `${ms} ms`).join(', ')}`);
+    console.log(
+      `first paint (navigation to the task with its history shown), 5 loads: ${paints.map((ms) => `${ms} ms`).join(', ')}`,
+    );
 
     const page = await browser.newPage();
     await page.goto(`${url}#${encodeURIComponent(TASK)}`);
@@ -58,11 +69,15 @@ try {
       }, value);
       await task.update('.phase = $v | .phase_total = $v', { v: value });
       const committed = Date.now();
-      const seenAt = await (await page.waitForFunction(() => (window as unknown as { seenAt?: number }).seenAt)).jsonValue();
+      const seenAt = await (
+        await page.waitForFunction(() => (window as unknown as { seenAt?: number }).seenAt)
+      ).jsonValue();
       latencies.push((seenAt as number) - committed);
     }
     latencies.sort((a, b) => a - b);
-    console.log(`update latency (write committed -> page shows it), 10 writes: median ${latencies[5]} ms, max ${latencies[9]} ms`);
+    console.log(
+      `update latency (write committed -> page shows it), 10 writes: median ${latencies[5]} ms, max ${latencies[9]} ms`,
+    );
   } finally {
     await browser.close();
     child.kill('SIGTERM');
@@ -72,8 +87,17 @@ try {
 }
 
 async function makeProject(): Promise<void> {
-  for (let i = 0; i < 99; i++) await open(`docs/d${String(i).padStart(2, '0')}.json`).init({ n: i, note: 'a document' });
+  for (let i = 0; i < 99; i++)
+    await open(`docs/d${String(i).padStart(2, '0')}.json`).init({ n: i, note: 'a document' });
   const task = open(TASK);
-  await task.init({ slug: 'measure', status: 'in_progress', phase: 0, phase_total: REVISIONS, tdd_phase: 'FREE', wave: 1, wave_total: 3 });
+  await task.init({
+    slug: 'measure',
+    status: 'in_progress',
+    phase: 0,
+    phase_total: REVISIONS,
+    tdd_phase: 'FREE',
+    wave: 1,
+    wave_total: 3,
+  });
   for (let i = 1; i < REVISIONS; i++) await task.update('.phase = $n', { n: i });
 }

@@ -25,7 +25,11 @@ interface Served {
 }
 
 function serve(cwd: string, env: Record<string, string>, args: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'ui', ...args], { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'ui', ...args], {
+    cwd,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -43,7 +47,10 @@ function serve(cwd: string, env: Record<string, string>, args: string[] = []): P
 }
 
 /** A plain HTTP request, with control of the Host header a browser would not let us set. */
-function fetchRaw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+function fetchRaw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
       let body = '';
@@ -55,14 +62,24 @@ function fetchRaw(url: string, options: { method?: string; headers?: Record<stri
   });
 }
 
-function historyOf(dir: string, env: Record<string, string>): { rev: number; writer?: string; op: { kind: string; rev?: number } }[] {
+function historyOf(
+  dir: string,
+  env: Record<string, string>,
+): { rev: number; writer?: string; op: { kind: string; rev?: number } }[] {
   const result = baton(['history', TASK, '--json', '--limit', '100'], { cwd: dir, env });
   assert.equal(result.code, 0, result.stderr);
-  return result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  return result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 describe('baton ui', () => {
-  const tree = tempTree({ 'docs/plan.md': 'the plan, in full\n', 'outside/secret.txt': 'do not show\n', 'home/.claude/orchestrate/ship-it/state.md': '# Goal\n\n## Now\n\n## Next\n- land the dashboard\n' });
+  const tree = tempTree({
+    'docs/plan.md': 'the plan, in full\n',
+    'outside/secret.txt': 'do not show\n',
+    'home/.claude/orchestrate/ship-it/state.md': '# Goal\n\n## Now\n\n## Next\n- land the dashboard\n',
+  });
   const dir = join(tree.dir, 'project');
   const env = { BATON_ROOT: dir, HOME: join(tree.dir, 'home') };
   const shots = join(tree.dir, 'screenshots');
@@ -86,7 +103,10 @@ describe('baton ui', () => {
     run('run', 'init', 'S1');
     run('phase', 'start', 'S1', '1-plan', '--agent', 'planner');
     run('phase', 'done', 'S1', '1-plan', '--evidence', 'docs/plan.md', '--output', 'summary=ok');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
     server = await serve(dir, env);
     page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
     page.on('dialog', (dialog) => void dialog.accept());
@@ -122,7 +142,10 @@ describe('baton ui', () => {
     // The same page, not a reload: the marker set before the change is still there.
     assert.equal(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 1);
     run('run', 'set', 'S1', 'note', 'new');
-    await page.waitForFunction((id) => document.querySelector(`nav button[data-doc="${id}"]`) === document.querySelector('nav button'), RUN);
+    await page.waitForFunction(
+      (id) => document.querySelector(`nav button[data-doc="${id}"]`) === document.querySelector('nav button'),
+      RUN,
+    );
   });
 
   it("opens a revision's diff with the old and new values", async () => {
@@ -142,7 +165,17 @@ describe('baton ui', () => {
     await page.waitForSelector('#message.bad');
     assert.match((await page.textContent('#message')) ?? '', /403/);
     assert.equal(historyOf(dir, env).length, revs);
-    const direct = await page.evaluate(async ([doc]) => (await fetch('/api/revert', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ doc, rev: 1 }) })).status, [TASK]);
+    const direct = await page.evaluate(
+      async ([doc]) =>
+        (
+          await fetch('/api/revert', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ doc, rev: 1 }),
+          })
+        ).status,
+      [TASK],
+    );
     assert.equal(direct, 403);
   });
 
@@ -182,7 +215,8 @@ describe('baton ui', () => {
   });
 
   it('refuses files outside the project, through ../ and through a symlink', async () => {
-    const status = (path: string) => page.evaluate(async (p) => (await fetch(`/api/file?path=${encodeURIComponent(p)}`)).status, path);
+    const status = (path: string) =>
+      page.evaluate(async (p) => (await fetch(`/api/file?path=${encodeURIComponent(p)}`)).status, path);
     assert.equal(await status('docs/plan.md'), 200);
     assert.equal(await status('../outside/secret.txt'), 403);
     assert.equal(await status(join(tree.dir, 'outside', 'secret.txt')), 403);
@@ -211,7 +245,10 @@ describe('baton ui', () => {
 
   it('refuses a foreign Host header on loopback (DNS rebinding)', async () => {
     assert.equal((await fetchRaw(`${server.url}api/documents`)).status, 200);
-    assert.equal((await fetchRaw(`${server.url}api/documents`, { headers: { Host: 'attacker.example:80' } })).status, 401);
+    assert.equal(
+      (await fetchRaw(`${server.url}api/documents`, { headers: { Host: 'attacker.example:80' } })).status,
+      401,
+    );
   });
 
   it('requires the token off loopback', async () => {
@@ -242,7 +279,10 @@ describe('baton ui', () => {
       await other.goto(idle.url);
       assert.match((await (await other.waitForSelector('#empty')).textContent()) ?? '', /baton init/);
       // and the first document written appears without a reload
-      assert.equal(baton(['init', 'state.json', '--arg', 'x', '1'], { cwd: empty, env: { BATON_ROOT: empty } }).code, 0);
+      assert.equal(
+        baton(['init', 'state.json', '--arg', 'x', '1'], { cwd: empty, env: { BATON_ROOT: empty } }).code,
+        0,
+      );
       await other.waitForSelector('nav button[data-doc="state.json"]');
       await other.close();
     } finally {

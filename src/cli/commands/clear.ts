@@ -3,7 +3,6 @@ import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
-
 export default async function clear(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.clear!, args);
   await openForCli(positionals[0] as string, cli, writerFrom(flags.as, cli.env)).clear();

@@ -4,7 +4,6 @@ import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
-
 /** Prints the value (strings raw, `null` when unset, as `get` does) and clears it to null, in one locked step. */
 export default async function consume(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.consume!, args);

@@ -26,7 +26,8 @@ export default async function demo(args: string[], cli: Cli): Promise<number> {
   const dir = typeof flags.dir === 'string' ? resolve(cli.cwd, flags.dir) : mkdtempSync(join(tmpdir(), 'baton-demo-'));
   mkdirSync(dir, { recursive: true });
   const updates = intFlag(flags.updates, 'updates', 5) as number;
-  if (typeof flags.agent === 'string') return agent(dir, flags.agent, intFlag(flags.wave, 'wave', 1) as number, updates);
+  if (typeof flags.agent === 'string')
+    return agent(dir, flags.agent, intFlag(flags.wave, 'wave', 1) as number, updates);
   const waves = intFlag(flags.waves, 'waves', 3) as number;
   const agents = intFlag(flags.agents, 'agents', 4) as number;
   try {
@@ -42,13 +43,22 @@ async function orchestrate(cli: Cli, dir: string, waves: number, agents: number,
   const task = open(dir, TASK, 'orchestrator');
   const run = open(dir, RUN, 'orchestrator');
   cli.out(`baton demo in ${dir}\n`);
-  await task.init({ slug: 'demo-run', lane: 'deep', bracket: 4, phase: 1, phase_total: 1, phase_name: 'parallel waves', updates: 0 }, { schema: 'eneo-task' });
+  await task.init(
+    { slug: 'demo-run', lane: 'deep', bracket: 4, phase: 1, phase_total: 1, phase_name: 'parallel waves', updates: 0 },
+    { schema: 'eneo-task' },
+  );
   await run.init({ session: 'demo', user_request: 'show baton under load', phases: {} });
   for (let wave = 1; wave <= waves; wave++) {
     const names = Array.from({ length: agents }, (_, i) => `agent-${wave}.${i + 1}`);
-    await task.update('.wave = $w | .wave_total = $t | .active_agents = $a | .wave_status[$w|tostring] = "in_progress" | .tdd_phase = $tdd | .next_hint = null', {
-      w: wave, t: waves, a: names, tdd: TDD[(wave - 1) % TDD.length] as string,
-    });
+    await task.update(
+      '.wave = $w | .wave_total = $t | .active_agents = $a | .wave_status[$w|tostring] = "in_progress" | .tdd_phase = $tdd | .next_hint = null',
+      {
+        w: wave,
+        t: waves,
+        a: names,
+        tdd: TDD[(wave - 1) % TDD.length] as string,
+      },
+    );
     cli.out(`wave ${wave}/${waves}: ${agents} agent processes, ${updates} updates each ... `);
     const codes = await Promise.all(names.map((name) => spawnAgent(dir, name, wave, updates)));
     const failed = codes.filter((code) => code !== 0).length;
@@ -65,16 +75,28 @@ async function report(cli: Cli, task: Doc, run: Doc, expected: number, ms: numbe
   const runDoc = await run.read();
   const history = await task.history({ limit: 10_000 });
   const writers = new Map<string, number>();
-  for (const entry of history) writers.set(entry.writer?.replace(/-\d+\.\d+$/, '-*') ?? '-', (writers.get(entry.writer?.replace(/-\d+\.\d+$/, '-*') ?? '-') ?? 0) + 1);
+  for (const entry of history)
+    writers.set(
+      entry.writer?.replace(/-\d+\.\d+$/, '-*') ?? '-',
+      (writers.get(entry.writer?.replace(/-\d+\.\d+$/, '-*') ?? '-') ?? 0) + 1,
+    );
   cli.out(`\nfinal task document (${TASK}):\n${formatDocument(state ?? null)}`);
   const phases = isObject(runDoc) && isObject(runDoc.phases) ? runDoc.phases : {};
-  cli.out(`\nrun document (${RUN}): ${Object.entries(phases).map(([name, phase]) => `${name} ${countOutputs(phase)} outputs`).join(', ')}\n`);
-  cli.out(`\nhistory: ${history.length} revisions of ${TASK}, newest r${history[0]?.rev}; by writer: ${[...writers].map(([w, n]) => `${w} ${n}`).join(', ')}\n`);
+  cli.out(
+    `\nrun document (${RUN}): ${Object.entries(phases)
+      .map(([name, phase]) => `${name} ${countOutputs(phase)} outputs`)
+      .join(', ')}\n`,
+  );
+  cli.out(
+    `\nhistory: ${history.length} revisions of ${TASK}, newest r${history[0]?.rev}; by writer: ${[...writers].map(([w, n]) => `${w} ${n}`).join(', ')}\n`,
+  );
   cli.out(`status line: ${renderTaskLine(state, false) ?? '(no task)'}\n`);
   const counted = isObject(state) && typeof state.updates === 'number' ? state.updates : -1;
   const outputs = Object.values(phases).reduce<number>((sum, phase) => sum + countOutputs(phase), 0);
   const lost = expected - counted;
-  cli.out(`\n${lost === 0 ? 'ok' : 'FAIL'}: ${counted}/${expected} concurrent updates landed, ${outputs} phase outputs recorded, ${lost} lost (${ms} ms)\n`);
+  cli.out(
+    `\n${lost === 0 ? 'ok' : 'FAIL'}: ${counted}/${expected} concurrent updates landed, ${outputs} phase outputs recorded, ${lost} lost (${ms} ms)\n`,
+  );
   return lost === 0 ? 0 : 1;
 }
 
@@ -93,10 +115,17 @@ async function agent(dir: string, name: string, wave: number, updates: number): 
   const evidence = `.ai_log/wave-${wave}-${name}.md`;
   mkdirSync(join(dir, '.ai_log'), { recursive: true });
   writeFileSync(join(dir, evidence), `# ${name}\n\nwave ${wave}: ${updates} updates\n`);
-  await run.update('.phases[$p] |= ((. // {agent: "demo", status: "in_progress", outputs: {}, evidence: []}) | .outputs[$a] = $path | .evidence += [$path])', {
-    p: `${wave}-wave`, a: name, path: evidence,
+  await run.update(
+    '.phases[$p] |= ((. // {agent: "demo", status: "in_progress", outputs: {}, evidence: []}) | .outputs[$a] = $path | .evidence += [$path])',
+    {
+      p: `${wave}-wave`,
+      a: name,
+      path: evidence,
+    },
+  );
+  await task.update('.active_agents |= (index([$a]) as $i | if $i == null then . else .[:$i] + .[$i + 1:] end)', {
+    a: name,
   });
-  await task.update('.active_agents |= (index([$a]) as $i | if $i == null then . else .[:$i] + .[$i + 1:] end)', { a: name });
   process.stdout.write(`DONE|${evidence}\n`);
   return 0;
 }
@@ -105,11 +134,15 @@ function spawnAgent(dir: string, name: string, wave: number, updates: number): P
   // The agent runs the same CLI this process was started with.
   const cli = process.argv[1] as string;
   return new Promise((done) => {
-    const child = spawn(process.execPath, [cli, 'demo', '--dir', dir, '--agent', name, '--wave', String(wave), '--updates', String(updates)], {
-      cwd: dir,
-      env: { ...process.env, BATON_ROOT: dir },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [cli, 'demo', '--dir', dir, '--agent', name, '--wave', String(wave), '--updates', String(updates)],
+      {
+        cwd: dir,
+        env: { ...process.env, BATON_ROOT: dir },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     child.on('close', (code) => done(code ?? 1));
   });
 }

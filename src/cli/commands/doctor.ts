@@ -12,7 +12,6 @@ import { displayWidth } from '../display-width.js';
 import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 
-
 /** Rows `ok|fail  CHECK  FIX` for every document under DIR; exit 1 when any row fails. */
 export default async function doctor(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.doctor!, args);
@@ -28,12 +27,17 @@ export default async function doctor(args: string[], cli: Cli): Promise<number> 
     if (repaired.length > 0) findings = await checkAll(root);
   }
   if (flags.json) {
-    cli.out(`${JSON.stringify({ root, ok: findings.every((f) => f.ok), checks: findings.map(({ ok, warn, check, fix }) => ({ ok, ...(warn ? { warn } : {}), check, fix })), repaired })}\n`);
+    cli.out(
+      `${JSON.stringify({ root, ok: findings.every((f) => f.ok), checks: findings.map(({ ok, warn, check, fix }) => ({ ok, ...(warn ? { warn } : {}), check, fix })), repaired })}\n`,
+    );
   } else {
     for (const line of repaired) cli.err(`baton doctor: ${line}\n`);
     if (findings.length === 0) cli.out(`ok    no baton documents under ${root}  —\n`);
     const width = Math.max(0, ...findings.map((f) => displayWidth(f.check)));
-    for (const f of findings) cli.out(`${(f.warn ? 'warn' : f.ok ? 'ok' : 'fail').padEnd(4)}  ${f.check}${' '.repeat(width - displayWidth(f.check))}  ${f.fix}\n`);
+    for (const f of findings)
+      cli.out(
+        `${(f.warn ? 'warn' : f.ok ? 'ok' : 'fail').padEnd(4)}  ${f.check}${' '.repeat(width - displayWidth(f.check))}  ${f.fix}\n`,
+      );
   }
   return findings.every((f) => f.ok) ? 0 : 1;
 }

@@ -17,7 +17,11 @@ export default async function gate(argv: string[], cli: Cli): Promise<number> {
     const { positionals, flags } = parseCommand(COMMANDS.gate!, argv);
     const [ref, key] = positionals as [string, string];
     checkPhaseKey(key);
-    const run = new Run(ref, { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env) }, typeof flags.name === 'string' ? flags.name : undefined);
+    const run = new Run(
+      ref,
+      { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env) },
+      typeof flags.name === 'string' ? flags.name : undefined,
+    );
     const doc = await run.read();
     const result = evaluateGate(doc, key, run.location.root);
     const missing = result.rows.filter((row) => !row.holds).map((row) => `${row.kind} ${row.subject}`);
@@ -25,7 +29,8 @@ export default async function gate(argv: string[], cli: Cli): Promise<number> {
     if (doc.phases?.[key]) {
       await run.update((current) => {
         const entry = current.phases?.[key];
-        if (entry) entry.gate = { result: result.pass ? 'pass' : 'fail', at, ...(missing.length > 0 ? { missing } : {}) };
+        if (entry)
+          entry.gate = { result: result.pass ? 'pass' : 'fail', at, ...(missing.length > 0 ? { missing } : {}) };
       }, 'gate');
     }
     cli.out(flags.json ? `${JSON.stringify(result)}\n` : formatGate(result));

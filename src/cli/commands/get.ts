@@ -6,7 +6,6 @@ import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { jqBudgetFrom, openForCli } from '../open.js';
 
-
 /**
  * A safe read: state problems (missing file, malformed JSON, a jq runtime error) print the
  * default and exit 0, with a one-line warning for the malformed cases. Only a caller bug (an

@@ -48,7 +48,12 @@ export default async function goal(argv: string[], cli: Cli): Promise<number> {
     if (names.compat) cli.err(usageText(names.goal));
     else {
       const def = COMMANDS.goal!;
-      const why = verb === undefined ? 'missing command' : def.subcommands?.[verb] ? `missing argument for ${verb}` : `unknown command '${verb}'`;
+      const why =
+        verb === undefined
+          ? 'missing command'
+          : def.subcommands?.[verb]
+            ? `missing argument for ${verb}`
+            : `unknown command '${verb}'`;
       cli.err(`baton goal: ${why}\n${usageLine(def, verb)}\n`);
     }
     return 2;
@@ -72,7 +77,9 @@ export default async function goal(argv: string[], cli: Cli): Promise<number> {
       cli.err(usageText(names.goal));
       return 2;
     }
-    const message = isBatonError(error) ? error.message : `internal error: ${(error as Error)?.message ?? String(error)}`;
+    const message = isBatonError(error)
+      ? error.message
+      : `internal error: ${(error as Error)?.message ?? String(error)}`;
     cli.err(`${names.goal}: ${message}\n`);
     return 1;
   }

@@ -4,7 +4,6 @@ import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
-
 const DEFAULT_LIMIT = 20;
 
 export default async function history(args: string[], cli: Cli): Promise<number> {
@@ -27,7 +26,10 @@ export default async function history(args: string[], cli: Cli): Promise<number>
 function row(entry: HistoryEntry): string {
   const { op } = entry;
   const what = op.expr ?? op.path ?? op.note ?? (op.rev ? `to rev ${op.rev}` : '');
-  const changed = entry.patch.map((p) => p.path || '/').slice(0, 4).join(' ');
+  const changed = entry.patch
+    .map((p) => p.path || '/')
+    .slice(0, 4)
+    .join(' ');
   const more = entry.patch.length > 4 ? ` +${entry.patch.length - 4}` : '';
   return [`r${entry.rev}`, entry.time, entry.writer ?? '-', op.kind, what, changed + more].join('\t');
 }

@@ -35,24 +35,41 @@ export default async function hook(args: string[], cli: Cli): Promise<number> {
   const profileFlag = flag('--profile');
   const flagged = profileFlag === undefined ? undefined : PROFILE_FRONTS[profileFlag];
   // Goal hooks need no config file: decided before one is looked for.
-  if (flagged?.kind === 'goal') return goal(flagged, canonical, { adapter, hostEvent: event, stdin, profile: profileFlag as string }, cli);
+  if (flagged?.kind === 'goal')
+    return goal(flagged, canonical, { adapter, hostEvent: event, stdin, profile: profileFlag as string }, cli);
   const { data, garbage } = parsePayload(stdin);
   // Cursor names its workspace in the payload; BATON_ROOT / CLAUDE_PROJECT_DIR still win.
   const roots = data.workspace_roots;
   const workspace = Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
   // The same discovery as `baton task` and the compat scripts, so the gate reads the state they write.
-  const { file, config, profile, root } = projectContext({ cwd: cli.cwd, env: cli.env, profile: profileFlag, workspace });
+  const { file, config, profile, root } = projectContext({
+    cwd: cli.cwd,
+    env: cli.env,
+    profile: profileFlag,
+    workspace,
+  });
   if (file.state === 'missing' && profile === undefined) return 0;
-  const front = profile === undefined ? CONFIG_ONLY : PROFILE_FRONTS[profile] ?? CONFIG_ONLY;
-  if (front.kind === 'goal') return goal(front, canonical, { adapter, hostEvent: event, stdin, profile: profile as string }, cli);
+  const front = profile === undefined ? CONFIG_ONLY : (PROFILE_FRONTS[profile] ?? CONFIG_ONLY);
+  if (front.kind === 'goal')
+    return goal(front, canonical, { adapter, hostEvent: event, stdin, profile: profile as string }, cli);
   const handled = new Set([...front.events, ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical)) return 0;
   const { runHook } = await import('../../harness/run-hook.js');
-  return emit(cli, await runHook({
-    adapter, hostEvent: event, raw: data, garbage, config, root, cwd: cli.cwd, env: cli.env,
-    ...(profile !== undefined ? { profile } : {}),
-    ...(file.state === 'invalid' ? { configError: file.error } : {}),
-  }));
+  return emit(
+    cli,
+    await runHook({
+      adapter,
+      hostEvent: event,
+      raw: data,
+      garbage,
+      config,
+      root,
+      cwd: cli.cwd,
+      env: cli.env,
+      ...(profile !== undefined ? { profile } : {}),
+      ...(file.state === 'invalid' ? { configError: file.error } : {}),
+    }),
+  );
 }
 
 interface GoalCall {
@@ -67,7 +84,17 @@ async function goal(front: ProfileFront, canonical: EventName, call: GoalCall, c
   try {
     if (!front.events.includes(canonical) || (front.active && !front.active(cli.env))) return 0;
     const { data, garbage } = parsePayload(call.stdin);
-    const run: HookRun = { adapter: call.adapter, hostEvent: call.hostEvent, raw: data, garbage, config: {}, profile: call.profile, root: cli.cwd, cwd: cli.cwd, env: cli.env };
+    const run: HookRun = {
+      adapter: call.adapter,
+      hostEvent: call.hostEvent,
+      raw: data,
+      garbage,
+      config: {},
+      profile: call.profile,
+      root: cli.cwd,
+      cwd: cli.cwd,
+      env: cli.env,
+    };
     return emit(cli, await (await import('../../goal/hooks/run.js')).runGoalHook(run));
   } catch {
     return 0; // silent by contract (goal-workflow spec 5.0)

@@ -4,7 +4,6 @@ import type { Cli } from '../context.js';
 import { openForCli, printNotes } from '../open.js';
 import type { JsonObject } from '../../core/json.js';
 
-
 export default async function init(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.init!, args);
   const writer = writerFrom(flags.as, cli.env);

@@ -28,7 +28,10 @@ export default async function lint(args: string[], cli: Cli): Promise<number> {
   const stat = statSync(state, { throwIfNoEntry: false });
   if (!stat?.isFile()) {
     if (names.compat) return 0;
-    throw new BatonError('not_found', `${state} ${stat ? 'is not a file' : 'does not exist'}; give the path of the goal's state.md`);
+    throw new BatonError(
+      'not_found',
+      `${state} ${stat ? 'is not a file' : 'does not exist'}; give the path of the goal's state.md`,
+    );
   }
   const options = { logPath: log || undefined, sidecarPath: sidecar || undefined, env: cli.env, goalTool: names.goal };
   const { lintState } = await import('../../goal/lint/run.js');

@@ -13,6 +13,11 @@ declare const BATON_VERSION: string | undefined;
  */
 export default async function mcp(args: string[], cli: Cli): Promise<number> {
   const { flags } = parseCommand(COMMANDS.mcp!, args);
-  await serveMcp({ cwd: cli.cwd, env: cli.env, version: typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev', writer: typeof flags.as === 'string' ? flags.as : undefined });
+  await serveMcp({
+    cwd: cli.cwd,
+    env: cli.env,
+    version: typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev',
+    writer: typeof flags.as === 'string' ? flags.as : undefined,
+  });
   return 0;
 }

@@ -26,7 +26,16 @@ export default async function phase(argv: string[], cli: Cli): Promise<number> {
     if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw usageError(`unknown phase command '${verb}'`, SHORT);
     checkPhaseKey(key);
     const { flags } = parsed;
-    const run = new Run(ref, { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env), limits: limitsFrom(cli.env, flags['allow-large'] === true) }, str(flags.name));
+    const run = new Run(
+      ref,
+      {
+        cwd: cli.cwd,
+        env: cli.env,
+        writer: writerFrom(flags.as, cli.env),
+        limits: limitsFrom(cli.env, flags['allow-large'] === true),
+      },
+      str(flags.name),
+    );
     if (verb === 'start') return await start(run, key, parsed);
     if (verb === 'done') return await done(run, key, parsed, lists, cli);
     if (verb === 'get') return await get(run, key, field, cli);
@@ -43,20 +52,28 @@ export default async function phase(argv: string[], cli: Cli): Promise<number> {
 async function start(run: Run, key: string, parsed: Parsed): Promise<number> {
   const agent = str(parsed.flags.agent);
   if (!agent) throw new BatonError('usage', `phase start needs --agent NAME (the agent that runs ${key})`);
-  await run.update((doc) => void startPhase(doc, key, { agent, now: now(), rerun: parsed.flags.rerun === true }), 'phase');
+  await run.update(
+    (doc) => void startPhase(doc, key, { agent, now: now(), rerun: parsed.flags.rerun === true }),
+    'phase',
+  );
   return EXIT.ok;
 }
 
 async function done(run: Run, key: string, parsed: Parsed, lists: Record<string, string[]>, cli: Cli): Promise<number> {
   const { flags } = parsed;
-  const warnings = await recordPhaseDone(run, key, {
-    agent: str(flags.agent),
-    outputs: (lists.output ?? []).map((pair) => outputPair(pair, flags.json === true)),
-    evidence: lists.evidence ?? [],
-    workItems: lists['work-item'] ?? [],
-    also: str(flags.also),
-    promote: flags.promote === true,
-  }, { output: '--output', evidence: '--evidence PATH', also: '--also', promote: '--promote' });
+  const warnings = await recordPhaseDone(
+    run,
+    key,
+    {
+      agent: str(flags.agent),
+      outputs: (lists.output ?? []).map((pair) => outputPair(pair, flags.json === true)),
+      evidence: lists.evidence ?? [],
+      workItems: lists['work-item'] ?? [],
+      also: str(flags.also),
+      promote: flags.promote === true,
+    },
+    { output: '--output', evidence: '--evidence PATH', also: '--also', promote: '--promote' },
+  );
   for (const warning of warnings) cli.err(`${warning}\n`);
   return EXIT.ok;
 }
@@ -64,7 +81,11 @@ async function done(run: Run, key: string, parsed: Parsed, lists: Record<string,
 async function get(run: Run, key: string, field: string | undefined, cli: Cli): Promise<number> {
   const doc = await run.read();
   const entry = doc.phases?.[key];
-  if (!entry) throw new BatonError('not_found', `run ${doc.session} has no phase ${key}; phases: ${Object.keys(doc.phases ?? {}).join(', ') || 'none'}`);
+  if (!entry)
+    throw new BatonError(
+      'not_found',
+      `run ${doc.session} has no phase ${key}; phases: ${Object.keys(doc.phases ?? {}).join(', ') || 'none'}`,
+    );
   const value = field === undefined ? (entry as unknown as Json) : lookup(entry as never, field);
   if (value !== undefined && value !== null) cli.out(`${formatValue(value)}\n`);
   return EXIT.ok;
@@ -74,7 +95,11 @@ async function get(run: Run, key: string, field: string | undefined, cli: Cli): 
 function outputPair(pair: string, json: boolean): [string, Json] {
   const at = pair.indexOf('=');
   const name = pair.slice(0, at);
-  if (at <= 0) throw new BatonError('usage', `--output ${JSON.stringify(pair)} must be KEY=VALUE with a key of letters, digits, '_', '-', '.'`);
+  if (at <= 0)
+    throw new BatonError(
+      'usage',
+      `--output ${JSON.stringify(pair)} must be KEY=VALUE with a key of letters, digits, '_', '-', '.'`,
+    );
   const text = pair.slice(at + 1);
   return [name, json ? parseJsonArg(text, `--output ${name}`) : text];
 }

@@ -3,7 +3,6 @@ import { COMMANDS, usageLine } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli, printNotes } from '../open.js';
 
-
 export default async function revert(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.revert!, args);
   const rev = intFlag(flags.rev, 'rev');

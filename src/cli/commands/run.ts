@@ -38,12 +38,16 @@ export default async function run(argv: string[], cli: Cli): Promise<number> {
       return EXIT.refused;
     }
     const { flags } = parsed;
-    const target = new Run(session, {
-      cwd: cli.cwd,
-      env: cli.env,
-      writer: writerFrom(flags.as, cli.env),
-      limits: limitsFrom(cli.env, flags['allow-large'] === true),
-    }, typeof flags.name === 'string' ? flags.name : undefined);
+    const target = new Run(
+      session,
+      {
+        cwd: cli.cwd,
+        env: cli.env,
+        writer: writerFrom(flags.as, cli.env),
+        limits: limitsFrom(cli.env, flags['allow-large'] === true),
+      },
+      typeof flags.name === 'string' ? flags.name : undefined,
+    );
     const outcome = await dispatch(verb, target, field, value, parsed, cli);
     for (const warning of outcome.warnings) cli.err(`${warning}\n`);
     if (outcome.out) cli.out(outcome.out);
@@ -53,7 +57,14 @@ export default async function run(argv: string[], cli: Cli): Promise<number> {
   }
 }
 
-async function dispatch(verb: string, target: Run, field: string | undefined, value: string | undefined, parsed: Parsed, cli: Cli): Promise<Outcome> {
+async function dispatch(
+  verb: string,
+  target: Run,
+  field: string | undefined,
+  value: string | undefined,
+  parsed: Parsed,
+  cli: Cli,
+): Promise<Outcome> {
   const fields = await import('../../run/fields.js');
   const { flags } = parsed;
   switch (verb) {
@@ -78,7 +89,11 @@ async function dispatch(verb: string, target: Run, field: string | undefined, va
 }
 
 async function clean(session: string, extra: string | undefined, parsed: Parsed, cli: Cli): Promise<number> {
-  if (extra !== undefined) throw new BatonError('usage', `baton run clean takes at most one SESSION (the caller's own run), got ${JSON.stringify(extra)} too`);
+  if (extra !== undefined)
+    throw new BatonError(
+      'usage',
+      `baton run clean takes at most one SESSION (the caller's own run), got ${JSON.stringify(extra)} too`,
+    );
   const { cleanRuns, parseDuration } = await import('../../run/clean.js');
   const { flags } = parsed;
   const olderThan = typeof flags['older-than'] === 'string' ? parseDuration(flags['older-than']) : undefined;
@@ -100,7 +115,11 @@ async function clean(session: string, extra: string | undefined, parsed: Parsed,
 function typedValue(text: string, flags: Parsed['flags']): Json {
   if (flags.number) {
     const value = parseJsonArg(text, 'VALUE (--number)');
-    if (typeof value !== 'number') throw new BatonError('usage', `--number needs a JSON number, got ${JSON.stringify(text)}; drop --number to store text`);
+    if (typeof value !== 'number')
+      throw new BatonError(
+        'usage',
+        `--number needs a JSON number, got ${JSON.stringify(text)}; drop --number to store text`,
+      );
     return value;
   }
   return flags.json ? parseJsonArg(text, 'VALUE (--json)') : text;

@@ -4,7 +4,6 @@ import { COMMANDS, usageLine } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli } from '../open.js';
 
-
 export default async function show(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.show!, args);
   const rev = intFlag(flags.rev, 'rev');

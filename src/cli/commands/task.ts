@@ -68,7 +68,12 @@ export default async function task(args: string[], cli: Cli): Promise<number> {
       case 'get': {
         if (positionals.length !== 1) return fail(2, usage);
         const { taskGet } = await import('../../harness/task/get.js');
-        return await taskGet(setup, cli, positionals[0] as string, typeof flags['--default'] === 'string' ? flags['--default'] : '');
+        return await taskGet(
+          setup,
+          cli,
+          positionals[0] as string,
+          typeof flags['--default'] === 'string' ? flags['--default'] : '',
+        );
       }
       case 'phase-set':
         if (positionals.length !== 1) return fail(2, usage);
@@ -81,7 +86,12 @@ export default async function task(args: string[], cli: Cli): Promise<number> {
         await ops.taskClear(setup);
         return 0;
       case 'path': {
-        const paths: Record<string, string> = { task: setup.taskPath, phase: ops.mirrorPath(setup), wave: setup.waveFile, locks: `${setup.stateDir}/.locks` };
+        const paths: Record<string, string> = {
+          task: setup.taskPath,
+          phase: ops.mirrorPath(setup),
+          wave: setup.waveFile,
+          locks: `${setup.stateDir}/.locks`,
+        };
         const path = positionals.length === 1 ? paths[positionals[0] as string] : undefined;
         if (path === undefined) return fail(2, usage);
         cli.out(`${path}\n`);
@@ -102,7 +112,13 @@ export default async function task(args: string[], cli: Cli): Promise<number> {
       default: {
         const [wave, expected] = positionals;
         const total = flags['--total'];
-        if (positionals.length !== 2 || !/^\d+$/.test(wave ?? '') || !/^\d+$/.test(expected ?? '') || (total !== undefined && !/^\d+$/.test(String(total)))) return fail(2, usage);
+        if (
+          positionals.length !== 2 ||
+          !/^\d+$/.test(wave ?? '') ||
+          !/^\d+$/.test(expected ?? '') ||
+          (total !== undefined && !/^\d+$/.test(String(total)))
+        )
+          return fail(2, usage);
         let agents: Json | undefined;
         if (typeof flags['--agents'] === 'string') {
           try {
@@ -112,7 +128,12 @@ export default async function task(args: string[], cli: Cli): Promise<number> {
           }
           if (!Array.isArray(agents)) return fail(2, `${usage}\n[state] --agents must be a JSON array of agent types`);
         }
-        await ops.waveStart(setup, { wave: Number(wave), expected: Number(expected), ...(total !== undefined ? { total: Number(total) } : {}), ...(agents !== undefined ? { agents } : {}) });
+        await ops.waveStart(setup, {
+          wave: Number(wave),
+          expected: Number(expected),
+          ...(total !== undefined ? { total: Number(total) } : {}),
+          ...(agents !== undefined ? { agents } : {}),
+        });
         return 0;
       }
     }
@@ -123,7 +144,11 @@ export default async function task(args: string[], cli: Cli): Promise<number> {
 }
 
 /** Flags before `--` (or anywhere when there is no `--`); everything after `--` is positional. */
-function split(args: string[], valued: string[], booleans: string[]): { flags: Record<string, string | true>; positionals: string[] } {
+function split(
+  args: string[],
+  valued: string[],
+  booleans: string[],
+): { flags: Record<string, string | true>; positionals: string[] } {
   const flags: Record<string, string | true> = {};
   const positionals: string[] = [];
   for (let i = 0; i < args.length; i++) {

@@ -16,7 +16,8 @@ export default async function ui(args: string[], cli: Cli): Promise<number> {
   if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
   const token = typeof flags.token === 'string' ? flags.token : undefined;
-  if (token !== undefined && !/^[\x21-\x7e]{16,256}$/.test(token)) throw new BatonError('usage', '--token must be 16 to 256 printable characters without spaces');
+  if (token !== undefined && !/^[\x21-\x7e]{16,256}$/.test(token))
+    throw new BatonError('usage', '--token must be 16 to 256 printable characters without spaces');
   const server = await startUi({
     root: defaultRoot(cli.cwd, cli.env),
     env: cli.env,
@@ -27,12 +28,17 @@ export default async function ui(args: string[], cli: Cli): Promise<number> {
     writer: typeof flags.as === 'string' ? flags.as : 'ui',
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
-      throw new BatonError('usage', `cannot listen on ${host}:${port} (${error.code}); choose another --port or --host`);
+      throw new BatonError(
+        'usage',
+        `cannot listen on ${host}:${port} (${error.code}); choose another --port or --host`,
+      );
     }
     throw error;
   });
   cli.out(`${server.url}\n`);
-  cli.err(`baton ui: serving ${isLoopback(host) ? 'on this machine only' : `on ${host}: requests need the token in the URL`}, ${flags['allow-writes'] === true ? 'writes allowed' : 'read-only'}; Ctrl-C stops\n`);
+  cli.err(
+    `baton ui: serving ${isLoopback(host) ? 'on this machine only' : `on ${host}: requests need the token in the URL`}, ${flags['allow-writes'] === true ? 'writes allowed' : 'read-only'}; Ctrl-C stops\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -3,12 +3,13 @@ import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { jqBudgetFrom, openForCli, printNotes } from '../open.js';
 
-
 export default async function update(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.update!, args);
   const [file, expr] = positionals as [string, string];
   const writer = writerFrom(flags.as, cli.env);
-  const result = await openForCli(file, cli, writer, jqBudgetFrom(flags)).update(expr, vars, { ifExists: flags['if-exists'] === true });
+  const result = await openForCli(file, cli, writer, jqBudgetFrom(flags)).update(expr, vars, {
+    ifExists: flags['if-exists'] === true,
+  });
   printNotes(cli, result.notes);
   return 0;
 }

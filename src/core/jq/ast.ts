@@ -13,9 +13,7 @@ export interface FuncDef {
 
 /** Where a call resolves; fixed at compile time so evaluation never searches by name. */
 export type CallTarget =
-  | { kind: 'def'; def: FuncDef }
-  | { kind: 'param'; name: string }
-  | { kind: 'native'; name: string };
+  { kind: 'def'; def: FuncDef } | { kind: 'param'; name: string } | { kind: 'native'; name: string };
 
 export type Node =
   | { t: 'identity' }

@@ -52,7 +52,12 @@ function contains(a: Json, b: Json): boolean {
     const bo = b as JsonObject;
     return Object.keys(bo).every((k) => hasOwn(a, k) && contains(a[k] as Json, bo[k] as Json));
   }
-  if (Array.isArray(a)) return (b as Json[]).every((x) => a.some((y) => kindOf(y) === kindOf(x) || (typeof x === 'boolean' && typeof y === 'boolean') ? contains(y, x) : false));
+  if (Array.isArray(a))
+    return (b as Json[]).every((x) =>
+      a.some((y) =>
+        kindOf(y) === kindOf(x) || (typeof x === 'boolean' && typeof y === 'boolean') ? contains(y, x) : false,
+      ),
+    );
   if (typeof a === 'string') {
     if (a.includes('\0') || (b as string).includes('\0')) throw unsupported('contains on strings with NUL');
     return a.includes(b as string);
@@ -85,7 +90,8 @@ function implode(v: Json): Json {
   for (const c of cps) {
     if (typeof c !== 'number') throw unsupported('implode of a non-number (jq 1.6 aborts)');
     const cp = Math.trunc(c);
-    if (cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) throw unsupported('implode of an invalid code point');
+    if (cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      throw unsupported('implode of an invalid code point');
     out += String.fromCodePoint(cp);
   }
   return out;
@@ -120,7 +126,8 @@ function fromjson(v: Json): Json {
     if (s.trim() === '' || /end of (JSON )?input/i.test(String(e))) throw new Raised(`${s} (while parsing '${s}')`);
     throw unsupported('fromjson on text that is not strict JSON (jq 1.6 accepts some extensions)');
   }
-  if (/\\u[dD][89a-fA-F]/.test(s) && hasLoneSurrogate(parsed)) throw unsupported('fromjson with lone surrogate escapes');
+  if (/\\u[dD][89a-fA-F]/.test(s) && hasLoneSurrogate(parsed))
+    throw unsupported('fromjson with lone surrogate escapes');
   if (hasIntegerKeyOrderRisk(parsed)) throw unsupported('fromjson of objects with integer-like keys (key order)');
   return parsed;
 }
@@ -136,7 +143,8 @@ function strindices(v: Json, i: Json): Json {
   const s = str(v, 'strindices requires strings');
   const needle = str(i, 'strindices requires strings');
   // jq 1.6 reports byte offsets and loops on an empty needle; only the ASCII case agrees with us.
-  if (needle === '' || /[^\x00-\x7f]/.test(s)) throw unsupported('indices on non-ASCII strings or with an empty needle');
+  if (needle === '' || /[^\x00-\x7f]/.test(s))
+    throw unsupported('indices on non-ASCII strings or with an empty needle');
   const out: number[] = [];
   for (let p = s.indexOf(needle); p !== -1; p = s.indexOf(needle, p + needle.length)) out.push(p);
   return out;
@@ -195,7 +203,8 @@ function trimmer(left: boolean): ValueNative {
 }
 
 // Unicode White_Space: what jq 1.8's trim, ltrim and rtrim remove.
-const WS = '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+const WS =
+  '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
 
 function trimWhitespace(left: boolean, right: boolean): ValueNative {
   return (v) => {
@@ -263,14 +272,31 @@ export const NATIVES: Record<string, ValueNative> = {
   'type/0': (v) => kindOf(v),
   'infinite/0': () => Infinity,
   'nan/0': () => NaN,
-  'isinfinite/0': (v) => { const x = num(v); return x === Infinity || x === -Infinity; },
-  'isnan/0': (v) => { const x = num(v); return x !== x; },
-  'isnormal/0': (v) => { const x = num(v); return Number.isFinite(x) && Math.abs(x) >= 2.2250738585072014e-308; },
+  'isinfinite/0': (v) => {
+    const x = num(v);
+    return x === Infinity || x === -Infinity;
+  },
+  'isnan/0': (v) => {
+    const x = num(v);
+    return x !== x;
+  },
+  'isnormal/0': (v) => {
+    const x = num(v);
+    return Number.isFinite(x) && Math.abs(x) >= 2.2250738585072014e-308;
+  },
   'sort/0': (v) => guardedSort(arr(v, 'sorted'), cmpTracked),
   '_sort_by_impl/1': sortByImpl,
   '_group_by_impl/1': groupByImpl,
-  'min/0': (v) => minMax(arr(v, 'minimized').map((x) => [x, x]), false),
-  'max/0': (v) => minMax(arr(v, 'maximized').map((x) => [x, x]), true),
+  'min/0': (v) =>
+    minMax(
+      arr(v, 'minimized').map((x) => [x, x]),
+      false,
+    ),
+  'max/0': (v) =>
+    minMax(
+      arr(v, 'maximized').map((x) => [x, x]),
+      true,
+    ),
   '_min_by_impl/1': (v, k) => minMax(byKeys(v, k, 'minimized'), false),
   '_max_by_impl/1': (v, k) => minMax(byKeys(v, k, 'maximized'), true),
   'explode/0': (v) => Array.from(str(v, 'explode input must be a string'), (c) => c.codePointAt(0) as number),

@@ -10,8 +10,10 @@ export type JqErrorCode = 'jq_syntax' | 'jq_runtime' | 'jq_unsupported' | 'jq_bu
 const HINTS: Record<JqErrorCode, string | undefined> = {
   jq_syntax: 'fix the jq expression (in a shell, wrap it in single quotes)',
   jq_runtime: undefined,
-  jq_budget: 'make the expression do less, or raise the budget for this call (--jq-steps N, --jq-timeout-ms MS) or for the project ("limits" in baton.config.json)',
-  jq_unsupported: "baton refuses what it cannot evaluate exactly as jq 1.6 does: rewrite the expression, or compute the value outside and pass it with --arg/--argjson",
+  jq_budget:
+    'make the expression do less, or raise the budget for this call (--jq-steps N, --jq-timeout-ms MS) or for the project ("limits" in baton.config.json)',
+  jq_unsupported:
+    'baton refuses what it cannot evaluate exactly as jq 1.6 does: rewrite the expression, or compute the value outside and pass it with --arg/--argjson',
 };
 
 /**
@@ -34,7 +36,10 @@ export class JqError extends BatonError {
  * these routinely (`?`, `try`, `label/break`), and stack capture would dominate cost.
  */
 export class Raised {
-  constructor(public value: Json, public label?: number) {}
+  constructor(
+    public value: Json,
+    public label?: number,
+  ) {}
 }
 
 export function unsupported(what: string, position?: number): JqError {

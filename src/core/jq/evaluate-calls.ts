@@ -12,7 +12,14 @@ import { ev, notPath } from './evaluate.js';
 // Top-level frames for builtin-prelude definitions, which are not nested in user scopes.
 const preludeFrames = new WeakMap<FuncDef, Env>();
 
-export function buildObject(entries: { key: Node; value: Node }[], i: number, acc: JsonObject, input: Json, env: Env, emit: Emit): void {
+export function buildObject(
+  entries: { key: Node; value: Node }[],
+  i: number,
+  acc: JsonObject,
+  input: Json,
+  env: Env,
+  emit: Emit,
+): void {
   if (i === entries.length) {
     emit(acc, null);
     return;
@@ -32,7 +39,15 @@ export function buildObject(entries: { key: Node; value: Node }[], i: number, ac
 }
 
 /** `"a\(x)b\(y)"` is jq's nested `+`, whose right operand loops outermost: later parts vary slowest. */
-export function interpolate(parts: (string | Node)[], i: number, suffix: string, fmt: string, input: Json, env: Env, emit: Emit): void {
+export function interpolate(
+  parts: (string | Node)[],
+  i: number,
+  suffix: string,
+  fmt: string,
+  input: Json,
+  env: Env,
+  emit: Emit,
+): void {
   if (i < 0) {
     emit(suffix, null);
     return;
@@ -93,7 +108,11 @@ export function call(n: Node & { t: 'call' }, input: Json, path: Path, env: Env,
   if (target.kind === 'def') {
     const def = target.def;
     let defEnv: Env = null;
-    for (let e = env; e; e = e.parent) if (e.k === 'fn' && e.def === def) { defEnv = e; break; }
+    for (let e = env; e; e = e.parent)
+      if (e.k === 'fn' && e.def === def) {
+        defEnv = e;
+        break;
+      }
     if (!defEnv) {
       defEnv = preludeFrames.get(def) ?? null;
       if (!defEnv) {
@@ -107,7 +126,15 @@ export function call(n: Node & { t: 'call' }, input: Json, path: Path, env: Env,
   callNative(target.name, n.args, input, path, env, emit);
 }
 
-function bindParams(def: FuncDef, args: Node[], i: number, input: Json, callerEnv: Env, acc: Env, k: (env: Env) => void): void {
+function bindParams(
+  def: FuncDef,
+  args: Node[],
+  i: number,
+  input: Json,
+  callerEnv: Env,
+  acc: Env,
+  k: (env: Env) => void,
+): void {
   if (i === def.params.length) return k(acc);
   const param = def.params[i] as FuncDef['params'][number];
   const arg = args[i] as Node;

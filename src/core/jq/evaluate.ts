@@ -71,7 +71,8 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
           ev(n.term, input, path, env, (t, p) => {
             let v: Json;
             try {
-              if (t !== null && !Array.isArray(t) && typeof t !== 'string') throw new Raised(`Cannot index ${kindOf(t)} with object`);
+              if (t !== null && !Array.isArray(t) && typeof t !== 'string')
+                throw new Raised(`Cannot index ${kindOf(t)} with object`);
               v = getIndex(t, key);
             } catch (e) {
               if (n.opt && e instanceof Raised) return;
@@ -113,11 +114,13 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
       return;
     case 'binop':
       notPath(path, `operator ${n.op}`);
-      ev(n.right, input, null, env, (b) => ev(n.left, input, null, env, (a) => {
-        const v = binop(n.op, a, b);
-        chargeValue(v);
-        emit(v, null);
-      }));
+      ev(n.right, input, null, env, (b) =>
+        ev(n.left, input, null, env, (a) => {
+          const v = binop(n.op, a, b);
+          chargeValue(v);
+          emit(v, null);
+        }),
+      );
       return;
     case 'and':
     case 'or':
@@ -164,7 +167,9 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
           bind(n.pattern, x, env, (env2) => {
             const cur = state;
             state = null; // jq 1.6: an update producing no output leaves null behind
-            ev(n.update, cur, null, env2, (o) => { state = o; });
+            ev(n.update, cur, null, env2, (o) => {
+              state = o;
+            });
           });
         });
         emit(state, null);
@@ -216,10 +221,11 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
     case 'array': {
       notPath(path, 'array construction');
       const out: Json[] = [];
-      if (n.e) ev(n.e, input, null, env, (v) => {
-        tick();
-        out.push(v);
-      });
+      if (n.e)
+        ev(n.e, input, null, env, (v) => {
+          tick();
+          out.push(v);
+        });
       emit(out, null);
       return;
     }

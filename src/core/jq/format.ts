@@ -42,14 +42,29 @@ export function escapeString(s: string): string {
     out += s.slice(start, i);
     start = i + 1;
     switch (c) {
-      case 0x22: out += '\\"'; break;
-      case 0x5c: out += '\\\\'; break;
-      case 0x08: out += '\\b'; break;
-      case 0x09: out += '\\t'; break;
-      case 0x0a: out += '\\n'; break;
-      case 0x0c: out += '\\f'; break;
-      case 0x0d: out += '\\r'; break;
-      default: out += '\\u' + c.toString(16).padStart(4, '0');
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += '\\\\';
+        break;
+      case 0x08:
+        out += '\\b';
+        break;
+      case 0x09:
+        out += '\\t';
+        break;
+      case 0x0a:
+        out += '\\n';
+        break;
+      case 0x0c:
+        out += '\\f';
+        break;
+      case 0x0d:
+        out += '\\r';
+        break;
+      default:
+        out += '\\u' + c.toString(16).padStart(4, '0');
     }
   }
   return out + s.slice(start) + '"';
@@ -58,9 +73,12 @@ export function escapeString(s: string): string {
 export function dumpCompact(v: Json): string {
   if (v === null) return 'null';
   switch (typeof v) {
-    case 'boolean': return v ? 'true' : 'false';
-    case 'number': return formatNumber(v);
-    case 'string': return escapeString(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      return formatNumber(v);
+    case 'string':
+      return escapeString(v);
   }
   if (Array.isArray(v)) {
     let out = '[';
@@ -91,7 +109,8 @@ function csvCell(x: Json, tsv: boolean): string {
   if (typeof x === 'boolean') return x ? 'true' : 'false';
   if (typeof x === 'number') return formatNumber(x);
   if (typeof x === 'string') {
-    if (tsv) return x.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+    if (tsv)
+      return x.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
     return '"' + x.replace(/"/g, '""') + '"';
   }
   throw new Raised(`${describe(x)} is not valid in a csv row`);
@@ -122,7 +141,12 @@ const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 function base32Decode(s: string): string {
   const body = s.replace(/=+$/, '');
   const padding = s.length - body.length;
-  if (!/^[A-Z2-7]*$/.test(body) || s.length % 8 !== 0 || ![0, 1, 3, 4, 6].includes(padding) || (padding > 0 && ![7, 5, 4, 2].includes(body.length % 8))) {
+  if (
+    !/^[A-Z2-7]*$/.test(body) ||
+    s.length % 8 !== 0 ||
+    ![0, 1, 3, 4, 6].includes(padding) ||
+    (padding > 0 && ![7, 5, 4, 2].includes(body.length % 8))
+  ) {
     throw unsupported('@base32d on input that is not canonical, padded base32');
   }
   const bytes: number[] = [];
@@ -144,10 +168,15 @@ function base32Decode(s: string): string {
 /** `@name` applied to one value, as jq's f_format does. */
 export function applyFormat(name: string, v: Json): string {
   switch (name) {
-    case 'text': return toText(v);
-    case 'json': return dumpCompact(v);
+    case 'text':
+      return toText(v);
+    case 'json':
+      return dumpCompact(v);
     case 'html':
-      return toText(v).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] as string);
+      return toText(v).replace(
+        /[<>&'"]/g,
+        (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] as string,
+      );
     case 'uri': {
       let out = '';
       for (const ch of toText(v)) {
@@ -164,10 +193,14 @@ export function applyFormat(name: string, v: Json): string {
     case 'sh':
       if (Array.isArray(v)) return v.map(shQuote).join(' ');
       return shQuote(v);
-    case 'base64': return Buffer.from(utf8(toText(v))).toString('base64');
-    case 'base64d': return base64Decode(toText(v));
-    case 'base32d': return base32Decode(toText(v));
-    default: throw new Raised(`${name} is not a valid format`);
+    case 'base64':
+      return Buffer.from(utf8(toText(v))).toString('base64');
+    case 'base64d':
+      return base64Decode(toText(v));
+    case 'base32d':
+      return base32Decode(toText(v));
+    default:
+      throw new Raised(`${name} is not a valid format`);
   }
 }
 

@@ -59,11 +59,14 @@ export function compileJq(expr: string, varNames: string[] = []): JqProgram {
     run(input: Json, vars: Record<string, Json> = {}, options: RunOptions = {}): Json[] {
       let env: Env = { k: 'var', name: NOW_VAR, value: (options.now ?? new Date()).getTime() / 1000, parent: null };
       for (const name of varNames) {
-        if (!Object.prototype.hasOwnProperty.call(vars, name)) throw new JqError('jq_runtime', `$${name} was declared but no value was passed`);
+        if (!Object.prototype.hasOwnProperty.call(vars, name))
+          throw new JqError('jq_runtime', `$${name} was declared but no value was passed`);
         env = { k: 'var', name, value: vars[name] as Json, parent: env };
       }
       const all = resolveLimits(options.limits);
-      const out = wrap(() => withBudget({ steps: all.jqSteps, timeoutMs: all.jqTimeoutMs }, () => execute(ast, input, env)));
+      const out = wrap(() =>
+        withBudget({ steps: all.jqSteps, timeoutMs: all.jqTimeoutMs }, () => execute(ast, input, env)),
+      );
       for (const value of out) checkShape(value, all, 'a result of the jq expression');
       return out;
     },
@@ -73,7 +76,9 @@ export function compileJq(expr: string, varNames: string[] = []): JqProgram {
 
 function execute(ast: Node, input: Json, env: Env): Json[] {
   const out: Json[] = [];
-  ev(ast, input, null, env, (v) => { out.push(v); });
+  ev(ast, input, null, env, (v) => {
+    out.push(v);
+  });
   return out;
 }
 
@@ -113,7 +118,12 @@ function wrap<T>(f: () => T): T {
     // here, as does a value too large for V8 (`Invalid string length`).
     if (e instanceof RangeError) {
       if (/call stack/i.test(e.message)) {
-        throw new JqError('jq_budget', "the jq expression recursed deeper than baton's engine allows (its JS stack, a few hundred nested calls of a recursive def); an endless recursion such as `def f: f; f` ends here", undefined, 'bound the recursion, or rewrite it with reduce, foreach or limit');
+        throw new JqError(
+          'jq_budget',
+          "the jq expression recursed deeper than baton's engine allows (its JS stack, a few hundred nested calls of a recursive def); an endless recursion such as `def f: f; f` ends here",
+          undefined,
+          'bound the recursion, or rewrite it with reduce, foreach or limit',
+        );
       }
       throw new JqError('jq_budget', `the jq expression built a value too large for memory (${e.message})`);
     }

@@ -14,13 +14,65 @@ export interface Token {
 }
 
 const KEYWORDS = new Set([
-  'as', 'def', 'if', 'then', 'elif', 'else', 'end', 'and', 'or', 'reduce', 'foreach',
-  'try', 'catch', 'label', 'import', 'include', 'module', '__loc__', 'break',
+  'as',
+  'def',
+  'if',
+  'then',
+  'elif',
+  'else',
+  'end',
+  'and',
+  'or',
+  'reduce',
+  'foreach',
+  'try',
+  'catch',
+  'label',
+  'import',
+  'include',
+  'module',
+  '__loc__',
+  'break',
 ]);
 
 // Longest first so `//=` wins over `//` and `/`.
-const OPS = ['?//', '|=', '+=', '-=', '*=', '/=', '%=', '//=', '==', '!=', '<=', '>=', '//', '..',
-  '.', '[', ']', '{', '}', '(', ')', '|', ',', ':', ';', '=', '<', '>', '+', '-', '*', '/', '%', '$', '?'];
+const OPS = [
+  '?//',
+  '|=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '//=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '//',
+  '..',
+  '.',
+  '[',
+  ']',
+  '{',
+  '}',
+  '(',
+  ')',
+  '|',
+  ',',
+  ':',
+  ';',
+  '=',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '$',
+  '?',
+];
 const OPS_SORTED = [...OPS].sort((a, b) => b.length - a.length);
 
 const IDENT_START = /[A-Za-z_]/;
@@ -57,7 +109,8 @@ function lexUntil(src: string, pos: number, inInterp: boolean): [Token[], number
       i = end;
       continue;
     }
-    const numMatch = (c >= '0' && c <= '9') || (c === '.' && /[0-9]/.test(src[i + 1] ?? '')) ? NUMBER.exec(src.slice(i)) : null;
+    const numMatch =
+      (c >= '0' && c <= '9') || (c === '.' && /[0-9]/.test(src[i + 1] ?? '')) ? NUMBER.exec(src.slice(i)) : null;
     if (numMatch) {
       toks.push({ kind: 'num', value: numMatch[0], pos: start, num: Number(numMatch[0]) });
       i += numMatch[0].length;
@@ -136,7 +189,16 @@ function lexString(src: string, pos: number): [StrPart[], number] {
       continue;
     }
     const e = src[i + 1];
-    const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+    const simple: Record<string, string> = {
+      '"': '"',
+      '\\': '\\',
+      '/': '/',
+      b: '\b',
+      f: '\f',
+      n: '\n',
+      r: '\r',
+      t: '\t',
+    };
     if (e !== undefined && simple[e] !== undefined) {
       buf += simple[e];
       i += 2;

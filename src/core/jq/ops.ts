@@ -11,7 +11,7 @@ function fail(a: Json, b: Json, what: string): never {
 function mergeRecursive(a: JsonObject, b: JsonObject): JsonObject {
   let r = a;
   for (const k of Object.keys(b)) {
-    const av = Object.prototype.hasOwnProperty.call(r, k) ? r[k] as Json : undefined;
+    const av = Object.prototype.hasOwnProperty.call(r, k) ? (r[k] as Json) : undefined;
     const bv = b[k] as Json;
     r = objSet(r, k, av !== undefined && isObject(av) && isObject(bv) ? mergeRecursive(av, bv) : bv);
   }
@@ -19,7 +19,8 @@ function mergeRecursive(a: JsonObject, b: JsonObject): JsonObject {
 }
 
 function toIntmax(x: number): number {
-  if (!Number.isFinite(x) || Math.abs(x) > Number.MAX_SAFE_INTEGER) throw unsupported('% on non-finite or huge numbers');
+  if (!Number.isFinite(x) || Math.abs(x) > Number.MAX_SAFE_INTEGER)
+    throw unsupported('% on non-finite or huge numbers');
   return Math.trunc(x);
 }
 
@@ -44,7 +45,8 @@ export function binop(op: string, a: Json, b: Json): Json {
       return fail(a, b, 'cannot be subtracted');
     case '*': {
       if (typeof a === 'number' && typeof b === 'number') return a * b;
-      const s = typeof a === 'string' && typeof b === 'number' ? a : typeof b === 'string' && typeof a === 'number' ? b : null;
+      const s =
+        typeof a === 'string' && typeof b === 'number' ? a : typeof b === 'string' && typeof a === 'number' ? b : null;
       if (s !== null) {
         const n = (typeof a === 'number' ? a : b) as number;
         if (!Number.isFinite(n) || n > 1e6) throw unsupported('string repetition by a huge or non-finite count');
@@ -61,7 +63,8 @@ export function binop(op: string, a: Json, b: Json): Json {
         if (b === 0) fail(a, b, 'cannot be divided because the divisor is zero');
         return a / b;
       }
-      if (typeof a === 'string' && typeof b === 'string') return (NATIVES['split/1'] as (x: Json, y: Json) => Json)(a, b);
+      if (typeof a === 'string' && typeof b === 'string')
+        return (NATIVES['split/1'] as (x: Json, y: Json) => Json)(a, b);
       return fail(a, b, 'cannot be divided');
     case '%':
       if (typeof a === 'number' && typeof b === 'number') {
@@ -71,12 +74,18 @@ export function binop(op: string, a: Json, b: Json): Json {
         return r === 0 ? 0 : r;
       }
       return fail(a, b, 'cannot be divided');
-    case '==': return equals(a, b);
-    case '!=': return !equals(a, b);
-    case '<': return compare(a, b) < 0;
-    case '<=': return compare(a, b) <= 0;
-    case '>': return compare(a, b) > 0;
-    case '>=': return compare(a, b) >= 0;
+    case '==':
+      return equals(a, b);
+    case '!=':
+      return !equals(a, b);
+    case '<':
+      return compare(a, b) < 0;
+    case '<=':
+      return compare(a, b) <= 0;
+    case '>':
+      return compare(a, b) > 0;
+    case '>=':
+      return compare(a, b) >= 0;
   }
   throw unsupported(`operator ${op}`);
 }

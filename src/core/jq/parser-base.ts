@@ -4,7 +4,10 @@ import type { Token } from './lexer.js';
 /** Token cursor shared by the expression and term parsers. */
 export abstract class TokenStream {
   protected i = 0;
-  constructor(protected toks: Token[], protected src: string) {}
+  constructor(
+    protected toks: Token[],
+    protected src: string,
+  ) {}
 
   protected peek(o = 0): Token {
     return this.toks[Math.min(this.i + o, this.toks.length - 1)] as Token;

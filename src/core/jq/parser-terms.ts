@@ -79,14 +79,18 @@ export abstract class TermParser extends TokenStream {
   protected parsePrimary(): Node {
     const t = this.next();
     switch (t.kind) {
-      case 'num': return { t: 'literal', value: t.num as number };
-      case 'str': return this.parseString(t, 'text');
-      case 'field': return { t: 'index', term: { t: 'identity' }, index: { t: 'literal', value: t.value }, opt: false };
+      case 'num':
+        return { t: 'literal', value: t.num as number };
+      case 'str':
+        return this.parseString(t, 'text');
+      case 'field':
+        return { t: 'index', term: { t: 'identity' }, index: { t: 'literal', value: t.value }, opt: false };
       case 'format':
         if (this.peek().kind === 'str') return this.parseString(this.next(), t.value);
         return { t: 'format', fmt: t.value };
       case 'var':
-        if (t.value === '__loc__') return { t: 'literal', value: { file: '<top-level>', line: lineOf(this.src, t.pos) } };
+        if (t.value === '__loc__')
+          return { t: 'literal', value: { file: '<top-level>', line: lineOf(this.src, t.pos) } };
         return { t: 'var', name: t.value, pos: t.pos };
       case 'ident': {
         if (!this.is('(')) {
@@ -115,21 +119,27 @@ export abstract class TermParser extends TokenStream {
       case 'op':
         switch (t.value) {
           case '.':
-            if (this.peek().kind === 'str') return { t: 'index', term: { t: 'identity' }, index: this.parseString(this.next(), 'text'), opt: false };
+            if (this.peek().kind === 'str')
+              return { t: 'index', term: { t: 'identity' }, index: this.parseString(this.next(), 'text'), opt: false };
             return { t: 'identity' };
-          case '..': return { t: 'call', name: 'recurse', args: [], pos: t.pos };
+          case '..':
+            return { t: 'call', name: 'recurse', args: [], pos: t.pos };
           case '(': {
             const e = this.parseExp(0);
             this.expect(')');
             return e;
           }
           case '[': {
-            if (this.is(']')) { this.next(); return { t: 'array', e: null }; }
+            if (this.is(']')) {
+              this.next();
+              return { t: 'array', e: null };
+            }
             const e = this.parseExp(0);
             this.expect(']');
             return { t: 'array', e };
           }
-          case '{': return this.parseObject();
+          case '{':
+            return this.parseObject();
         }
     }
     return this.fail(t);
@@ -152,7 +162,10 @@ export abstract class TermParser extends TokenStream {
 
   protected parseObject(): Node {
     const entries: { key: Node; value: Node }[] = [];
-    if (this.is('}')) { this.next(); return { t: 'object', entries }; }
+    if (this.is('}')) {
+      this.next();
+      return { t: 'object', entries };
+    }
     for (;;) {
       const t = this.next();
       if (t.kind === 'var') {
@@ -160,13 +173,18 @@ export abstract class TermParser extends TokenStream {
         entries.push({ key: { t: 'literal', value: t.value }, value: { t: 'var', name: t.value, pos: t.pos } });
       } else if (t.kind === 'ident' || t.kind === 'kw') {
         const key: Node = { t: 'literal', value: t.value };
-        if (this.is(':')) { this.next(); entries.push({ key, value: this.parseExpD() }); }
-        else if (t.kind === 'ident') entries.push({ key, value: { t: 'index', term: { t: 'identity' }, index: key, opt: false } });
+        if (this.is(':')) {
+          this.next();
+          entries.push({ key, value: this.parseExpD() });
+        } else if (t.kind === 'ident')
+          entries.push({ key, value: { t: 'index', term: { t: 'identity' }, index: key, opt: false } });
         else this.fail();
       } else if (t.kind === 'str') {
         const key = this.parseString(t, 'text');
-        if (this.is(':')) { this.next(); entries.push({ key, value: this.parseExpD() }); }
-        else entries.push({ key, value: { t: 'index', term: { t: 'identity' }, index: key, opt: false } });
+        if (this.is(':')) {
+          this.next();
+          entries.push({ key, value: this.parseExpD() });
+        } else entries.push({ key, value: { t: 'index', term: { t: 'identity' }, index: key, opt: false } });
       } else if (t.kind === 'op' && t.value === '(') {
         const key = this.parseExp(0);
         this.expect(')');
@@ -175,7 +193,10 @@ export abstract class TermParser extends TokenStream {
       } else if (t.kind === 'format') {
         throw unsupported('format string as object key', t.pos);
       } else this.fail(t);
-      if (this.is(',')) { this.next(); continue; }
+      if (this.is(',')) {
+        this.next();
+        continue;
+      }
       this.expect('}');
       return { t: 'object', entries };
     }
@@ -184,12 +205,17 @@ export abstract class TermParser extends TokenStream {
   /** Object values are jq's restricted `ExpD`: terms, negation and pipes only. */
   protected parseExpD(): Node {
     let left: Node;
-    if (this.is('-')) { this.next(); left = { t: 'neg', e: this.parseExpD() }; }
-    else {
+    if (this.is('-')) {
+      this.next();
+      left = { t: 'neg', e: this.parseExpD() };
+    } else {
       left = this.parseTerm(true);
       if (postfixTry.has(left)) throw unsupported('try-`?` in an object value', this.peek().pos);
     }
-    if (this.is('|')) { this.next(); return { t: 'pipe', left, right: this.parseExpD() }; }
+    if (this.is('|')) {
+      this.next();
+      return { t: 'pipe', left, right: this.parseExpD() };
+    }
     return left;
   }
 
@@ -201,7 +227,10 @@ export abstract class TermParser extends TokenStream {
     }
     if (t.kind === 'op' && t.value === '[') {
       const elems: Pattern[] = [this.parsePattern()];
-      while (this.is(',')) { this.next(); elems.push(this.parsePattern()); }
+      while (this.is(',')) {
+        this.next();
+        elems.push(this.parsePattern());
+      }
       this.expect(']');
       return { kind: 'parray', elems };
     }
@@ -212,7 +241,10 @@ export abstract class TermParser extends TokenStream {
         if (k.kind === 'var') {
           if (k.value === '__loc__') this.fail(k);
           const entry: { key: string; bindVar?: string; sub?: Pattern } = { key: k.value, bindVar: k.value };
-          if (this.is(':')) { this.next(); entry.sub = this.parsePattern(); }
+          if (this.is(':')) {
+            this.next();
+            entry.sub = this.parsePattern();
+          }
           entries.push(entry);
         } else if (k.kind === 'ident' || k.kind === 'kw') {
           this.expect(':');
@@ -225,7 +257,10 @@ export abstract class TermParser extends TokenStream {
         } else if (k.kind === 'op' && k.value === '(') {
           throw unsupported('computed key in a destructuring pattern', k.pos);
         } else this.fail(k);
-        if (this.is(',')) { this.next(); continue; }
+        if (this.is(',')) {
+          this.next();
+          continue;
+        }
         this.expect('}');
         return { kind: 'pobject', entries };
       }

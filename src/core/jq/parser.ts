@@ -6,12 +6,30 @@ import { TermParser } from './parser-terms.js';
 
 // Binding powers and associativity mirror jq 1.6's yacc precedence table.
 const INFIX: Record<string, [number, 'left' | 'right' | 'none']> = {
-  '|': [1, 'right'], ',': [2, 'left'], '//': [3, 'right'],
-  '=': [4, 'none'], '|=': [4, 'none'], '+=': [4, 'none'], '-=': [4, 'none'], '*=': [4, 'none'],
-  '/=': [4, 'none'], '%=': [4, 'none'], '//=': [4, 'none'],
-  or: [5, 'left'], and: [6, 'left'],
-  '==': [7, 'none'], '!=': [7, 'none'], '<': [7, 'none'], '<=': [7, 'none'], '>': [7, 'none'], '>=': [7, 'none'],
-  '+': [8, 'left'], '-': [8, 'left'], '*': [9, 'left'], '/': [9, 'left'], '%': [9, 'left'],
+  '|': [1, 'right'],
+  ',': [2, 'left'],
+  '//': [3, 'right'],
+  '=': [4, 'none'],
+  '|=': [4, 'none'],
+  '+=': [4, 'none'],
+  '-=': [4, 'none'],
+  '*=': [4, 'none'],
+  '/=': [4, 'none'],
+  '%=': [4, 'none'],
+  '//=': [4, 'none'],
+  or: [5, 'left'],
+  and: [6, 'left'],
+  '==': [7, 'none'],
+  '!=': [7, 'none'],
+  '<': [7, 'none'],
+  '<=': [7, 'none'],
+  '>': [7, 'none'],
+  '>=': [7, 'none'],
+  '+': [8, 'left'],
+  '-': [8, 'left'],
+  '*': [9, 'left'],
+  '/': [9, 'left'],
+  '%': [9, 'left'],
 };
 
 export function parse(src: string): Node {
@@ -69,9 +87,12 @@ class Parser extends TermParser {
             extract = this.parseExp(0);
           }
           this.expect(')');
-          return t.value === 'reduce' ? { t: 'reduce', source, pattern, init, update } : { t: 'foreach', source, pattern, init, update, extract };
+          return t.value === 'reduce'
+            ? { t: 'reduce', source, pattern, init, update }
+            : { t: 'foreach', source, pattern, init, update, extract };
         }
-        case 'if': return this.parseIf();
+        case 'if':
+          return this.parseIf();
         case 'try': {
           this.next();
           const body = this.parsePrefix();
@@ -89,7 +110,9 @@ class Parser extends TermParser {
           this.expect('|');
           return { t: 'label', name: v.value, body: this.parseExp(0) };
         }
-        case 'import': case 'include': case 'module':
+        case 'import':
+        case 'include':
+        case 'module':
           throw unsupported(`modules (${t.value})`, t.pos);
       }
     }
@@ -126,7 +149,10 @@ class Parser extends TermParser {
         if (p.kind === 'var' && p.value !== '__loc__') params.push({ name: p.value, isVar: true });
         else if (p.kind === 'ident') params.push({ name: p.value, isVar: false });
         else this.fail(p);
-        if (this.is(';')) { this.next(); continue; }
+        if (this.is(';')) {
+          this.next();
+          continue;
+        }
         this.expect(')');
         break;
       }
@@ -165,14 +191,21 @@ function foldConstants(t: Token, n: Node & { t: 'binop' }): Node {
   const y = b.value;
   let v: number | boolean;
   switch (n.op) {
-    case '+': v = x + y; break;
-    case '-': v = x - y; break;
-    case '*': v = x * y; break;
+    case '+':
+      v = x + y;
+      break;
+    case '-':
+      v = x - y;
+      break;
+    case '*':
+      v = x * y;
+      break;
     case '/':
       v = x / y;
       if (v === Infinity || v === -Infinity) throw syntaxError(`Division by zero? at column ${t.pos + 1}`, t.pos);
       break;
-    default: return n;
+    default:
+      return n;
   }
   return { t: 'literal', value: v };
 }

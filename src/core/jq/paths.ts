@@ -16,7 +16,8 @@ function codepoints(s: string): string[] {
 export function sliceBounds(len: number, from: Json, to: Json): [number, number] {
   let s = from === null ? 0 : from;
   let e = to === null ? len : to;
-  if (typeof s !== 'number' || typeof e !== 'number') throw new Raised('Start and end indices of an array slice must be numbers');
+  if (typeof s !== 'number' || typeof e !== 'number')
+    throw new Raised('Start and end indices of an array slice must be numbers');
   if (s < 0) s += len;
   if (e < 0) e += len;
   if (s < 0) s = 0;
@@ -58,7 +59,11 @@ function arrayIndices(a: Json[], b: Json[]): Json {
   if (b.length === 0) return null;
   for (let i = 0; i + b.length <= a.length; i++) {
     let ok = true;
-    for (let j = 0; j < b.length; j++) if (!equals(a[i + j] as Json, b[j] as Json)) { ok = false; break; }
+    for (let j = 0; j < b.length; j++)
+      if (!equals(a[i + j] as Json, b[j] as Json)) {
+        ok = false;
+        break;
+      }
     if (ok) out.push(i);
   }
   return out;

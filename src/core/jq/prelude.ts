@@ -138,7 +138,7 @@ export function preludeSource(key: string): string | undefined {
 const ARG = 'pass the value in with --arg name value (or --argjson for JSON)';
 const REASONS: Record<string, string> = {
   'env/0': `the environment is not visible to expressions, so a write replays the same from its history; ${ARG}, e.g. --arg home "$HOME"`,
-  '$ENV': `the environment is not visible to expressions, so a write replays the same from its history; ${ARG}, e.g. --arg home "$HOME"`,
+  $ENV: `the environment is not visible to expressions, so a write replays the same from its history; ${ARG}, e.g. --arg home "$HOME"`,
   'input/0': `an expression has exactly one input, the document; ${ARG}`,
   'inputs/0': `an expression has exactly one input, the document; ${ARG}`,
   'input_filename/0': `an expression has exactly one input, the document, and no file name; ${ARG}`,
@@ -162,7 +162,8 @@ export function refusalReason(key: string): string {
 }
 
 /** Every builtin name/arity jq 1.6 defines (`jq -n '[builtins]'`); others are "not defined". */
-export const JQ16_BUILTINS = new Set(`input_line_number/0 input_filename/0 now/0 localtime/0 gmtime/0 mktime/0
+export const JQ16_BUILTINS = new Set(
+  `input_line_number/0 input_filename/0 now/0 localtime/0 gmtime/0 mktime/0
 strflocaltime/1 strftime/1 strptime/1 stderr/0 debug/0 modulemeta/0 get_jq_origin/0 get_prog_origin/0
 get_search_list/0 halt_error/1 halt/0 env/0 format/1 error/1 max/0 min/0 sort/0 nan/0 infinite/0 isnormal/0
 isnan/0 isinfinite/0 type/0 utf8bytelength/0 length/0 contains/1 has/1 delpaths/1 getpath/1 setpath/2
@@ -181,4 +182,5 @@ todateiso8601/0 fromdate/0 todate/0 match/2 match/1 test/2 test/1 capture/2 capt
 splits/1 split/2 sub/2 sub/3 gsub/3 gsub/2 range/3 while/2 until/2 limit/2 isempty/1 first/1 last/1
 nth/2 first/0 last/0 nth/1 combinations/0 combinations/1 transpose/0 in/1 inside/1 input/0 repeat/1
 inputs/0 ascii_downcase/0 ascii_upcase/0 truncate_stream/1 fromstream/1 tostream/0 bsearch/1 walk/1
-INDEX/2 INDEX/1 JOIN/2 JOIN/3 JOIN/4 IN/1 IN/2 pow10/0 builtins/0`.split(/\s+/));
+INDEX/2 INDEX/1 JOIN/2 JOIN/3 JOIN/4 IN/1 IN/2 pow10/0 builtins/0`.split(/\s+/),
+);

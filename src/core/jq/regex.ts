@@ -34,7 +34,8 @@ const CLASS_ESCAPES = new Set(['d', 'w', 's', 'D', 'W', 'S']);
 // Oniguruma's (and JS's) \s on ASCII; RE2's, like Perl's, leaves out the vertical tab.
 const SPACE = '\\t\\n\\v\\f\\r ';
 
-const NEEDS_BACKTRACKING = " (it needs a backtracking engine; baton's regex engine runs in linear time so no pattern can hang a writer)";
+const NEEDS_BACKTRACKING =
+  " (it needs a backtracking engine; baton's regex engine runs in linear time so no pattern can hang a writer)";
 
 function refuse(what: string): never {
   throw unsupported(`regex ${what}`);
@@ -59,15 +60,22 @@ function translate(re: string): Translated {
       if (/[1-9kg]/.test(e)) refuse(`backreference or subroutine \\${e}${NEEDS_BACKTRACKING}`);
       if (LITERAL_ESCAPES.has(e)) out += '\\' + e;
       else if (e === 't' || e === 'n' || e === 'r') out += '\\' + e;
-      else if (e === 's' || e === 'S') { out += e === 's' ? `[${SPACE}]` : `[^${SPACE}]`; asciiOnly = true; }
-      else if (CLASS_ESCAPES.has(e)) { out += '\\' + e; asciiOnly = true; }
-      else refuse(`escape \\${e}`);
+      else if (e === 's' || e === 'S') {
+        out += e === 's' ? `[${SPACE}]` : `[^${SPACE}]`;
+        asciiOnly = true;
+      } else if (CLASS_ESCAPES.has(e)) {
+        out += '\\' + e;
+        asciiOnly = true;
+      } else refuse(`escape \\${e}`);
       i += 2;
       lastAtom = 'atom';
     } else if (c === '[') {
       let j = i + 1;
       let cls = '[';
-      if (re[j] === '^') { cls += '^'; j++; }
+      if (re[j] === '^') {
+        cls += '^';
+        j++;
+      }
       if (re[j] === ']') refuse('class starting with ]');
       for (;;) {
         const d = re[j];
@@ -77,10 +85,14 @@ function translate(re: string): Translated {
         if (d === '\\') {
           const e = re[j + 1] as string;
           if (LITERAL_ESCAPES.has(e) || e === 't' || e === 'n' || e === 'r') cls += '\\' + e;
-          else if (e === 's') { cls += SPACE; asciiOnly = true; }
-          else if (e === 'S') refuse('\\S inside a class');
-          else if (CLASS_ESCAPES.has(e)) { cls += '\\' + e; asciiOnly = true; }
-          else refuse(`escape \\${e} in a class`);
+          else if (e === 's') {
+            cls += SPACE;
+            asciiOnly = true;
+          } else if (e === 'S') refuse('\\S inside a class');
+          else if (CLASS_ESCAPES.has(e)) {
+            cls += '\\' + e;
+            asciiOnly = true;
+          } else refuse(`escape \\${e} in a class`);
           j += 2;
           continue;
         }
@@ -92,16 +104,25 @@ function translate(re: string): Translated {
       lastAtom = 'atom';
     } else if (c === '(') {
       const ext = re.slice(i, i + 3);
-      if (ext === '(?=' || ext === '(?!' || re.startsWith('(?<=', i) || re.startsWith('(?<!', i)) refuse(`lookaround ${ext}...)${NEEDS_BACKTRACKING}`);
-      if (ext === '(?:') { groups.push({ captures: false, at: out.length }); out += ext; i += 3; }
-      else if (re.startsWith('(?<', i) && /^\(\?<([A-Za-z_][A-Za-z0-9_]*)>/.test(re.slice(i))) {
+      if (ext === '(?=' || ext === '(?!' || re.startsWith('(?<=', i) || re.startsWith('(?<!', i))
+        refuse(`lookaround ${ext}...)${NEEDS_BACKTRACKING}`);
+      if (ext === '(?:') {
+        groups.push({ captures: false, at: out.length });
+        out += ext;
+        i += 3;
+      } else if (re.startsWith('(?<', i) && /^\(\?<([A-Za-z_][A-Za-z0-9_]*)>/.test(re.slice(i))) {
         const m = /^\(\?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(re.slice(i)) as RegExpExecArray;
         names.push(m[1] as string);
         groups.push({ captures: true, at: out.length });
         out += '(';
         i += m[0].length;
       } else if (re[i + 1] === '?' || re[i + 1] === '*') refuse('group extension (?...)');
-      else { names.push(null); groups.push({ captures: true, at: out.length }); out += '('; i++; }
+      else {
+        names.push(null);
+        groups.push({ captures: true, at: out.length });
+        out += '(';
+        i++;
+      }
       lastAtom = 'none';
     } else if (c === ')') {
       const g = groups.pop();
@@ -124,9 +145,13 @@ function translate(re: string): Translated {
       // runs one more, empty, iteration of a group that can match nothing (`(a?)*b` on "ab"
       // captures "" there and "a" in RE2).
       const atMostOnce = q === '?' || /^\{[01](,1)?\}$/.test(q);
-      if (lastAtom === 'group-with-capture' && !atMostOnce && matchesEmpty(lastGroup, re)) refuse('repeated capture group that can match the empty string');
+      if (lastAtom === 'group-with-capture' && !atMostOnce && matchesEmpty(lastGroup, re))
+        refuse('repeated capture group that can match the empty string');
       i += q.length;
-      if (re[i] === '?') { q += '?'; i++; }
+      if (re[i] === '?') {
+        q += '?';
+        i++;
+      }
       if (re[i] === '+') refuse(`possessive quantifier${NEEDS_BACKTRACKING}`);
       out += q;
       lastAtom = 'quant';
@@ -165,7 +190,11 @@ export async function loadRegexEngine(): Promise<void> {
 }
 
 function engine(): typeof Re2Module {
-  if (!re2) throw new JqError('jq_unsupported', "the regex engine is not loaded: call `await program.ready()` before `run` (Doc.get/update do)");
+  if (!re2)
+    throw new JqError(
+      'jq_unsupported',
+      'the regex engine is not loaded: call `await program.ready()` before `run` (Doc.get/update do)',
+    );
   return re2;
 }
 
@@ -228,7 +257,8 @@ export function matchImpl(input: Json, re: Json, mods: Json, testMode: Json): Js
   // that up front, so a huge text against a huge pattern ends on the budget instead of hanging.
   tick(Math.ceil(((input.length + 1) * (t.source.length + 1)) / 64));
   const ascii = !/[^\x00-\x7f]/.test(input);
-  if ((t.asciiOnly || icase) && (!ascii || /[^\x00-\x7f]/.test(re))) refuse('character classes or case folding on non-ASCII text');
+  if ((t.asciiOnly || icase) && (!ascii || /[^\x00-\x7f]/.test(re)))
+    refuse('character classes or case folding on non-ASCII text');
   if (/[\r\u2028\u2029]/.test(input) && t.anchors) refuse('anchors on text with \\r or line separators');
   const m: Matcher = rx.matcher(input);
   const results: Json[] = [];

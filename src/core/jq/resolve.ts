@@ -36,20 +36,36 @@ let tmpCounter = 0;
 export function resolve(n: Node, scope: Scope, globals: Set<string>): Node {
   const r = (x: Node, s: Scope = scope): Node => resolve(x, s, globals);
   switch (n.t) {
-    case 'identity': case 'literal': case 'format':
+    case 'identity':
+    case 'literal':
+    case 'format':
       return n;
-    case 'index': return { ...n, term: r(n.term), index: r(n.index) };
-    case 'slice': return { ...n, term: r(n.term), from: n.from && r(n.from), to: n.to && r(n.to) };
-    case 'each': return { ...n, term: r(n.term) };
-    case 'pipe': case 'comma': case 'and': case 'or': case 'alt':
+    case 'index':
+      return { ...n, term: r(n.term), index: r(n.index) };
+    case 'slice':
+      return { ...n, term: r(n.term), from: n.from && r(n.from), to: n.to && r(n.to) };
+    case 'each':
+      return { ...n, term: r(n.term) };
+    case 'pipe':
+    case 'comma':
+    case 'and':
+    case 'or':
+    case 'alt':
       return { ...n, left: r(n.left), right: r(n.right) };
-    case 'binop': return { ...n, left: r(n.left), right: r(n.right) };
-    case 'neg': return { ...n, e: r(n.e) };
-    case 'if': return { ...n, cond: r(n.cond), then: r(n.then), else: r(n.else) };
-    case 'try': return { ...n, body: r(n.body), handler: n.handler && r(n.handler) };
-    case 'array': return { ...n, e: n.e && r(n.e) };
-    case 'object': return { ...n, entries: n.entries.map((e) => ({ key: r(e.key), value: r(e.value) })) };
-    case 'string': return { ...n, parts: n.parts.map((p) => (typeof p === 'string' ? p : r(p))) };
+    case 'binop':
+      return { ...n, left: r(n.left), right: r(n.right) };
+    case 'neg':
+      return { ...n, e: r(n.e) };
+    case 'if':
+      return { ...n, cond: r(n.cond), then: r(n.then), else: r(n.else) };
+    case 'try':
+      return { ...n, body: r(n.body), handler: n.handler && r(n.handler) };
+    case 'array':
+      return { ...n, e: n.e && r(n.e) };
+    case 'object':
+      return { ...n, entries: n.entries.map((e) => ({ key: r(e.key), value: r(e.value) })) };
+    case 'string':
+      return { ...n, parts: n.parts.map((p) => (typeof p === 'string' ? p : r(p))) };
     case 'var':
       for (let s = scope; s; s = s.parent) if (s.kind === 'var' && s.name === n.name) return n;
       if (globals.has(n.name)) return n;
@@ -59,13 +75,15 @@ export function resolve(n: Node, scope: Scope, globals: Set<string>): Node {
       const source = r(n.source);
       return { ...n, source, body: r(n.body, bindPattern(n.pattern, scope)) };
     }
-    case 'reduce': case 'foreach': {
+    case 'reduce':
+    case 'foreach': {
       const inner = bindPattern(n.pattern, scope);
       const base = { ...n, source: r(n.source), init: r(n.init), update: r(n.update, inner) };
       if (n.t === 'foreach') return { ...base, t: 'foreach', extract: n.extract && r(n.extract, inner) } as Node;
       return base;
     }
-    case 'label': return { ...n, body: r(n.body, { kind: 'label', name: n.name, parent: scope }) };
+    case 'label':
+      return { ...n, body: r(n.body, { kind: 'label', name: n.name, parent: scope }) };
     case 'break':
       for (let s = scope; s; s = s.parent) if (s.kind === 'label' && s.name === n.name) return n;
       throw syntaxError(`$*label-${n.name} is not defined`, n.pos);
@@ -74,8 +92,10 @@ export function resolve(n: Node, scope: Scope, globals: Set<string>): Node {
       resolveDef(n.def, inner, globals);
       return { ...n, rest: r(n.rest, inner) };
     }
-    case 'assign': return r(desugarAssign(n));
-    case 'call': return resolveCall(n, scope, globals);
+    case 'assign':
+      return r(desugarAssign(n));
+    case 'call':
+      return resolveCall(n, scope, globals);
   }
 }
 
@@ -93,8 +113,10 @@ function resolveCall(n: Node & { t: 'call' }, scope: Scope, globals: Set<string>
   const key = `${n.name}/${n.args.length}`;
   const args = n.args.map((a) => resolve(a, scope, globals));
   for (let s = scope; s; s = s.parent) {
-    if (s.kind === 'param' && s.name === n.name && n.args.length === 0) return { ...n, args, target: { kind: 'param', name: n.name } };
-    if (s.kind === 'fn' && s.def.name === n.name && s.def.params.length === n.args.length) return { ...n, args, target: { kind: 'def', def: s.def } };
+    if (s.kind === 'param' && s.name === n.name && n.args.length === 0)
+      return { ...n, args, target: { kind: 'param', name: n.name } };
+    if (s.kind === 'fn' && s.def.name === n.name && s.def.params.length === n.args.length)
+      return { ...n, args, target: { kind: 'def', def: s.def } };
   }
   // `now` is the instant of the run the caller passes (a write's own timestamp), held in the root scope.
   if (key === 'now/0') return { t: 'var', name: NOW_VAR, pos: n.pos };
@@ -107,8 +129,10 @@ function resolveCall(n: Node & { t: 'call' }, scope: Scope, globals: Set<string>
 
 function bindPattern(p: Pattern, scope: Scope): Scope {
   switch (p.kind) {
-    case 'pvar': return { kind: 'var', name: p.name, parent: scope };
-    case 'parray': return p.elems.reduce((s, e) => bindPattern(e, s), scope);
+    case 'pvar':
+      return { kind: 'var', name: p.name, parent: scope };
+    case 'parray':
+      return p.elems.reduce((s, e) => bindPattern(e, s), scope);
     case 'pobject':
       return p.entries.reduce<Scope>((s, e) => {
         let s2 = s;
@@ -127,8 +151,9 @@ function desugarAssign(n: Node & { t: 'assign' }): Node {
   if (n.op === '|=') return call('_modify', [n.lhs, n.rhs]);
   const tmp = `*tmp${tmpCounter++}`;
   const v: Node = { t: 'var', name: tmp, pos: 0 };
-  const update: Node = n.op === '//='
-    ? { t: 'alt', left: { t: 'identity' }, right: v }
-    : { t: 'binop', op: UPDATE_OPS[n.op] as string, left: { t: 'identity' }, right: v };
+  const update: Node =
+    n.op === '//='
+      ? { t: 'alt', left: { t: 'identity' }, right: v }
+      : { t: 'binop', op: UPDATE_OPS[n.op] as string, left: { t: 'identity' }, right: v };
   return { t: 'as', source: n.rhs, pattern: { kind: 'pvar', name: tmp }, body: call('_modify', [n.lhs, update]) };
 }

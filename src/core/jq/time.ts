@@ -14,7 +14,20 @@ import type { Json } from './values.js';
 type Tm = [year: number, mon: number, mday: number, hour: number, min: number, sec: number, wday: number, yday: number];
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const MON_YDAY = [
   [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365],
   [0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366],
@@ -51,7 +64,16 @@ function brokenDown(t: number): Tm {
   const year = d.getUTCFullYear();
   const mon = d.getUTCMonth();
   const mday = d.getUTCDate();
-  return [year, mon, mday, Math.floor(secs / 3600), Math.floor(secs / 60) % 60, secs % 60, d.getUTCDay(), (monYday(year)[mon] as number) + mday - 1];
+  return [
+    year,
+    mon,
+    mday,
+    Math.floor(secs / 3600),
+    Math.floor(secs / 60) % 60,
+    secs % 60,
+    d.getUTCDay(),
+    (monYday(year)[mon] as number) + mday - 1,
+  ];
 }
 
 export function gmtime(v: Json): Json {
@@ -117,7 +139,14 @@ function isoWeek(tm: Tm): { year: number; week: number } {
 }
 
 const COMPOSITE: Record<string, string> = {
-  c: '%a %b %e %H:%M:%S %Y', D: '%m/%d/%y', F: '%Y-%m-%d', r: '%I:%M:%S %p', R: '%H:%M', T: '%H:%M:%S', x: '%m/%d/%y', X: '%H:%M:%S',
+  c: '%a %b %e %H:%M:%S %Y',
+  D: '%m/%d/%y',
+  F: '%Y-%m-%d',
+  r: '%I:%M:%S %p',
+  R: '%H:%M',
+  T: '%H:%M:%S',
+  x: '%m/%d/%y',
+  X: '%H:%M:%S',
 };
 
 function conversion(tm: Tm, c: string, flag: string): string {
@@ -125,41 +154,74 @@ function conversion(tm: Tm, c: string, flag: string): string {
   const text = (s: string): string => (flag === '^' ? s.toUpperCase() : s);
   const hour12 = hour % 12 === 0 ? 12 : hour % 12;
   switch (c) {
-    case 'a': return text((DAYS[wday] as string).slice(0, 3));
-    case 'A': return text(DAYS[wday] as string);
-    case 'b': case 'h': return text((MONTHS[mon] as string).slice(0, 3));
-    case 'B': return text(MONTHS[mon] as string);
-    case 'C': return pad(Math.floor(year / 100), 2, flag, '0');
-    case 'd': return pad(mday, 2, flag, '0');
-    case 'e': return pad(mday, 2, flag, ' ');
-    case 'g': return pad(isoWeek(tm).year % 100, 2, flag, '0');
-    case 'G': return pad(isoWeek(tm).year, 4, flag, '0');
-    case 'H': return pad(hour, 2, flag, '0');
-    case 'I': return pad(hour12, 2, flag, '0');
-    case 'j': return pad(yday + 1, 3, flag, '0');
-    case 'k': return pad(hour, 2, flag, ' ');
-    case 'l': return pad(hour12, 2, flag, ' ');
-    case 'm': return pad(mon + 1, 2, flag, '0');
-    case 'M': return pad(min, 2, flag, '0');
-    case 'S': return pad(sec, 2, flag, '0');
-    case 'u': return pad(wday === 0 ? 7 : wday, 1, flag, '0');
-    case 'U': return pad(Math.floor((yday - wday + 7) / 7), 2, flag, '0');
-    case 'V': return pad(isoWeek(tm).week, 2, flag, '0');
-    case 'w': return pad(wday, 1, flag, '0');
-    case 'W': return pad(Math.floor((yday - ((wday - 1 + 7) % 7) + 7) / 7), 2, flag, '0');
-    case 'y': return pad(year % 100, 2, flag, '0');
-    case 'Y': return pad(year, 4, flag, '0');
+    case 'a':
+      return text((DAYS[wday] as string).slice(0, 3));
+    case 'A':
+      return text(DAYS[wday] as string);
+    case 'b':
+    case 'h':
+      return text((MONTHS[mon] as string).slice(0, 3));
+    case 'B':
+      return text(MONTHS[mon] as string);
+    case 'C':
+      return pad(Math.floor(year / 100), 2, flag, '0');
+    case 'd':
+      return pad(mday, 2, flag, '0');
+    case 'e':
+      return pad(mday, 2, flag, ' ');
+    case 'g':
+      return pad(isoWeek(tm).year % 100, 2, flag, '0');
+    case 'G':
+      return pad(isoWeek(tm).year, 4, flag, '0');
+    case 'H':
+      return pad(hour, 2, flag, '0');
+    case 'I':
+      return pad(hour12, 2, flag, '0');
+    case 'j':
+      return pad(yday + 1, 3, flag, '0');
+    case 'k':
+      return pad(hour, 2, flag, ' ');
+    case 'l':
+      return pad(hour12, 2, flag, ' ');
+    case 'm':
+      return pad(mon + 1, 2, flag, '0');
+    case 'M':
+      return pad(min, 2, flag, '0');
+    case 'S':
+      return pad(sec, 2, flag, '0');
+    case 'u':
+      return pad(wday === 0 ? 7 : wday, 1, flag, '0');
+    case 'U':
+      return pad(Math.floor((yday - wday + 7) / 7), 2, flag, '0');
+    case 'V':
+      return pad(isoWeek(tm).week, 2, flag, '0');
+    case 'w':
+      return pad(wday, 1, flag, '0');
+    case 'W':
+      return pad(Math.floor((yday - ((wday - 1 + 7) % 7) + 7) / 7), 2, flag, '0');
+    case 'y':
+      return pad(year % 100, 2, flag, '0');
+    case 'Y':
+      return pad(year, 4, flag, '0');
   }
   if (flag) throw unsupported(`strftime flag ${flag} on %${c}`);
   switch (c) {
-    case 'p': return hour >= 12 ? 'PM' : 'AM';
-    case 'P': return hour >= 12 ? 'pm' : 'am';
-    case 'n': return '\n';
-    case 't': return '\t';
-    case 's': return String(timegm(tm));
-    case 'z': return '+0000';
-    case 'Z': return 'UTC';
-    case '%': return '%';
+    case 'p':
+      return hour >= 12 ? 'PM' : 'AM';
+    case 'P':
+      return hour >= 12 ? 'pm' : 'am';
+    case 'n':
+      return '\n';
+    case 't':
+      return '\t';
+    case 's':
+      return String(timegm(tm));
+    case 'z':
+      return '+0000';
+    case 'Z':
+      return 'UTC';
+    case '%':
+      return '%';
   }
   const composite = COMPOSITE[c];
   if (composite) return formatTm(tm, composite);
@@ -177,7 +239,8 @@ function formatTm(tm: Tm, fmt: string): string {
     let flag = '';
     if ('-_0^'.includes(fmt[i + 1] ?? '') && fmt[i + 1] !== undefined) flag = fmt[++i] as string;
     const c = fmt[++i];
-    if (c === undefined || !/[A-Za-z%]/.test(c) || c === 'E' || c === 'O') throw unsupported('strftime format with a width, E/O modifier or a trailing %');
+    if (c === undefined || !/[A-Za-z%]/.test(c) || c === 'E' || c === 'O')
+      throw unsupported('strftime format with a width, E/O modifier or a trailing %');
     out += conversion(tm, c, flag);
   }
   return out;
@@ -189,8 +252,24 @@ export function strftime(v: Json, fmt: Json): Json {
   const tm = toTm(input, 'strftime/1 requires parsed datetime inputs');
   const [year, mon, mday, hour, min, sec, wday, yday] = tm;
   // glibc prints out-of-range fields as-is ("?" for a weekday name): only normal values are answered.
-  if (year < 1000 || year > 9999 || mon < 0 || mon > 11 || mday < 1 || mday > 31 || hour < 0 || hour > 23 || min < 0 || min > 59
-    || sec < 0 || sec > 60 || wday < 0 || wday > 6 || yday < 0 || yday > 365) {
+  if (
+    year < 1000 ||
+    year > 9999 ||
+    mon < 0 ||
+    mon > 11 ||
+    mday < 1 ||
+    mday > 31 ||
+    hour < 0 ||
+    hour > 23 ||
+    min < 0 ||
+    min > 59 ||
+    sec < 0 ||
+    sec > 60 ||
+    wday < 0 ||
+    wday > 6 ||
+    yday < 0 ||
+    yday > 365
+  ) {
     throw unsupported('strftime of a broken-down time with a field out of its normal range');
   }
   const out = formatTm(tm, fmt);
@@ -220,7 +299,13 @@ function number(s: string, pos: { i: number }, from: number, to: number, n: numb
   do {
     val = val * 10 + (s.charCodeAt(pos.i++) - 48);
     n--;
-  } while (n > 0 && val * 10 <= to && s[pos.i] !== undefined && (s[pos.i] as string) >= '0' && (s[pos.i] as string) <= '9');
+  } while (
+    n > 0 &&
+    val * 10 <= to &&
+    s[pos.i] !== undefined &&
+    (s[pos.i] as string) >= '0' &&
+    (s[pos.i] as string) <= '9'
+  );
   return val < from || val > to ? null : val;
 }
 
@@ -274,7 +359,8 @@ function parseInto(s: string, fmt: string, pos: { i: number }, st: ParseState): 
         st.haveMon = true;
         st.wantXday = true;
         break;
-      case 'd': case 'e':
+      case 'd':
+      case 'e':
         if ((v = number(s, pos, 1, 31, 2)) === null) return false;
         tm[2] = v;
         st.haveMday = true;
@@ -297,21 +383,28 @@ function parseInto(s: string, fmt: string, pos: { i: number }, st: ParseState): 
         tm[7] = v - 1;
         st.haveYday = true;
         break;
-      case 'b': case 'B': case 'h':
+      case 'b':
+      case 'B':
+      case 'h':
         if ((v = names(s, pos, MONTHS)) === null) return false;
         tm[1] = v;
         st.haveMon = true;
         st.wantXday = true;
         break;
-      case 'a': case 'A':
+      case 'a':
+      case 'A':
         if ((v = names(s, pos, DAYS)) === null) return false;
         tm[6] = v;
         st.haveWday = true;
         break;
-      case 'n': case 't':
+      case 'n':
+      case 't':
         while (isSpace(s[pos.i])) pos.i++;
         break;
-      case 'T': case 'D': case 'F': case 'R':
+      case 'T':
+      case 'D':
+      case 'F':
+      case 'R':
         if (!parseInto(s, { T: '%H:%M:%S', D: '%m/%d/%y', F: '%Y-%m-%d', R: '%H:%M' }[c], pos, st)) return false;
         break;
       case 'Z':
@@ -350,15 +443,31 @@ function dayOfTheWeek(tm: Tm): number {
   const tmYear = tm[0] - 1900;
   const corrYear = 1900 + tmYear - (tm[1] < 2 ? 1 : 0);
   const q = Math.trunc(corrYear / 4);
-  const wday = -473 + 365 * (tmYear - 70) + q - Math.trunc(q / 25) + ((q % 25) < 0 ? 1 : 0) + Math.trunc(Math.trunc(q / 25) / 4)
-    + (MON_YDAY[0][tm[1]] as number) + tm[2] - 1;
+  const wday =
+    -473 +
+    365 * (tmYear - 70) +
+    q -
+    Math.trunc(q / 25) +
+    (q % 25 < 0 ? 1 : 0) +
+    Math.trunc(Math.trunc(q / 25) / 4) +
+    (MON_YDAY[0][tm[1]] as number) +
+    tm[2] -
+    1;
   return ((wday % 7) + 7) % 7;
 }
 
 export function strptime(v: Json, fmt: Json): Json {
-  if (typeof v !== 'string' || typeof fmt !== 'string') throw new Raised('strptime/1 requires string inputs and arguments');
+  if (typeof v !== 'string' || typeof fmt !== 'string')
+    throw new Raised('strptime/1 requires string inputs and arguments');
   // jq 1.6 presets weekday 8 and day-of-year 367; glibc overwrites them when the text has a date.
-  const st: ParseState = { tm: [1900, 0, 0, 0, 0, 0, 8, 367], wantXday: false, haveWday: false, haveYday: false, haveMon: false, haveMday: false };
+  const st: ParseState = {
+    tm: [1900, 0, 0, 0, 0, 0, 8, 367],
+    wantXday: false,
+    haveWday: false,
+    haveYday: false,
+    haveMon: false,
+    haveMday: false,
+  };
   const pos = { i: 0 };
   const ok = parseInto(v, fmt, pos, st);
   const rest = v.slice(pos.i);

@@ -44,14 +44,17 @@ function checkInsertOrder(o: JsonObject, k: string): void {
   const n = Number(k);
   for (const other of Object.keys(o)) {
     if (!isIndexKey(other) || Number(other) > n) {
-      throw unsupported(`inserting integer-like object key "${k}" after other keys (JS objects cannot keep jq's key order)`);
+      throw unsupported(
+        `inserting integer-like object key "${k}" after other keys (JS objects cannot keep jq's key order)`,
+      );
     }
   }
 }
 
 /** Sets an own property, also for "__proto__", without mutating `o`'s prototype chain. */
 export function defineOwn(o: JsonObject, k: string, v: Json): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 

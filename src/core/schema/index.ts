@@ -30,7 +30,8 @@ export function builtinSchema(name: string): CompiledSchema | undefined {
 
 /** Compiles a user schema at run time; Ajv is imported only here, so built-in users never pay for it. */
 export async function compileSchema(name: string, schema: Json): Promise<CompiledSchema> {
-  if (!isObject(schema)) throw new BatonError('usage', `schema ${name} is not a JSON object; give a JSON Schema (2020-12) file`);
+  if (!isObject(schema))
+    throw new BatonError('usage', `schema ${name} is not a JSON object; give a JSON Schema (2020-12) file`);
   const [ajvModule, { ajvOptions }] = await Promise.all([import('ajv/dist/2020.js'), import('./ajv-options.mjs')]);
   // A CommonJS module imported lazily is reliably exposed only as `default` (its module.exports, the class).
   const Ajv2020 = ajvModule.default as unknown as typeof ajvModule.Ajv2020;
@@ -57,7 +58,10 @@ function wrap(name: string, schema: JsonObject, validator: Validator): CompiledS
 
 /** One issue per Ajv error, naming the field, the value found and what is allowed. */
 function describe(error: ErrorObject, doc: Json): Issue {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'additionalProperties') {
     const extra = String(params.additionalProperty);

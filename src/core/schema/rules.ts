@@ -49,29 +49,39 @@ export function readRules(schema: JsonObject, label: string): BatonRules {
   if (raw.create !== undefined) rules.create = stringList(raw.create, 'create', label);
   if (raw.delete !== undefined) rules.delete = stringList(raw.delete, 'delete', label);
   if (raw.maxValueBytes !== undefined) {
-    if (typeof raw.maxValueBytes !== 'number' || raw.maxValueBytes <= 0) throw bad(label, 'maxValueBytes must be a positive number');
+    if (typeof raw.maxValueBytes !== 'number' || raw.maxValueBytes <= 0)
+      throw bad(label, 'maxValueBytes must be a positive number');
     rules.maxValueBytes = raw.maxValueBytes;
   }
   if (raw.owners !== undefined) {
     if (!isObject(raw.owners)) throw bad(label, 'owners must map field names to writer lists');
-    for (const [field, writers] of Object.entries(raw.owners)) rules.owners[field] = stringList(writers, `owners.${field}`, label);
+    for (const [field, writers] of Object.entries(raw.owners))
+      rules.owners[field] = stringList(writers, `owners.${field}`, label);
   }
   if (raw.sealed !== undefined) {
     if (!isObject(raw.sealed)) throw bad(label, 'sealed must map field names to operation lists');
-    for (const [field, operations] of Object.entries(raw.sealed)) rules.sealed[field] = stringList(operations, `sealed.${field}`, label);
+    for (const [field, operations] of Object.entries(raw.sealed))
+      rules.sealed[field] = stringList(operations, `sealed.${field}`, label);
   }
   for (const mirror of Array.isArray(raw.mirrors) ? raw.mirrors : []) {
     if (!isObject(mirror)) throw bad(label, 'each mirror must be {field, file, empty}');
     const file = string(mirror.file, 'mirrors[].file', label);
-    if (file.includes('..') || file.startsWith('/')) throw bad(label, `mirror file '${file}' must stay inside the document's folder`);
-    rules.mirrors.push({ field: string(mirror.field, 'mirrors[].field', label), file, empty: typeof mirror.empty === 'string' ? mirror.empty : '' });
+    if (file.includes('..') || file.startsWith('/'))
+      throw bad(label, `mirror file '${file}' must stay inside the document's folder`);
+    rules.mirrors.push({
+      field: string(mirror.field, 'mirrors[].field', label),
+      file,
+      empty: typeof mirror.empty === 'string' ? mirror.empty : '',
+    });
   }
   return rules;
 }
 
 export function writerMatches(writer: string | undefined, allowed: string[]): boolean {
   if (writer === undefined) return false;
-  return allowed.some((pattern) => (pattern.endsWith('*') ? writer.startsWith(pattern.slice(0, -1)) : writer === pattern));
+  return allowed.some((pattern) =>
+    pattern.endsWith('*') ? writer.startsWith(pattern.slice(0, -1)) : writer === pattern,
+  );
 }
 
 function string(value: Json | undefined, key: string, label: string): string {
@@ -81,7 +91,8 @@ function string(value: Json | undefined, key: string, label: string): string {
 
 function stringList(value: Json | undefined, key: string, label: string): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw bad(label, `${key} must be a list of strings`);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+    throw bad(label, `${key} must be a list of strings`);
   return value as string[];
 }
 

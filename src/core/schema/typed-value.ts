@@ -6,11 +6,18 @@ import { isObject, type Json, type JsonObject } from '../json.js';
  * `set count 2` then stores 2 where the schema (or the current value) says a number, and "2"
  * where it says a string. Text that does not fit the type stays text, and the schema refuses it.
  */
-export function typedValue(text: string, schema: JsonObject | undefined, segments: string[], current: Json | undefined): Json {
+export function typedValue(
+  text: string,
+  schema: JsonObject | undefined,
+  segments: string[],
+  current: Json | undefined,
+): Json {
   const types = schema ? typesAt(schema, schema, segments) : new Set<string>();
-  if (types.size === 0 && current !== undefined && current !== null) types.add(Array.isArray(current) ? 'array' : typeof current);
+  if (types.size === 0 && current !== undefined && current !== null)
+    types.add(Array.isArray(current) ? 'array' : typeof current);
   if (types.size === 0 || types.has('string')) return text;
-  if ((types.has('number') || types.has('integer')) && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return Number(text);
+  if ((types.has('number') || types.has('integer')) && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text))
+    return Number(text);
   if (types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if (types.has('null') && text === 'null') return null;
   if (types.has('object') || types.has('array')) {
@@ -31,8 +38,10 @@ function typesAt(root: JsonObject, node: Json | undefined, segments: string[]): 
   if (segments.length === 0) {
     const types = new Set<string>();
     const declared = schema.type;
-    for (const type of Array.isArray(declared) ? declared : declared !== undefined ? [declared] : []) if (typeof type === 'string') types.add(type);
-    for (const value of [...list(schema.enum), ...('const' in schema ? [schema.const as Json] : [])]) types.add(value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+    for (const type of Array.isArray(declared) ? declared : declared !== undefined ? [declared] : [])
+      if (typeof type === 'string') types.add(type);
+    for (const value of [...list(schema.enum), ...('const' in schema ? [schema.const as Json] : [])])
+      types.add(value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
     for (const alternative of alternatives) for (const type of typesAt(root, alternative, [])) types.add(type);
     return types;
   }
@@ -45,11 +54,15 @@ function typesAt(root: JsonObject, node: Json | undefined, segments: string[]): 
     children.push(Number(head) < prefix.length ? (prefix[Number(head)] as Json) : (schema.items as Json));
   } else {
     if (isObject(schema.patternProperties)) {
-      for (const [pattern, child] of Object.entries(schema.patternProperties)) if (safeTest(pattern, head)) children.push(child);
+      for (const [pattern, child] of Object.entries(schema.patternProperties))
+        if (safeTest(pattern, head)) children.push(child);
     }
     if (children.length === 0 && isObject(schema.additionalProperties)) children.push(schema.additionalProperties);
   }
-  const found = [...children.map((child) => typesAt(root, child, rest)), ...alternatives.map((alternative) => typesAt(root, alternative, segments))];
+  const found = [
+    ...children.map((child) => typesAt(root, child, rest)),
+    ...alternatives.map((alternative) => typesAt(root, alternative, segments)),
+  ];
   return new Set(found.flatMap((types) => [...types]));
 }
 
@@ -57,7 +70,13 @@ function resolve(root: JsonObject, node: Json | undefined): JsonObject | undefin
   let current = node;
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
     if (!current.$ref.startsWith('#/')) return undefined;
-    current = current.$ref.slice(2).split('/').reduce<Json | undefined>((at, key) => (isObject(at) ? at[key.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined), root);
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce<Json | undefined>(
+        (at, key) => (isObject(at) ? at[key.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined),
+        root,
+      );
   }
   return isObject(current) ? current : undefined;
 }

@@ -35,7 +35,10 @@ export function pathsBlock(ctx: GoalContext, slug: string, launchDir: string): s
     labelled('folder', paths.dir) +
     labelled('state', paths.state) +
     // goal.sh prints the bare path (spec 3.0); baton says whose file it is, since nothing creates it.
-    labelled('status', `${launchDir}/.claude/status.md${ctx.names.compat ? '' : ' (the agent writes it; baton never does)'}`) +
+    labelled(
+      'status',
+      `${launchDir}/.claude/status.md${ctx.names.compat ? '' : ' (the agent writes it; baton never does)'}`,
+    ) +
     labelled('launched', launchDir)
   );
 }

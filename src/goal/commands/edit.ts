@@ -19,7 +19,10 @@ export async function touch(ctx: GoalContext): Promise<number> {
 }
 
 /** `edit` is built under the state lock: a Done line's stamp is the time it lands, in file order. */
-async function rewrite(ctx: GoalContext, edit: (now: Date) => NowDoneEdit): Promise<{ before: string[]; after: string[] }> {
+async function rewrite(
+  ctx: GoalContext,
+  edit: (now: Date) => NowDoneEdit,
+): Promise<{ before: string[]; after: string[] }> {
   const { paths } = activeGoal(ctx, true);
   let before: string[] = [];
   const clock = clockOf(ctx.cli.env);
@@ -41,7 +44,11 @@ async function rewrite(ctx: GoalContext, edit: (now: Date) => NowDoneEdit): Prom
 }
 
 function printNow(ctx: GoalContext, lines: string[]): void {
-  ctx.cli.out(nowBlock(lines).map((line) => `${fromBytes(line)}\n`).join(''));
+  ctx.cli.out(
+    nowBlock(lines)
+      .map((line) => `${fromBytes(line)}\n`)
+      .join(''),
+  );
 }
 
 /** `now <entry...>` (3.7). */
@@ -58,7 +65,10 @@ export async function land(ctx: GoalContext, args: string[]): Promise<number> {
   const label = args[0] ?? '';
   if (label === '') throw usageError();
   const text = args.slice(1).join(' ') !== '' ? entryText(args.slice(1)) : undefined;
-  const { before, after } = await rewrite(ctx, (now) => ({ dropLabel: toBytes(label), ...(text !== undefined ? { doneLine: toBytes(`- ${doneStamp(now)} ${text}`) } : {}) }));
+  const { before, after } = await rewrite(ctx, (now) => ({
+    dropLabel: toBytes(label),
+    ...(text !== undefined ? { doneLine: toBytes(`- ${doneStamp(now)} ${text}`) } : {}),
+  }));
   printNow(ctx, after);
   if (label !== '-' && countNowEntries(before) === countNowEntries(after)) {
     ctx.cli.out(labelled('note', `no Now entry names ${label}; Now is unchanged`));

@@ -23,7 +23,10 @@ async function showPointer(ctx: GoalContext): Promise<number> {
   ctx.cli.out(pathsBlock(ctx, pointer.slug, pointer.dir));
   if (!inside(ctx.cwd, pointer.dir)) {
     ctx.cli.out(
-      labelled('note', `this session is in ${ctx.cwd}, not the launch directory; the hooks are off here. To move the goal here: ${ctx.names.goal} resume ${pointer.slug}`),
+      labelled(
+        'note',
+        `this session is in ${ctx.cwd}, not the launch directory; the hooks are off here. To move the goal here: ${ctx.names.goal} resume ${pointer.slug}`,
+      ),
     );
   }
   return 0;
@@ -41,7 +44,8 @@ export default async function resume(ctx: GoalContext, args: string[]): Promise<
   const wasActive = readPointer(ctx.root)?.slug === slug;
   await pauseOther(ctx, slug);
   // Resuming the active goal leaves state.md untouched: its mtime feeds the crash check.
-  if (!wasActive) await editState(paths.state, (lines) => setMarkerField(lines, 'status', 'active'), { touchUpdated: true });
+  if (!wasActive)
+    await editState(paths.state, (lines) => setMarkerField(lines, 'status', 'active'), { touchUpdated: true });
   try {
     writePointer(ctx.root, { slug, dir: ctx.cwd, session: '' });
   } catch {

@@ -26,7 +26,8 @@ export default async function start(ctx: GoalContext, args: string[]): Promise<n
   if (!isValidSlug(slug)) throw refuse(`bad slug '${slug}' (lower-case letters, digits, '-')`);
   const paths = goalPaths(ctx.root, slug);
   if (existsAnyType(paths.state)) throw refuse(`goal '${slug}' exists; use: ${ctx.names.goal} resume ${slug}`);
-  if (existsAnyType(join(ctx.root, 'archive', slug))) throw refuse(`a stopped goal is archived as '${slug}'; pick another slug`);
+  if (existsAnyType(join(ctx.root, 'archive', slug)))
+    throw refuse(`a stopped goal is archived as '${slug}'; pick another slug`);
 
   await pauseOther(ctx, slug);
   try {

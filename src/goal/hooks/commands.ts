@@ -59,9 +59,13 @@ export function isGhWrite(segment: string, wholeCommand: string): boolean {
   const match = GH.exec(segment);
   if (!match) return false;
   if (match[1] === undefined) return true;
-  if (GH_GRAPHQL.test(segment)) return /\bmutation\b/.test(wholeCommand) || /(?:-F|--field)(?:\s*|=)query=@/.test(segment);
+  if (GH_GRAPHQL.test(segment))
+    return /\bmutation\b/.test(wholeCommand) || /(?:-F|--field)(?:\s*|=)query=@/.test(segment);
   if (new RegExp(`${METHOD}(?:GET|get)\\b`).test(segment)) return false;
-  return new RegExp(`${METHOD}[A-Za-z]`).test(segment) || /(?:^|\s)(?:-f|-F|--field|--raw-field|--input)(?=\s|=|$)/.test(segment);
+  return (
+    new RegExp(`${METHOD}[A-Za-z]`).test(segment) ||
+    /(?:^|\s)(?:-f|-F|--field|--raw-field|--input)(?=\s|=|$)/.test(segment)
+  );
 }
 
 export function isWriteCommand(command: string): boolean {

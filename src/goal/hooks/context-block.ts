@@ -41,7 +41,9 @@ function crashWarning(scope: Scope, request: BlockRequest): string[] {
   let newest: { path: string; mtime: number } | undefined;
   let names: string[];
   try {
-    names = readdirSync(folder).filter((name) => name.endsWith('.jsonl')).sort();
+    names = readdirSync(folder)
+      .filter((name) => name.endsWith('.jsonl'))
+      .sort();
   } catch {
     return [];
   }
@@ -76,13 +78,20 @@ function lostAgents(head: string, scope: Scope, home: string): string[] {
     const entry = parseAgentEntry(line);
     if (!entry || entry.report === '') continue;
     if (existsSync(resolve(scope.paths.dir, expandHome(entry.report, home)))) continue;
-    out.push(`Now entry ${entry.label} has no report yet: still running or lost - check before relaunching from ${expandHome(entry.brief, home)}.`);
+    out.push(
+      `Now entry ${entry.label} has no report yet: still running or lost - check before relaunching from ${expandHome(entry.brief, home)}.`,
+    );
   }
   return out.length > 0 ? ['', ...out] : [];
 }
 
 export function lintLines(scope: Scope, request: BlockRequest): string[] {
-  const findings = lintState(scope.paths.state, { logPath: scope.paths.log, sidecarPath: scope.paths.sidecar, env: request.env, goalTool: request.names.goal });
+  const findings = lintState(scope.paths.state, {
+    logPath: scope.paths.log,
+    sidecarPath: scope.paths.sidecar,
+    env: request.env,
+    goalTool: request.names.goal,
+  });
   return (findings ?? []).map(formatFinding);
 }
 
@@ -126,7 +135,9 @@ export function contextBlock(scope: Scope, request: BlockRequest): string {
     request.mode,
     ...crashWarning(scope, request),
     ...lostAgents(head, scope, home),
-    ...(lint.length > 0 ? ['', 'State file lint (fix what is wrong; a finding you judged wrong may stay):', ...lint] : []),
+    ...(lint.length > 0
+      ? ['', 'State file lint (fix what is wrong; a finding you judged wrong may stay):', ...lint]
+      : []),
     ...scratchReport(scope, request.env),
   ];
   let block = `${lines.join('\n')}\n`;
@@ -135,4 +146,3 @@ export function contextBlock(scope: Scope, request: BlockRequest): string {
   }
   return block;
 }
-

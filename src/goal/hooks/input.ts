@@ -15,7 +15,7 @@ export interface GoalPayload {
 
 function asText(value: unknown): string {
   if (value === undefined || value === null) return '';
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   return text.replaceAll('\n', ' ');
 }
 

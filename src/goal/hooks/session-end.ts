@@ -13,7 +13,9 @@ import type { Scope } from './scope.js';
  */
 export async function sessionEnd(scope: Scope, input: GoalPayload, { env }: HandlerContext): Promise<HookOutcome> {
   if (!scope.owner) return { log: [] };
-  await underStateLock(scope.paths.state, () => rotateLog(scope.paths.dir, envNumber(env, 'STATE_LOG_ROTATE_BYTES', 65536)));
+  await underStateLock(scope.paths.state, () =>
+    rotateLog(scope.paths.dir, envNumber(env, 'STATE_LOG_ROTATE_BYTES', 65536)),
+  );
   const reason = input.reason === '' ? 'unknown' : input.reason;
   const transcript = input.transcriptPath === '' ? 'unknown' : input.transcriptPath;
   appendLog(scope.paths.log, `session ended (${reason}) goal:${scope.pointer.slug}\ntranscript: ${transcript}`);

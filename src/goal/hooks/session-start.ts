@@ -20,7 +20,9 @@ export async function sessionStart(scope: Scope, input: GoalPayload, { env }: Ha
     if (!handOff) return { log: [] };
     writePointer(scope.root, { ...scope.pointer, session: input.sessionId });
   }
-  await underStateLock(scope.paths.state, () => rotateLog(scope.paths.dir, envNumber(env, 'STATE_LOG_ROTATE_BYTES', 65536)));
+  await underStateLock(scope.paths.state, () =>
+    rotateLog(scope.paths.dir, envNumber(env, 'STATE_LOG_ROTATE_BYTES', 65536)),
+  );
   const source = input.source === '' ? 'unknown' : input.source;
   const block = contextBlock(scope, {
     who: `the SessionStart hook; source=${source}`,

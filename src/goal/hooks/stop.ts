@@ -17,7 +17,8 @@ import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.
  * the finding set changed since the last report (`.lint-last`).
  */
 /** Names the command the turn really ran (`goal.sh resume`, `baton goal start`), not always goal.sh. */
-const claimMode = (invocation: string) => `This session took the goal over with ${invocation}. Reconcile any crash or lost-agent lines below before other work.`;
+const claimMode = (invocation: string) =>
+  `This session took the goal over with ${invocation}. Reconcile any crash or lost-agent lines below before other work.`;
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit']);
 const TOUCH_VERBS = ['start', 'resume', 'touch', 'now', 'land'];
 
@@ -30,7 +31,8 @@ export function classifyTurn(calls: ToolCall[], scope: Scope): { substantive: bo
   let substantive = false;
   let touched = false;
   for (const call of calls) {
-    if ((EDIT_TOOLS.has(call.name) || call.name === 'Agent') && !isBookkeeping(call.filePath, scope.root)) substantive = true;
+    if ((EDIT_TOOLS.has(call.name) || call.name === 'Agent') && !isBookkeeping(call.filePath, scope.root))
+      substantive = true;
     if (EDIT_TOOLS.has(call.name) && call.filePath === scope.paths.state) touched = true;
     if (call.name === 'Bash') {
       if (isWriteCommand(call.command)) substantive = true;
@@ -68,10 +70,23 @@ export async function stop(scope: Scope, input: GoalPayload, { env }: HandlerCon
   const calls = turnCalls(parseRecords(tailLines(input.transcriptPath)));
   const names = toolNames(env);
   if (!scope.owner) {
-    const claim = input.sessionId === '' ? undefined : calls.filter((c) => c.name === 'Bash').map((c) => goalInvocation(c.command, ['start', 'resume'])).find(Boolean);
+    const claim =
+      input.sessionId === ''
+        ? undefined
+        : calls
+            .filter((c) => c.name === 'Bash')
+            .map((c) => goalInvocation(c.command, ['start', 'resume']))
+            .find(Boolean);
     if (!claim) return silent;
     writePointer(scope.root, { ...scope.pointer, session: input.sessionId });
-    const block = contextBlock(scope, { who: 'the Stop hook: this session now owns the goal', mode: claimMode(claim), withHead: false, transcriptPath: input.transcriptPath, env, names });
+    const block = contextBlock(scope, {
+      who: 'the Stop hook: this session now owns the goal',
+      mode: claimMode(claim),
+      withHead: false,
+      transcriptPath: input.transcriptPath,
+      env,
+      names,
+    });
     return { context: block, log: [] };
   }
   const { substantive, touched } = classifyTurn(calls, scope);
@@ -85,7 +100,11 @@ export async function stop(scope: Scope, input: GoalPayload, { env }: HandlerCon
   }
   const findings = changedFindings(scope, env, names);
   if (findings.length > 0) {
-    lines.push('Orchestrate state lint:', ...findings, `Read the head and the sections named, fix what is wrong with small Edits, then run ${names.goalCommand} touch.`);
+    lines.push(
+      'Orchestrate state lint:',
+      ...findings,
+      `Read the head and the sections named, fix what is wrong with small Edits, then run ${names.goalCommand} touch.`,
+    );
   }
   if (lines.length === 0) return silent;
   lines.push('Do not repeat your previous reply; end the turn with at most one line.');

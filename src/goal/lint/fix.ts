@@ -22,7 +22,12 @@ function doneIndices(lines: string[]): number[] {
   const start = lines.findIndex((line) => line === '## Done' || line.startsWith('## Done '));
   const out: number[] = [];
   if (start < 0) return out;
-  for (let i = start + 1; i < lines.length && !(lines[i] as string).startsWith('## ') && lines[i] !== '<!-- end head -->'; i++) out.push(i);
+  for (
+    let i = start + 1;
+    i < lines.length && !(lines[i] as string).startsWith('## ') && lines[i] !== '<!-- end head -->';
+    i++
+  )
+    out.push(i);
   return out;
 }
 
@@ -60,7 +65,8 @@ export async function fixState(statePath: string, options: LintOptions): Promise
     if (found.has('now-blank') || found.has('now-empty')) {
       next = fixNow(next);
       const blanks = sectionLines(lines, 'Now').filter(isBlank).length - 1;
-      if (found.has('now-blank')) fixes.push({ code: 'now-blank', change: `removed ${blanks} blank line(s) inside ## Now` });
+      if (found.has('now-blank'))
+        fixes.push({ code: 'now-blank', change: `removed ${blanks} blank line(s) inside ## Now` });
       if (found.has('now-empty') && sectionLines(next, 'Now').some((l) => l.startsWith('- '))) {
         fixes.push({ code: 'now-empty', change: `added '${NOTHING_RUNNING}' to ## Now` });
       }
@@ -71,9 +77,9 @@ export async function fixState(statePath: string, options: LintOptions): Promise
     }
     const stamp = isoTime(options.now);
     const marked = setMarkerField(next, 'updated', stamp);
-    if (found.has('marker-stale') && marked !== next) fixes.push({ code: 'marker-stale', change: `set updated=${stamp}` });
+    if (found.has('marker-stale') && marked !== next)
+      fixes.push({ code: 'marker-stale', change: `set updated=${stamp}` });
     return joinLines(marked) === joinLines(lines) ? undefined : marked;
   });
   return fixes;
 }
-

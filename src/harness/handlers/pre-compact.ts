@@ -25,9 +25,17 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
   }
   const slug = new StateReader(config, root).slug();
   if (!slug) return outcome;
-  const folder = env.CLAUDE_SCRATCHPAD_DIR ? resolve(root, env.CLAUDE_SCRATCHPAD_DIR) : newestMatch(root, snapshot.scratchpads.map((p) => p.replaceAll('{slug}', slug)));
+  const folder = env.CLAUDE_SCRATCHPAD_DIR
+    ? resolve(root, env.CLAUDE_SCRATCHPAD_DIR)
+    : newestMatch(
+        root,
+        snapshot.scratchpads.map((p) => p.replaceAll('{slug}', slug)),
+      );
   if (!folder || !isFolder(folder)) return outcome;
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const dest = resolve(root, snapshot.dest, `${slug}-${stamp}.md`);
   let body = `# Scratchpad snapshot — slug: ${slug}, timestamp: ${stamp}\n\nCaptured at PreCompact. Source: ${folder}\n\n`;
   for (const name of readdirSync(folder).sort()) {
@@ -44,7 +52,10 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
 async function markRevision(label: string, path: string, root: string, outcome: HookOutcome): Promise<void> {
   const { openDoc } = await import('../../doc/open.js');
   try {
-    const result = await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 5000 }).snapshot('pre-compact', { writer: 'pre-compact' });
+    const result = await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 5000 }).snapshot(
+      'pre-compact',
+      { writer: 'pre-compact' },
+    );
     if (result) outcome.log.push(`[pre-compact] ${label} saved as revision ${result.rev}`);
   } catch (error) {
     outcome.log.push(`[pre-compact] ${label} not saved: ${(error as Error).message}`);
@@ -58,7 +69,11 @@ function documentPaths(entry: string, config: HandlerContext['config'], root: st
   if (named !== undefined || !/[*?[]/.test(basename(full))) return isFile(full) ? [full] : [];
   const re = globToRegExp(basename(full));
   try {
-    return readdirSync(dirname(full)).filter((n) => re.test(n)).sort().map((n) => join(dirname(full), n)).filter(isFile);
+    return readdirSync(dirname(full))
+      .filter((n) => re.test(n))
+      .sort()
+      .map((n) => join(dirname(full), n))
+      .filter(isFile);
   } catch {
     return [];
   }

@@ -18,7 +18,10 @@ export async function promptAudit({ input, config, root, now }: HandlerContext):
   if (!audit) return outcome;
   const state = new StateReader(config, root);
   const slug = state.slug();
-  if (slug) outcome.log.push(`${audit.prefix} current slug: ${slug} (phase=${state.field({ field: 'tdd_phase', in: [] }) || 'FREE'})`);
+  if (slug)
+    outcome.log.push(
+      `${audit.prefix} current slug: ${slug} (phase=${state.field({ field: 'tdd_phase', in: [] }) || 'FREE'})`,
+    );
   const file = resolve(root, audit.file);
   const prompt = input.prompt.replace(/\n+$/, '');
   if (isTaskNotification(prompt)) {
@@ -28,7 +31,12 @@ export async function promptAudit({ input, config, root, now }: HandlerContext):
   if (input.prompt !== '' && (slug || existsSync(dirname(file)))) {
     confine(root, file, 'audit log');
     if (slug) mkdirInside(root, dirname(file), 'audit folder');
-    const record = { ts: isoSeconds(now), slug, hash: createHash('sha256').update(prompt, 'utf8').digest('hex').slice(0, 16), len: [...prompt].length };
+    const record = {
+      ts: isoSeconds(now),
+      slug,
+      hash: createHash('sha256').update(prompt, 'utf8').digest('hex').slice(0, 16),
+      len: [...prompt].length,
+    };
     appendFileSync(file, `${JSON.stringify(record)}\n`);
     trim(file, audit.maxLines);
   }
@@ -57,7 +65,11 @@ function trim(file: string, max: number): void {
 async function refreshStamp(path: string, root: string, outcome: HookOutcome): Promise<void> {
   const { openDoc } = await import('../../doc/open.js');
   try {
-    await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 3000 }).update('.', {}, { ifExists: true, writer: 'prompt-audit' });
+    await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 3000 }).update(
+      '.',
+      {},
+      { ifExists: true, writer: 'prompt-audit' },
+    );
   } catch (error) {
     outcome.log.push(`[audit] task stamp not refreshed: ${(error as Error).message}`);
   }

@@ -54,7 +54,11 @@ export function waveGate({ config, root, state }: CheckContext): Failure | undef
       : '  Fix:  wait for the running agents to return (each DONE|/BLOCKED| result is counted), or relaunch the lost ones, before ending the turn.',
     `  Rule: stop.waveGate is "${mode}" in baton.config.json; set it to "off" to allow stopping mid-wave.`,
   ];
-  return { name: 'wave-gate', why: `wave ${wave.wave} at ${wave.done}/${wave.expected}${blocked.length > 0 ? `, ${blocked.length} blocked` : ''}`, reason: lines.join('\n') };
+  return {
+    name: 'wave-gate',
+    why: `wave ${wave.wave} at ${wave.done}/${wave.expected}${blocked.length > 0 ? `, ${blocked.length} blocked` : ''}`,
+    reason: lines.join('\n'),
+  };
 }
 
 /**
@@ -67,8 +71,18 @@ export function waveGate({ config, root, state }: CheckContext): Failure | undef
 export function ratchet({ root, state }: CheckContext): Failure | undefined {
   const dir = join(root, '.claude', 'ratchet');
   const kinds = [
-    { label: 'coverage', floors: floors(join(dir, 'coverage.json')), current: [join(dir, '.current', 'coverage.json'), join(root, 'coverage.json')], read: coverageScores },
-    { label: 'mutation', floors: floors(join(dir, 'mutation.json')), current: [join(dir, '.current', 'mutation.json'), join(root, 'mutmut.json')], read: mutationScores },
+    {
+      label: 'coverage',
+      floors: floors(join(dir, 'coverage.json')),
+      current: [join(dir, '.current', 'coverage.json'), join(root, 'coverage.json')],
+      read: coverageScores,
+    },
+    {
+      label: 'mutation',
+      floors: floors(join(dir, 'mutation.json')),
+      current: [join(dir, '.current', 'mutation.json'), join(root, 'mutmut.json')],
+      read: mutationScores,
+    },
   ];
   const verified = state.doc('task')?.status === 'verified';
   const problems: string[] = [];
@@ -83,14 +97,19 @@ export function ratchet({ root, state }: CheckContext): Failure | undefined {
     for (const [file, floor] of Object.entries(kind.floors)) {
       const actual = scores[file];
       // A file absent from this run was removed or not measured: the next baseline drops it.
-      if (actual !== undefined && actual + 0.01 < floor) problems.push(`${kind.label} regression: ${file} — floor ${floor.toFixed(1)}%, actual ${actual.toFixed(1)}%`);
+      if (actual !== undefined && actual + 0.01 < floor)
+        problems.push(`${kind.label} regression: ${file} — floor ${floor.toFixed(1)}%, actual ${actual.toFixed(1)}%`);
     }
   }
   if (problems.length === 0) return undefined;
   return {
     name: 'ratchet',
     why: `${problems.length} problem(s)`,
-    reason: ['✗ Coverage/mutation ratchet failed:', ...problems.map((p) => `  • ${p}`), '  Fix:  bring the files back to their floors, or generate the current artifacts before finishing.'].join('\n'),
+    reason: [
+      '✗ Coverage/mutation ratchet failed:',
+      ...problems.map((p) => `  • ${p}`),
+      '  Fix:  bring the files back to their floors, or generate the current artifacts before finishing.',
+    ].join('\n'),
   };
 }
 
@@ -112,7 +131,10 @@ export function typecheck({ root, env, log }: CheckContext): Failure | undefined
     log.push(`[typecheck] not checked: ${run.error?.message ?? `timed out after 120s`}`);
     return undefined;
   }
-  const lines = (run.stderr || run.stdout || '').trim().split('\n').filter((line) => line !== '');
+  const lines = (run.stderr || run.stdout || '')
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '');
   if (flag('TYPECHECK_WARN_ONLY')) {
     log.push(`[typecheck] failed (warn only): ${lines.slice(0, 3).join(' | ')}`);
     return undefined;
@@ -137,21 +159,37 @@ export type PresetName = keyof typeof PRESETS;
 
 /** One `stop.commands` entry: the command's output tail is the reason. */
 export function command(entry: StopCommand, { root, env }: CheckContext): Failure | undefined {
-  const run = spawnSync('sh', ['-c', entry.run], { cwd: root, encoding: 'utf8', timeout: (entry.timeoutSec ?? 120) * 1000, env });
+  const run = spawnSync('sh', ['-c', entry.run], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: (entry.timeoutSec ?? 120) * 1000,
+    env,
+  });
   if (run.status === 0) return undefined;
-  const why = run.error ? `could not run (${run.error.message})` : run.signal ? `timed out after ${entry.timeoutSec ?? 120}s` : `exit ${run.status}`;
+  const why = run.error
+    ? `could not run (${run.error.message})`
+    : run.signal
+      ? `timed out after ${entry.timeoutSec ?? 120}s`
+      : `exit ${run.status}`;
   const tail = `${run.stdout ?? ''}${run.stderr ?? ''}`.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
-  return { name: entry.name, why, reason: `Verification '${entry.name}' failed (${why}). Fix what it reports, then finish.\n$ ${entry.run}\n${tail}` };
+  return {
+    name: entry.name,
+    why,
+    reason: `Verification '${entry.name}' failed (${why}). Fix what it reports, then finish.\n$ ${entry.run}\n${tail}`,
+  };
 }
 
 function floors(path: string): Record<string, number> {
   const data = readJson(path);
   if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
-  return Object.fromEntries(Object.entries(data).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+  return Object.fromEntries(
+    Object.entries(data).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
+  );
 }
 
 function coverageScores(path: string): Record<string, number> {
-  const files = (readJson(path) as { files?: Record<string, { summary?: { percent_covered?: unknown } }> } | undefined)?.files;
+  const files = (readJson(path) as { files?: Record<string, { summary?: { percent_covered?: unknown } }> } | undefined)
+    ?.files;
   const out: Record<string, number> = {};
   for (const [file, info] of Object.entries(files ?? {})) {
     const value = info?.summary?.percent_covered;
@@ -180,5 +218,9 @@ function changedPython(root: string): string[] {
   const git = (args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
   const diff = git(['diff', '--name-only', 'HEAD', '--', '*.py']);
   const fresh = git(['ls-files', '--others', '--exclude-standard', '--', '*.py']);
-  return [...new Set(`${diff.status === 0 ? diff.stdout : ''}${fresh.status === 0 ? fresh.stdout : ''}`.split('\n').filter(Boolean))];
+  return [
+    ...new Set(
+      `${diff.status === 0 ? diff.stdout : ''}${fresh.status === 0 ? fresh.stdout : ''}`.split('\n').filter(Boolean),
+    ),
+  ];
 }

@@ -20,7 +20,10 @@ export async function stop({ input, config, root, env }: HandlerContext): Promis
   const stopConfig = config.stop;
   if (!stopConfig) return outcome;
   const dir = userTempDir(env, 'stop');
-  const memory = dir === undefined ? undefined : join(dir, `${createHash('sha256').update(`${input.sessionId}\0${root}`).digest('hex').slice(0, 16)}.txt`);
+  const memory =
+    dir === undefined
+      ? undefined
+      : join(dir, `${createHash('sha256').update(`${input.sessionId}\0${root}`).digest('hex').slice(0, 16)}.txt`);
   // The memory holds the reason of the previous Stop's block only: a Stop that does not block
   // (here, the continuation the block caused) clears it, so the next turn's Stop checks afresh
   // instead of letting a still-failing check through as a "repeat".
@@ -33,7 +36,9 @@ export async function stop({ input, config, root, env }: HandlerContext): Promis
   const checks: (() => Failure | undefined)[] = [
     () => waveGate(context),
     ...(stopConfig.presets ?? []).map((name) => () => PRESETS[name](context)),
-    ...(stopConfig.commands ?? []).map((entry) => () => (state.matches(entry.when) ? command(entry, context) : undefined)),
+    ...(stopConfig.commands ?? []).map(
+      (entry) => () => (state.matches(entry.when) ? command(entry, context) : undefined),
+    ),
   ];
   for (const check of checks) {
     const failure = check();
@@ -55,7 +60,13 @@ export async function stop({ input, config, root, env }: HandlerContext): Promis
 
 function remember(memory: string, key: string): void {
   try {
-    writeFileSync(memory, key, { flag: (constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0)) as unknown as string, mode: 0o600 });
+    writeFileSync(memory, key, {
+      flag: (constants.O_WRONLY |
+        constants.O_CREAT |
+        constants.O_TRUNC |
+        (constants.O_NOFOLLOW ?? 0)) as unknown as string,
+      mode: 0o600,
+    });
   } catch {
     // only the repeat guard is lost
   }

@@ -32,7 +32,10 @@ export function renderClaudeLike(input: HookInput, outcome: HookOutcome): Render
   if (outcome.notice) json.systemMessage = outcome.notice;
   // Plain stdout is model context only for these two events; elsewhere, or with other fields to
   // carry, the context goes in hookSpecificOutput.
-  if (outcome.context !== undefined && (Object.keys(json).length > 0 || outcome.title !== undefined || !PLAIN_CONTEXT.has(input.event))) {
+  if (
+    outcome.context !== undefined &&
+    (Object.keys(json).length > 0 || outcome.title !== undefined || !PLAIN_CONTEXT.has(input.event))
+  ) {
     const specific: Record<string, unknown> = { hookEventName: input.event, additionalContext: outcome.context };
     if (outcome.title !== undefined) specific.sessionTitle = outcome.title;
     json.hookSpecificOutput = specific;

@@ -26,7 +26,8 @@ const TOOLS: ToolTable = {
 function input(hostEvent: string, raw: Record<string, unknown>): HookInput {
   const event = EVENTS[hostEvent] ?? hostEvent;
   // beforeShellExecution carries the command at the top level and names no tool.
-  const payload = hostEvent === 'beforeShellExecution' ? { ...raw, tool_name: 'Shell', tool_input: { command: raw.command } } : raw;
+  const payload =
+    hostEvent === 'beforeShellExecution' ? { ...raw, tool_name: 'Shell', tool_input: { command: raw.command } } : raw;
   return normalize(event, hostEvent, payload, TOOLS);
 }
 

@@ -22,9 +22,11 @@ const TOOLS: ToolTable = {
 function render(input: HookInput, outcome: HookOutcome): Rendered {
   const stderr = [...outcome.log, ...(outcome.deny ? [outcome.deny.message] : [])].map((line) => `${line}\n`).join('');
   const json: Record<string, unknown> = {};
-  if (outcome.deny) Object.assign(json, { decision: 'deny', reason: `${outcome.deny.message}\n[baton rule ${outcome.deny.rule}]` });
+  if (outcome.deny)
+    Object.assign(json, { decision: 'deny', reason: `${outcome.deny.message}\n[baton rule ${outcome.deny.rule}]` });
   if (outcome.block) Object.assign(json, { decision: 'deny', reason: outcome.block.reason });
-  if (outcome.context !== undefined) json.hookSpecificOutput = { hookEventName: input.hostEvent, additionalContext: outcome.context };
+  if (outcome.context !== undefined)
+    json.hookSpecificOutput = { hookEventName: input.hostEvent, additionalContext: outcome.context };
   if (outcome.notice) json.systemMessage = outcome.notice;
   return { stdout: Object.keys(json).length > 0 ? `${JSON.stringify(json)}\n` : '', stderr, code: 0 };
 }

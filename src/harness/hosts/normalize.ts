@@ -47,7 +47,12 @@ export function normalize(event: string, hostEvent: string, raw: Record<string, 
 }
 
 function editedPaths(input: Record<string, unknown>): string[] {
-  const single = text(input.file_path) || text(input.path) || text(input.notebook_path) || text(input.absolute_path) || text(input.target_file);
+  const single =
+    text(input.file_path) ||
+    text(input.path) ||
+    text(input.notebook_path) ||
+    text(input.absolute_path) ||
+    text(input.target_file);
   if (single) return [single];
   const patch = text(input.patch) || text(input.input) || commandText(input.command);
   return patch ? patchPaths(patch) : [];

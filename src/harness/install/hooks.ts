@@ -25,7 +25,9 @@ export interface HookEntry {
 export function hookEntries(cli: string): Record<string, HookEntry[]> {
   const table: Record<string, HookEntry[]> = {};
   for (const spec of HOOKS) {
-    const hooks: HookEntry['hooks'] = [{ type: 'command', command: `${cli} hook ${spec.event}`, timeout: spec.timeout }];
+    const hooks: HookEntry['hooks'] = [
+      { type: 'command', command: `${cli} hook ${spec.event}`, timeout: spec.timeout },
+    ];
     const entry: HookEntry = spec.matcher === undefined ? { hooks } : { matcher: spec.matcher, hooks };
     (table[spec.event] ??= []).push(entry);
   }

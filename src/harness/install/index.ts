@@ -36,7 +36,8 @@ export interface InstallResult {
 export function settingsFile(scope: InstallOptions['scope'], cwd: string, env: NodeJS.ProcessEnv): string {
   if (scope === 'project') return join(defaultRoot(cwd, env), '.claude', 'settings.json');
   const configDir = env.CLAUDE_CONFIG_DIR || (env.HOME ? join(env.HOME, '.claude') : undefined);
-  if (!configDir) throw new BatonError('usage', 'cannot find the user settings: HOME is not set; set HOME or use --project');
+  if (!configDir)
+    throw new BatonError('usage', 'cannot find the user settings: HOME is not set; set HOME or use --project');
   return join(configDir, 'settings.json');
 }
 
@@ -74,7 +75,10 @@ function readSettings(file: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new BatonError('corrupt', `${file} is not valid JSON (${(error as Error).message}); fix the file by hand, nothing was changed`);
+    throw new BatonError(
+      'corrupt',
+      `${file} is not valid JSON (${(error as Error).message}); fix the file by hand, nothing was changed`,
+    );
   }
   checkSettings(parsed, file);
   return parsed;
@@ -85,7 +89,11 @@ export function installClaude(options: InstallOptions): InstallResult {
   const current = readSettings(file);
   const root = options.scope === 'project' ? dirname(dirname(file)) : options.cwd;
   const cli = options.command ?? defaultCommand(options.script, options.scope, root);
-  const request: MergeRequest = { hooks: hookEntries(cli), replaceStatusLine: options.replaceStatusLine, remove: options.remove };
+  const request: MergeRequest = {
+    hooks: hookEntries(cli),
+    replaceStatusLine: options.replaceStatusLine,
+    remove: options.remove,
+  };
   if (options.statusLine) request.statusLine = { type: 'command', command: `${cli} statusline`, padding: 0 };
   const { settings, notes } = mergeSettings(current, request);
   const text = `${JSON.stringify(settings, null, 2)}\n`;

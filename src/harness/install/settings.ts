@@ -32,14 +32,16 @@ export function isObject(value: unknown): value is Settings {
 
 /** Structural checks on the parts baton touches; anything else in the file is left alone. */
 export function checkSettings(settings: unknown, file: string): asserts settings is Settings {
-  const bad = (what: string) => new BatonError('invalid', `${file}: ${what}; fix the file by hand, nothing was changed`);
+  const bad = (what: string) =>
+    new BatonError('invalid', `${file}: ${what}; fix the file by hand, nothing was changed`);
   if (!isObject(settings)) throw bad('the top level must be a JSON object');
   if (settings.hooks === undefined) return;
   if (!isObject(settings.hooks)) throw bad('"hooks" must be an object of event name -> list');
   for (const [event, list] of Object.entries(settings.hooks)) {
     if (!Array.isArray(list)) throw bad(`"hooks.${event}" must be a list of {"matcher", "hooks": [...]}`);
     list.forEach((entry, i) => {
-      if (!isObject(entry) || (entry.hooks !== undefined && !Array.isArray(entry.hooks))) throw bad(`"hooks.${event}[${i}]" must be an object with a "hooks" list`);
+      if (!isObject(entry) || (entry.hooks !== undefined && !Array.isArray(entry.hooks)))
+        throw bad(`"hooks.${event}[${i}]" must be an object with a "hooks" list`);
     });
   }
 }
@@ -72,7 +74,8 @@ export function mergeSettings(current: Settings, request: MergeRequest): MergeRe
     else delete hooks[event];
   }
   if (!request.remove) {
-    for (const [event, entries] of Object.entries(request.hooks)) hooks[event] = [...((hooks[event] as unknown[] | undefined) ?? []), ...entries];
+    for (const [event, entries] of Object.entries(request.hooks))
+      hooks[event] = [...((hooks[event] as unknown[] | undefined) ?? []), ...entries];
   }
   if (Object.keys(hooks).length > 0 || current.hooks !== undefined) settings.hooks = hooks;
 

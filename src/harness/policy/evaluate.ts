@@ -35,7 +35,12 @@ interface Checker {
   test: (abs: string) => boolean;
 }
 
-export function evaluatePolicy(input: HookInput, config: HarnessConfig, root: string, analysis?: Analysis): Denial | undefined {
+export function evaluatePolicy(
+  input: HookInput,
+  config: HarnessConfig,
+  root: string,
+  analysis?: Analysis,
+): Denial | undefined {
   if (input.toolKind === 'other') return undefined;
   const classes = config.pathClasses;
   const allowed = compilePatterns(config.allow, classes);
@@ -49,10 +54,12 @@ export function evaluatePolicy(input: HookInput, config: HarnessConfig, root: st
     }
     return found;
   };
-  const applies = (rule: RuleConfig) => (rule.on === 'both' || rule.on === input.toolKind) && (!rule.tools || rule.tools.includes(input.toolName));
-  const writes = input.toolKind === 'edit'
-    ? input.filePaths.map((path): Write => ({ given: path, paths: [absolute(path, root)], via: input.toolName }))
-    : (analysis?.writes ?? []);
+  const applies = (rule: RuleConfig) =>
+    (rule.on === 'both' || rule.on === input.toolKind) && (!rule.tools || rule.tools.includes(input.toolName));
+  const writes =
+    input.toolKind === 'edit'
+      ? input.filePaths.map((path): Write => ({ given: path, paths: [absolute(path, root)], via: input.toolName }))
+      : (analysis?.writes ?? []);
   const candidates = expandCandidates(writes.filter((w) => !w.unknown));
   const overflow = candidates.overflow;
   const paths = candidates.list.filter((c) => !allowed(c.abs));
@@ -61,11 +68,25 @@ export function evaluatePolicy(input: HookInput, config: HarnessConfig, root: st
     if (!applies(rule)) continue;
     const hit = matchRule(rule, input, paths, candidates.list, checker(rule));
     if (hit === undefined || !state.matches(rule.when)) continue;
-    return { rule: rule.id, message: renderMessage(rule, { slug: state.slug() || '<slug>', file: hit, rule: rule.id, tool: input.toolName }) };
+    return {
+      rule: rule.id,
+      message: renderMessage(rule, { slug: state.slug() || '<slug>', file: hit, rule: rule.id, tool: input.toolName }),
+    };
   }
   if (input.toolKind !== 'bash' || !analysis || config.shell?.strict === false) return undefined;
-  const live = rules.filter((rule) => applies(rule) && rule.paths && rule.command === undefined && state.matches(rule.when));
-  return failClosed({ writes, overflow, analysis, live, root, classes, test: (rule, path) => checker(rule).test(path), allowed });
+  const live = rules.filter(
+    (rule) => applies(rule) && rule.paths && rule.command === undefined && state.matches(rule.when),
+  );
+  return failClosed({
+    writes,
+    overflow,
+    analysis,
+    live,
+    root,
+    classes,
+    test: (rule, path) => checker(rule).test(path),
+    allowed,
+  });
 }
 
 /** Each written path, its real path, and for a folder written recursively, what is in it. */
@@ -88,7 +109,8 @@ function expandCandidates(writes: Write[]): { list: Candidate[]; overflow: Write
         if (abs !== real) continue;
         const entries = treeEntries(real);
         if (!entries) overflow.push(write);
-        for (const entry of entries ?? []) if (!named || named.test(basename(entry))) list.push({ given: entry, abs: entry, ...flags });
+        for (const entry of entries ?? [])
+          if (!named || named.test(basename(entry))) list.push({ given: entry, abs: entry, ...flags });
       }
     }
   }
@@ -104,7 +126,13 @@ function isFolderOrMissing(path: string): boolean {
 }
 
 /** The matched file ('' for a command rule), or undefined when the rule does not apply. */
-function matchRule(rule: RuleConfig, input: HookInput, paths: Candidate[], all: Candidate[], checker: Checker): string | undefined {
+function matchRule(
+  rule: RuleConfig,
+  input: HookInput,
+  paths: Candidate[],
+  all: Candidate[],
+  checker: Checker,
+): string | undefined {
   if (rule.command !== undefined) {
     if (input.toolKind !== 'bash') return undefined;
     const re = new RegExp(rule.command);
@@ -128,9 +156,12 @@ function ruleTest(rule: RuleConfig, classes: HarnessConfig['pathClasses']): (abs
 export function renderMessage(rule: RuleConfig, values: Record<string, string>): string {
   // A command rule matches no file: its default text names the command pattern instead.
   const what = values.file ? '{tool} on {file}' : `this {tool} command matches /${rule.command ?? ''}/`;
-  const text = rule.message === undefined
-    ? `Blocked by baton rule '{rule}': ${what}. Fix: change the plan, or adjust the rule in baton.config.json.`
-    : Array.isArray(rule.message) ? rule.message.join('\n') : rule.message;
+  const text =
+    rule.message === undefined
+      ? `Blocked by baton rule '{rule}': ${what}. Fix: change the plan, or adjust the rule in baton.config.json.`
+      : Array.isArray(rule.message)
+        ? rule.message.join('\n')
+        : rule.message;
   return text.replace(/\{(slug|file|rule|tool)\}/g, (_m, key: string) => values[key] ?? '');
 }
 

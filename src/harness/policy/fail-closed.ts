@@ -32,10 +32,34 @@ interface Unknown {
   lastName?: Write['lastName'];
 }
 
-export function failClosed({ writes, overflow, analysis, live, root, classes, test, allowed }: FailClosedInput): Denial | undefined {
+export function failClosed({
+  writes,
+  overflow,
+  analysis,
+  live,
+  root,
+  classes,
+  test,
+  allowed,
+}: FailClosedInput): Denial | undefined {
   const unknowns: Unknown[] = [
-    ...writes.filter((w) => w.unknown).map((w) => ({ construct: w.unknown as string, given: w.given, via: w.via, delete: !!w.delete, paths: w.paths, ...(w.lastName ? { lastName: w.lastName } : {}) })),
-    ...overflow.map((w) => ({ construct: `a folder with more than ${MAX_TREE} entries`, given: w.given, via: w.via, delete: !!w.delete, paths: w.paths })),
+    ...writes
+      .filter((w) => w.unknown)
+      .map((w) => ({
+        construct: w.unknown as string,
+        given: w.given,
+        via: w.via,
+        delete: !!w.delete,
+        paths: w.paths,
+        ...(w.lastName ? { lastName: w.lastName } : {}),
+      })),
+    ...overflow.map((w) => ({
+      construct: `a folder with more than ${MAX_TREE} entries`,
+      given: w.given,
+      via: w.via,
+      delete: !!w.delete,
+      paths: w.paths,
+    })),
     ...analysis.opaque.map((o) => ({ construct: o.construct, given: '', via: '', delete: false, paths: [] })),
   ];
   if (unknowns.length === 0) return undefined;
@@ -52,13 +76,23 @@ export function failClosed({ writes, overflow, analysis, live, root, classes, te
     return undefined;
   };
   const bases = [...new Set([...analysis.cwds, root])];
-  const fragments = [...new Set([...live.flatMap((rule) => patternFragments(rule.paths ?? [], classes)), ...analysis.names.map((n) => basename(n))])];
+  const fragments = [
+    ...new Set([
+      ...live.flatMap((rule) => patternFragments(rule.paths ?? [], classes)),
+      ...analysis.names.map((n) => basename(n)),
+    ]),
+  ];
   for (const unknown of unknowns) {
     const last = unknown.lastName;
     const named = last
-      ? unknown.paths.flatMap((folder) => fileNames(last, fragments).map((name) => join(folder, name))).map((p) => protects(p, unknown.delete)).find(Boolean)
-      : unknown.paths.map((p) => protects(p, unknown.delete)).find(Boolean)
-        ?? namedPaths(analysis.names, bases).map((p) => protects(p, unknown.delete)).find(Boolean);
+      ? unknown.paths
+          .flatMap((folder) => fileNames(last, fragments).map((name) => join(folder, name)))
+          .map((p) => protects(p, unknown.delete))
+          .find(Boolean)
+      : (unknown.paths.map((p) => protects(p, unknown.delete)).find(Boolean) ??
+        namedPaths(analysis.names, bases)
+          .map((p) => protects(p, unknown.delete))
+          .find(Boolean));
     if (named) return { rule: named.rule.id, message: message(unknown, named.file, named.rule.id) };
   }
   return undefined;
@@ -73,17 +107,31 @@ function fileNames(last: { prefix: string; suffix: string }, fragments: string[]
   const names = new Set([`${last.prefix}${last.suffix}`, `${last.prefix}_${last.suffix}`]);
   for (const fragment of fragments) {
     names.add(`${last.prefix}${fragment}${last.suffix}`);
-    if (fragment.startsWith(last.prefix) && fragment.endsWith(last.suffix) && fragment.length >= last.prefix.length + last.suffix.length) names.add(fragment);
+    if (
+      fragment.startsWith(last.prefix) &&
+      fragment.endsWith(last.suffix) &&
+      fragment.length >= last.prefix.length + last.suffix.length
+    )
+      names.add(fragment);
   }
   return [...names].filter((name) => name !== '' && !name.includes('/'));
 }
 
 /** Literal pieces of globs and `re:` patterns (classes expanded): `*_test.py` gives `_test.py`. */
-function patternFragments(patterns: readonly string[], classes: HarnessConfig['pathClasses'], seen = new Set<string>()): string[] {
+function patternFragments(
+  patterns: readonly string[],
+  classes: HarnessConfig['pathClasses'],
+  seen = new Set<string>(),
+): string[] {
   return patterns.flatMap((pattern) => {
     const members = classes[pattern];
     if (members && !seen.has(pattern)) return patternFragments(members, classes, new Set([...seen, pattern]));
-    const text = pattern.startsWith('re:') ? pattern.slice(3).replace(/\\(.)/g, '$1').replace(/[\^$()|]/g, '/') : pattern;
+    const text = pattern.startsWith('re:')
+      ? pattern
+          .slice(3)
+          .replace(/\\(.)/g, '$1')
+          .replace(/[\^$()|]/g, '/')
+      : pattern;
     return text.split(/[*?[\]/]+/).filter((piece) => piece.length > 0);
   });
 }
@@ -106,6 +154,6 @@ function message(unknown: { construct: string; given: string; via: string }, fil
   return [
     `✗ Blocked: baton cannot tell what this command writes: ${unknown.construct}${where}, and the command names ${file}, which rule ${rule} protects now.`,
     '  Fix:  spell the target out literally (no $(...), eval, variables set outside the command, or one-liners that write) so baton can check it,',
-    "        or split the command so the part that writes is plain. A project can relax this check with \"shell\": {\"strict\": false} in baton.config.json.",
+    '        or split the command so the part that writes is plain. A project can relax this check with "shell": {"strict": false} in baton.config.json.',
   ].join('\n');
 }

@@ -21,7 +21,10 @@ export function globToRegExp(glob: string): RegExp {
         source += '\\[';
         continue;
       }
-      const body = glob.slice(i + 1, end).replace(/^!/, '^').replaceAll('\\', '\\\\');
+      const body = glob
+        .slice(i + 1, end)
+        .replace(/^!/, '^')
+        .replaceAll('\\', '\\\\');
       source += `[${body}]`;
       i = end;
     } else {

@@ -11,7 +11,10 @@ export const STATE_RULE = 'baton-state';
 
 export function stateRule(config: HarnessConfig, root: string): RuleConfig {
   const files = [
-    ...Object.values(config.documents).flatMap((doc) => [doc.path, ...Object.values(doc.mirrors ?? {}).map((m) => m.file)]),
+    ...Object.values(config.documents).flatMap((doc) => [
+      doc.path,
+      ...Object.values(doc.mirrors ?? {}).map((m) => m.file),
+    ]),
     ...(config.wave ? [config.wave.file] : []),
   ];
   const exact = files.map((file) => `re:^${escape(resolve(root, file))}$`);

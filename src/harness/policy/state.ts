@@ -10,7 +10,10 @@ import type { Condition, HarnessConfig } from '../config-types.js';
 export class StateReader {
   private readonly docs = new Map<string, Record<string, unknown> | undefined>();
 
-  constructor(private readonly config: HarnessConfig, private readonly root: string) {}
+  constructor(
+    private readonly config: HarnessConfig,
+    private readonly root: string,
+  ) {}
 
   field(condition: Condition): string {
     const name = condition.doc ?? 'task';

@@ -20,7 +20,10 @@ export interface ProfileFront {
 }
 
 export const PROFILE_FRONTS: Readonly<Record<string, ProfileFront>> = {
-  eneo: { kind: 'harness', events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'SubagentStop', 'PreCompact', 'Stop'] },
+  eneo: {
+    kind: 'harness',
+    events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'SubagentStop', 'PreCompact', 'Stop'],
+  },
   orchestrate: {
     kind: 'goal',
     events: ['SessionStart', 'Stop', 'SessionEnd'],

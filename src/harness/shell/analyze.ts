@@ -109,7 +109,10 @@ export class Walker {
     let current = env;
     for (const pipeline of item.pipelines) {
       if (pipeline.commands.length === 1) current = this.command(pipeline.commands[0] as Command, current, {});
-      else pipeline.commands.forEach((command, i) => this.command(command, cloneEnv(current), i === 0 ? {} : { from: 'a pipe' }));
+      else
+        pipeline.commands.forEach((command, i) =>
+          this.command(command, cloneEnv(current), i === 0 ? {} : { from: 'a pipe' }),
+        );
       states.push(cloneEnv(current));
     }
     return item.pipelines.length === 1 ? current : merge(states);
@@ -117,7 +120,8 @@ export class Walker {
 
   command(command: Command, env: Env, stdin: Stdin): Env {
     switch (command.type) {
-      case 'simple': return this.simple(command, env, stdin);
+      case 'simple':
+        return this.simple(command, env, stdin);
       case 'subshell':
         this.redirects(command.redirects, env);
         this.script(command.body, cloneEnv(env));
@@ -167,7 +171,8 @@ export class Walker {
   }
 
   private simple(command: Extract<Command, { type: 'simple' }>, env: Env, stdin: Stdin): Env {
-    for (const assign of command.assigns) this.words([...(assign.value ? [assign.value] : []), ...(assign.array ?? [])], env);
+    for (const assign of command.assigns)
+      this.words([...(assign.value ? [assign.value] : []), ...(assign.array ?? [])], env);
     const argv = this.words(command.words, env);
     const input = this.redirects(command.redirects, env) ?? stdin;
     if (argv.length === 0) {
@@ -264,7 +269,13 @@ export class Walker {
   }
 
   /** A write whose target comes from somewhere baton cannot read (xargs input, a command name from an expansion). */
-  unknownWrite(given: string, env: Env, via: string, construct: string, flags: { delete?: boolean; tree?: boolean } = {}): void {
+  unknownWrite(
+    given: string,
+    env: Env,
+    via: string,
+    construct: string,
+    flags: { delete?: boolean; tree?: boolean } = {},
+  ): void {
     const paths = env.cwd && given ? env.cwd.map((cwd) => resolve(cwd, given)) : [];
     this.out.writes.push({ given, paths, via, unknown: construct, ...flags });
   }
@@ -292,7 +303,10 @@ export function fieldValues(fields: Field[]): string[] | undefined {
 
 /** Path-like tokens of a text with quotes and backslashes removed, so `'te''sts'` and `te\sts` both read `tests`. */
 export function rawNames(text: string): string[] {
-  return text.replace(/["'\\]/g, '').split(/[\s;&|<>()`$={},:+]+/).filter((token) => token !== '' && token.length < 4096);
+  return text
+    .replace(/["'\\]/g, '')
+    .split(/[\s;&|<>()`$={},:+]+/)
+    .filter((token) => token !== '' && token.length < 4096);
 }
 
 /** States that may follow a branch point: values they disagree on become unknown, folders are unioned. */

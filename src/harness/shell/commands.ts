@@ -35,11 +35,19 @@ export function runCommand(walker: Walker, argv: Field[], env: Env, stdin: Stdin
   const name = basename(head.text);
   const ctx: Ctx = { walker, env, stdin, name, write: (field, flags) => walker.write(field, env, name, flags) };
   // A script the same command writes and then runs cannot be read beforehand.
-  const script = SHELLS.has(name) || name === 'source' || name === '.' || isInterpreter(name) ? args.find((a) => !a.text.startsWith('-')) : undefined;
-  if (walker.wroteEarlier(head, env) || (script && walker.wroteEarlier(script, env))) walker.opaque(`running ${script?.text ?? head.text}, which this command writes first`);
+  const script =
+    SHELLS.has(name) || name === 'source' || name === '.' || isInterpreter(name)
+      ? args.find((a) => !a.text.startsWith('-'))
+      : undefined;
+  if (walker.wroteEarlier(head, env) || (script && walker.wroteEarlier(script, env)))
+    walker.opaque(`running ${script?.text ?? head.text}, which this command writes first`);
   const handler = HANDLERS[name] ?? (SHELLS.has(name) ? shell : EDITORS.has(name) ? editor : undefined);
   if (handler) return handler(args, ctx) ?? env;
-  const risk = interpreterRisk(name, args.map((a) => a.text), stdin);
+  const risk = interpreterRisk(
+    name,
+    args.map((a) => a.text),
+    stdin,
+  );
   if (risk) walker.opaque(risk);
   return env;
 }
@@ -63,7 +71,11 @@ function editor(args: Field[], ctx: Ctx): void {
 }
 
 function hasFlag(args: Field[], short: string, long: string[] = []): boolean {
-  return args.some((a) => (/^-[A-Za-z]+$/.test(a.text) && [...short].some((c) => a.text.includes(c))) || long.some((l) => a.text === l || a.text.startsWith(`${l}=`)));
+  return args.some(
+    (a) =>
+      (/^-[A-Za-z]+$/.test(a.text) && [...short].some((c) => a.text.includes(c))) ||
+      long.some((l) => a.text === l || a.text.startsWith(`${l}=`)),
+  );
 }
 
 /** cp/mv/install/ln: the destination (with `-t DIR`), or the last operand. */
@@ -71,7 +83,9 @@ function destination(args: Field[], ctx: Ctx, flags: Flags, withValue: string): 
   const target = args.findIndex((a) => a.text === '-t' || a.text.startsWith('--target-directory'));
   const files = positional(args, `${withValue}t`).filter((a) => !a.text.startsWith('--target-directory'));
   if (target >= 0) {
-    const dir = args[target]?.text.includes('=') ? { ...(args[target] as Field), text: (args[target] as Field).text.split('=').slice(1).join('=') } : args[target + 1];
+    const dir = args[target]?.text.includes('=')
+      ? { ...(args[target] as Field), text: (args[target] as Field).text.split('=').slice(1).join('=') }
+      : args[target + 1];
     if (dir) ctx.write(dir, flags);
     for (const file of files) if (dir) ctx.write(joinField(dir, file), flags);
     return;
@@ -80,7 +94,10 @@ function destination(args: Field[], ctx: Ctx, flags: Flags, withValue: string): 
   if (!dest) return;
   ctx.write(dest, flags);
   // Into a folder only when there are several sources or the destination is (or reads as) one.
-  const folder = files.length > 2 || dest.text.endsWith('/') || (ctx.env.cwd ?? []).some((cwd) => isDirectory(resolve(cwd, dest.text)));
+  const folder =
+    files.length > 2 ||
+    dest.text.endsWith('/') ||
+    (ctx.env.cwd ?? []).some((cwd) => isDirectory(resolve(cwd, dest.text)));
   if (folder) for (const file of files.slice(0, -1)) ctx.write(joinField(dest, file), flags);
 }
 
@@ -96,7 +113,12 @@ function isDirectory(path: string): boolean {
 function joinField(dir: Field, file: Field): Field {
   const text = `${dir.text.replace(/\/+$/, '')}/${basename(file.text.replace(/\/+$/, '')) || '*'}`;
   const unknown = dir.unknown ?? file.unknown;
-  return { text, glob: dir.glob, pieces: [...dir.pieces, { c: '/', q: true }, ...[...(basename(file.text) || '*')].map((c) => ({ c, q: true }))], ...(unknown ? { unknown } : {}) };
+  return {
+    text,
+    glob: dir.glob,
+    pieces: [...dir.pieces, { c: '/', q: true }, ...[...(basename(file.text) || '*')].map((c) => ({ c, q: true }))],
+    ...(unknown ? { unknown } : {}),
+  };
 }
 
 function recursive(args: Field[]): boolean {
@@ -191,8 +213,10 @@ function shell(args: Field[], ctx: Ctx): void {
 function sourceFile(args: Field[], ctx: Ctx): void {
   const file = args[0];
   if (!file) return;
-  if ((file.text === '/dev/stdin' || file.text === '-') && ctx.stdin.text !== undefined) ctx.walker.text(ctx.stdin.text, ctx.env, 'the sourced text');
-  else if (file.unknown || file.text === '/dev/stdin') ctx.walker.opaque(`source of ${file.unknown ?? ctx.stdin.from ?? 'standard input'}`);
+  if ((file.text === '/dev/stdin' || file.text === '-') && ctx.stdin.text !== undefined)
+    ctx.walker.text(ctx.stdin.text, ctx.env, 'the sourced text');
+  else if (file.unknown || file.text === '/dev/stdin')
+    ctx.walker.opaque(`source of ${file.unknown ?? ctx.stdin.from ?? 'standard input'}`);
 }
 
 /** A command text another program hands to a shell (`flock -c`, `su -c`, `watch`). */
@@ -249,7 +273,11 @@ function sed(args: Field[], ctx: Ctx): void {
 function perl(args: Field[], ctx: Ctx): void {
   const inPlace = args.some((a) => /^-[A-Za-z0-9]*i/.test(a.text) && !a.text.startsWith('--'));
   if (!inPlace) {
-    const risk = interpreterRisk('perl', args.map((a) => a.text), ctx.stdin);
+    const risk = interpreterRisk(
+      'perl',
+      args.map((a) => a.text),
+      ctx.stdin,
+    );
     if (risk) ctx.walker.opaque(risk);
     return;
   }
@@ -281,7 +309,13 @@ function git(args: Field[], ctx: Ctx): Env | void {
   const dash = rest.findIndex((a) => a.text === '--');
   const afterDash = dash >= 0 ? rest.slice(dash + 1) : [];
   const beforeDash = dash >= 0 ? rest.slice(0, dash) : rest;
-  const existing = (a: Field) => !a.text.startsWith('-') && (a.unknown !== undefined || a.glob || a.text.includes('/') || a.text === '.' || (inner.cwd ?? []).some((cwd) => existsSync(resolve(cwd, a.text))));
+  const existing = (a: Field) =>
+    !a.text.startsWith('-') &&
+    (a.unknown !== undefined ||
+      a.glob ||
+      a.text.includes('/') ||
+      a.text === '.' ||
+      (inner.cwd ?? []).some((cwd) => existsSync(resolve(cwd, a.text))));
   const root: Field = { text: '.', glob: false, pieces: [{ c: '.', q: true }] };
   switch (sub) {
     case 'checkout':
@@ -319,7 +353,10 @@ function find(args: Field[], ctx: Ctx): void {
   if (roots.length === 0) roots.push({ text: '.', glob: false, pieces: [{ c: '.', q: true }] });
   // A single -name narrows what is deleted (`find . -name '*.pyc' -delete`); -o or a -path does not.
   const names = args.flatMap((a, k) => (/^-i?name$/.test(a.text) && args[k + 1] ? [(args[k + 1] as Field).text] : []));
-  const name = names.length === 1 && !args.some((a) => /^(-o|-or|-path|-ipath|-regex|-not|!)$/.test(a.text)) ? names[0] : undefined;
+  const name =
+    names.length === 1 && !args.some((a) => /^(-o|-or|-path|-ipath|-regex|-not|!)$/.test(a.text))
+      ? names[0]
+      : undefined;
   const tree = { tree: true, ...(name ? { name } : {}) };
   for (; i < args.length; i++) {
     const text = (args[i] as Field).text;
@@ -336,7 +373,8 @@ function find(args: Field[], ctx: Ctx): void {
       if (probe.length) runCommand(ctx.walker, probe, cloneEnv(ctx.env), {});
       const found = ctx.walker.out.writes.splice(before).concat();
       if (found.length > 0 || ctx.walker.out.opaque.length > opaque) {
-        for (const root of roots) ctx.write(root, { ...tree, ...(found.some((w) => w.delete) ? { delete: true } : {}) });
+        for (const root of roots)
+          ctx.write(root, { ...tree, ...(found.some((w) => w.delete) ? { delete: true } : {}) });
         for (const w of found) if (!w.given.includes(marker)) ctx.walker.out.writes.push(w);
       }
     }
@@ -347,8 +385,14 @@ function rsync(args: Field[], ctx: Ctx): void {
   const files = positional(args, 'efB');
   const dest = files[files.length - 1];
   if (!dest || files.length < 2) return;
-  ctx.write(dest, { tree: true, ...(hasFlag(args, '', ['--delete', '--delete-after', '--delete-before', '--delete-during', '--del']) ? { delete: true } : {}) });
-  if (hasFlag(args, '', ['--remove-source-files'])) for (const src of files.slice(0, -1)) ctx.write(src, { tree: true, delete: true });
+  ctx.write(dest, {
+    tree: true,
+    ...(hasFlag(args, '', ['--delete', '--delete-after', '--delete-before', '--delete-during', '--del'])
+      ? { delete: true }
+      : {}),
+  });
+  if (hasFlag(args, '', ['--remove-source-files']))
+    for (const src of files.slice(0, -1)) ctx.write(src, { tree: true, delete: true });
 }
 
 function ln(args: Field[], ctx: Ctx): void {
@@ -370,10 +414,13 @@ function ln(args: Field[], ctx: Ctx): void {
 function applyPatch(args: Field[], ctx: Ctx): void {
   const text = args[0] && !args[0].unknown ? args[0].text : ctx.stdin.text;
   if (text === undefined) {
-    ctx.walker.opaque(`apply_patch with a patch from ${args[0]?.unknown ?? ctx.stdin.from ?? 'nowhere baton can read'}`);
+    ctx.walker.opaque(
+      `apply_patch with a patch from ${args[0]?.unknown ?? ctx.stdin.from ?? 'nowhere baton can read'}`,
+    );
     return;
   }
-  for (const path of patchPaths(text)) ctx.write({ text: path, glob: false, pieces: [...path].map((c) => ({ c, q: true })) });
+  for (const path of patchPaths(text))
+    ctx.write({ text: path, glob: false, pieces: [...path].map((c) => ({ c, q: true })) });
 }
 
 function xargs(args: Field[], ctx: Ctx): void {
@@ -386,7 +433,12 @@ function xargs(args: Field[], ctx: Ctx): void {
     else if (text.startsWith('-I')) replace = text.slice(2);
     else if (/^-[nPdLsaEe]$/.test(text)) i++;
   }
-  const stdinArg: Field = { text: '*', unknown: `xargs input from ${ctx.stdin.from ?? 'standard input'}`, glob: false, pieces: [] };
+  const stdinArg: Field = {
+    text: '*',
+    unknown: `xargs input from ${ctx.stdin.from ?? 'standard input'}`,
+    glob: false,
+    pieces: [],
+  };
   const inner = args.slice(i).map((a) => (replace && a.text.includes(replace) ? stdinArg : a));
   if (inner.length === 0) return;
   if (!replace) inner.push(stdinArg);
@@ -434,15 +486,26 @@ const HANDLERS: Record<string, Handler> = {
     if (text >= 0) return shellText(args[text + 1], ctx, 'flock -c');
     return wrapper('wEn', true)(args, ctx);
   },
-  su: (args, ctx) => shellText(args[args.findIndex((a) => a.text === '-c' || a.text === '--command') + 1], ctx, 'su -c'),
+  su: (args, ctx) =>
+    shellText(args[args.findIndex((a) => a.text === '-c' || a.text === '--command') + 1], ctx, 'su -c'),
   watch: (args, ctx) => {
     const rest = positional(args, 'nd');
-    if (rest.length) shellText({ ...(rest[0] as Field), text: rest.map((a) => a.text).join(' '), ...(rest.some((a) => a.unknown) ? { unknown: rest.find((a) => a.unknown)?.unknown } : {}) }, ctx, 'watch');
+    if (rest.length)
+      shellText(
+        {
+          ...(rest[0] as Field),
+          text: rest.map((a) => a.text).join(' '),
+          ...(rest.some((a) => a.unknown) ? { unknown: rest.find((a) => a.unknown)?.unknown } : {}),
+        },
+        ctx,
+        'watch',
+      );
   },
   cp: (args, ctx) => {
     destination(args, ctx, { tree: recursive(args) }, 'S');
     // cp -l makes hard links: the sources become writable under the new names.
-    if (hasFlag(args, 'l', ['--link'])) for (const source of positional(args, 'St').slice(0, -1)) ctx.write(source, { tree: recursive(args) });
+    if (hasFlag(args, 'l', ['--link']))
+      for (const source of positional(args, 'St').slice(0, -1)) ctx.write(source, { tree: recursive(args) });
   },
   source: sourceFile,
   '.': sourceFile,
@@ -453,12 +516,15 @@ const HANDLERS: Record<string, Handler> = {
   mv: (args, ctx) => {
     destination(args, ctx, { tree: true }, 'S');
     const files = positional(args, 'St');
-    const sources = args.some((a) => a.text === '-t' || a.text.startsWith('--target-directory')) ? files : files.slice(0, -1);
+    const sources = args.some((a) => a.text === '-t' || a.text.startsWith('--target-directory'))
+      ? files
+      : files.slice(0, -1);
     for (const source of sources) ctx.write(source, { delete: true, tree: true });
   },
   ln,
   dd: (args, ctx) => {
-    for (const arg of args) if (arg.text.startsWith('of=')) ctx.write({ ...arg, text: arg.text.slice(3), pieces: arg.pieces.slice(3) });
+    for (const arg of args)
+      if (arg.text.startsWith('of=')) ctx.write({ ...arg, text: arg.text.slice(3), pieces: arg.pieces.slice(3) });
   },
   tee: (args, ctx) => {
     for (const arg of positional(args)) ctx.write(arg);
@@ -495,7 +561,9 @@ const HANDLERS: Record<string, Handler> = {
   },
   sort: (args, ctx) => {
     const at = args.findIndex((a) => a.text === '-o' || a.text.startsWith('--output'));
-    const out = args[at]?.text.includes('=') ? { ...(args[at] as Field), text: (args[at] as Field).text.replace(/^--output=/, '') } : args[at + 1];
+    const out = args[at]?.text.includes('=')
+      ? { ...(args[at] as Field), text: (args[at] as Field).text.replace(/^--output=/, '') }
+      : args[at + 1];
     if (at >= 0 && out) ctx.write(out);
   },
   curl: (args, ctx) => {

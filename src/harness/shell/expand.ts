@@ -50,10 +50,14 @@ export function expandWord(word: Word, env: Env): Field[] {
   for (const part of word.parts) add(partPieces(part, env, false));
   const fields: Field[] = [];
   for (const variant of variants) {
-    if (variant.filter((p) => 'c' in p && p.c === '{' && !p.q).length > MAX_BRACE_GROUPS) return [{ text: '*', unknown: `more than ${MAX_BRACE_GROUPS} brace groups in one word`, glob: false, pieces: [] }];
+    if (variant.filter((p) => 'c' in p && p.c === '{' && !p.q).length > MAX_BRACE_GROUPS)
+      return [
+        { text: '*', unknown: `more than ${MAX_BRACE_GROUPS} brace groups in one word`, glob: false, pieces: [] },
+      ];
     for (const braced of braces(tilde(variant, env.home))) {
       fields.push(toField(braced));
-      if (fields.length > MAX_FIELDS) return [{ text: '*', unknown: `brace expansion past ${MAX_FIELDS} words`, glob: false, pieces: [] }];
+      if (fields.length > MAX_FIELDS)
+        return [{ text: '*', unknown: `brace expansion past ${MAX_FIELDS} words`, glob: false, pieces: [] }];
     }
   }
   return fields;
@@ -64,7 +68,8 @@ export function literal(word: Word): string | undefined {
   let text = '';
   for (const part of word.parts) {
     if (part.type === 'lit' || part.type === 'quoted') text += part.value;
-    else if (part.type === 'dquote' && part.parts.every((p) => p.type === 'quoted')) text += part.parts.map((p) => (p.type === 'quoted' ? p.value : '')).join('');
+    else if (part.type === 'dquote' && part.parts.every((p) => p.type === 'quoted'))
+      text += part.parts.map((p) => (p.type === 'quoted' ? p.value : '')).join('');
     else return undefined;
   }
   return text;
@@ -76,9 +81,12 @@ function chars(text: string, q: boolean): Piece[] {
 
 function partPieces(part: WordPart, env: Env, quoted: boolean): Piece[][] {
   switch (part.type) {
-    case 'lit': return [chars(part.value, quoted)];
-    case 'quoted': return [chars(part.value, true)];
-    case 'extglob': return [chars(part.value, quoted)];
+    case 'lit':
+      return [chars(part.value, quoted)];
+    case 'quoted':
+      return [chars(part.value, true)];
+    case 'extglob':
+      return [chars(part.value, quoted)];
     case 'dquote': {
       let out: Piece[][] = [[]];
       for (const inner of part.parts) {
@@ -88,10 +96,14 @@ function partPieces(part: WordPart, env: Env, quoted: boolean): Piece[][] {
       }
       return out;
     }
-    case 'param': return paramPieces(part, env, quoted);
-    case 'command': return [[{ unknown: 'command substitution $(...)' }]];
-    case 'arith': return [[{ unknown: 'arithmetic expansion $((...))' }]];
-    case 'process': return [[{ unknown: 'process substitution <(...)' }]];
+    case 'param':
+      return paramPieces(part, env, quoted);
+    case 'command':
+      return [[{ unknown: 'command substitution $(...)' }]];
+    case 'arith':
+      return [[{ unknown: 'arithmetic expansion $((...))' }]];
+    case 'process':
+      return [[{ unknown: 'process substitution <(...)' }]];
   }
 }
 
@@ -101,7 +113,8 @@ function paramPieces(part: Extract<WordPart, { type: 'param' }>, env: Env, quote
   if (part.op === '') return values ? values.map((v) => chars(v, quoted)) : unknown;
   if (part.op === ':-' || part.op === '-') {
     if (values && values.every((v) => v !== '')) return values.map((v) => chars(v, quoted));
-    if (values && part.arg) return values.flatMap((v) => (v === '' ? partsPieces(part.arg?.parts ?? [], env, quoted) : [chars(v, quoted)]));
+    if (values && part.arg)
+      return values.flatMap((v) => (v === '' ? partsPieces(part.arg?.parts ?? [], env, quoted) : [chars(v, quoted)]));
     // Unknown: the value from the environment, or the default.
     if (!values && part.arg) return [...unknown, ...partsPieces(part.arg.parts, env, quoted)];
   }
@@ -160,7 +173,9 @@ function braces(pieces: Piece[]): Piece[][] {
       alternatives = bounds.slice(0, -1).map((b, i) => pieces.slice(b + 1, bounds[i + 1]));
     } else {
       const body = pieces.slice(open + 1, close);
-      const seq = body.every((p) => !('unknown' in p)) ? sequence(body.map((p) => ('c' in p ? p.c : '')).join('')) : undefined;
+      const seq = body.every((p) => !('unknown' in p))
+        ? sequence(body.map((p) => ('c' in p ? p.c : '')).join(''))
+        : undefined;
       if (!seq) continue;
       alternatives = seq.map((s) => chars(s, true));
     }
@@ -252,12 +267,26 @@ function componentRegExp(component: Piece[]): RegExp {
     else if (p.c === '?') source += '.';
     else if (p.c === '[') {
       let end = i + 1;
-      if (component[end] && 'c' in (component[end] as Piece) && ['!', '^'].includes((component[end] as { c: string }).c)) end++;
+      if (
+        component[end] &&
+        'c' in (component[end] as Piece) &&
+        ['!', '^'].includes((component[end] as { c: string }).c)
+      )
+        end++;
       end++;
-      while (end < component.length && !('c' in (component[end] as Piece) && (component[end] as { c: string }).c === ']')) end++;
+      while (
+        end < component.length &&
+        !('c' in (component[end] as Piece) && (component[end] as { c: string }).c === ']')
+      )
+        end++;
       if (end >= component.length) source += '\\[';
       else {
-        const body = component.slice(i + 1, end).map((x) => ('c' in x ? x.c : '')).join('').replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = component
+          .slice(i + 1, end)
+          .map((x) => ('c' in x ? x.c : ''))
+          .join('')
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         i = end;
       }

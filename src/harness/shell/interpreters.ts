@@ -35,15 +35,17 @@ const PROGRAMS: [RegExp, Program][] = [
 
 // Calls that may write, per language; `replace`, `remove`, `copy` alone are not here, since
 // str.replace and list.remove are common in one-liners that only read.
-const WRITES = new RegExp([
-  String.raw`\bopen\w*\s*\(\s*[^,()]+,\s*(?!['"][rbt]+['"])`, // open(path, mode) unless the mode only reads
-  String.raw`\bos\.(remove|unlink|rename|replace|rmdir|removedirs|truncate|system|popen|exec\w*|spawn\w*|symlink|link|chmod|chown|makedirs|mkdir|utime)\b`,
-  String.raw`\b(shutil|subprocess|child_process|FileUtils|file_put_contents|fopen|fwrite|shell_exec|passthru|execSync|execFile\w*|spawn\w*|system|unlink\w*|rmtree|rmSync|rmdir\w*|rename\w*|truncate\w*|symlink\w*|writeFile\w*|appendFile\w*|createWriteStream|copyFile\w*|cpSync|mkdir\w*|makedirs|chmod\w*|utimes\w*|inplace|eval|exec)\b`,
-  String.raw`\b(File|IO)\.(write|open|delete|unlink|rename|symlink)`,
-  String.raw`\bopen\s+\w+\s*,\s*['"]?\s*[+>|]`, // perl: open F, ">file"
-  String.raw`\.(write\w*|touch|unlink|rmdir|mkdir|rename|symlink_to|hardlink_to|rm|cp)\s*\(`,
-  String.raw`\bprint[^;]*>|\|\s*getline|\bprint\s*\||\bqx\b|\x60`, // awk/perl output redirection, pipes, backquotes
-].join('|'));
+const WRITES = new RegExp(
+  [
+    String.raw`\bopen\w*\s*\(\s*[^,()]+,\s*(?!['"][rbt]+['"])`, // open(path, mode) unless the mode only reads
+    String.raw`\bos\.(remove|unlink|rename|replace|rmdir|removedirs|truncate|system|popen|exec\w*|spawn\w*|symlink|link|chmod|chown|makedirs|mkdir|utime)\b`,
+    String.raw`\b(shutil|subprocess|child_process|FileUtils|file_put_contents|fopen|fwrite|shell_exec|passthru|execSync|execFile\w*|spawn\w*|system|unlink\w*|rmtree|rmSync|rmdir\w*|rename\w*|truncate\w*|symlink\w*|writeFile\w*|appendFile\w*|createWriteStream|copyFile\w*|cpSync|mkdir\w*|makedirs|chmod\w*|utimes\w*|inplace|eval|exec)\b`,
+    String.raw`\b(File|IO)\.(write|open|delete|unlink|rename|symlink)`,
+    String.raw`\bopen\s+\w+\s*,\s*['"]?\s*[+>|]`, // perl: open F, ">file"
+    String.raw`\.(write\w*|touch|unlink|rmdir|mkdir|rename|symlink_to|hardlink_to|rm|cp)\s*\(`,
+    String.raw`\bprint[^;]*>|\|\s*getline|\bprint\s*\||\bqx\b|\x60`, // awk/perl output redirection, pipes, backquotes
+  ].join('|'),
+);
 
 export function isInterpreter(name: string): boolean {
   return PROGRAMS.some(([re]) => re.test(name));

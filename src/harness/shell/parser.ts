@@ -21,7 +21,30 @@ import { Lexer, ShellSyntaxError } from './words.js';
  * assignments (and arrays), functions, if/while/until/for/select/case, `[[ ]]`, `(( ))`.
  * Anything else is a ShellSyntaxError, which the policy treats as "cannot tell" (fail closed).
  */
-const RESERVED = new Set(['if', 'then', 'elif', 'else', 'fi', 'for', 'select', 'while', 'until', 'do', 'done', 'case', 'esac', 'in', 'function', '{', '}', '[[', ']]', '!', 'time', 'coproc']);
+const RESERVED = new Set([
+  'if',
+  'then',
+  'elif',
+  'else',
+  'fi',
+  'for',
+  'select',
+  'while',
+  'until',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'in',
+  'function',
+  '{',
+  '}',
+  '[[',
+  ']]',
+  '!',
+  'time',
+  'coproc',
+]);
 const REDIRECT_OPS = ['&>>', '&>', '<<<', '<<-', '<<', '<>', '<&', '>&', '>>', '>|', '<', '>'];
 const MAX_LENGTH = 100_000;
 
@@ -140,16 +163,30 @@ class Parser extends Lexer {
         return { type: 'subshell', body, redirects: this.redirects() };
       }
       switch (this.reserved()) {
-        case '{': return this.group();
-        case 'if': return this.ifClause();
-        case 'while': case 'until': return this.loop();
-        case 'for': case 'select': return this.forClause();
-        case 'case': return this.caseClause();
-        case 'function': return this.functionDef();
-        case '[[': return this.testClause();
-        case 'coproc': return this.coproc();
-        case undefined: case 'in': case ']]': return this.simple();
-        default: return this.fail(`unexpected ${this.reserved()}`);
+        case '{':
+          return this.group();
+        case 'if':
+          return this.ifClause();
+        case 'while':
+        case 'until':
+          return this.loop();
+        case 'for':
+        case 'select':
+          return this.forClause();
+        case 'case':
+          return this.caseClause();
+        case 'function':
+          return this.functionDef();
+        case '[[':
+          return this.testClause();
+        case 'coproc':
+          return this.coproc();
+        case undefined:
+        case 'in':
+        case ']]':
+          return this.simple();
+        default:
+          return this.fail(`unexpected ${this.reserved()}`);
       }
     } finally {
       this.depth--;
@@ -318,7 +355,11 @@ class Parser extends Lexer {
 
   private arithmetic(): { text: string; inner: Script[] } {
     const text = this.balanced(this.pos).slice(2, -2);
-    const inner = /[`$]/.test(text) ? this.fresh(text).quotedLike().flatMap((part) => (part.type === 'command' ? [part.script] : [])) : [];
+    const inner = /[`$]/.test(text)
+      ? this.fresh(text)
+          .quotedLike()
+          .flatMap((part) => (part.type === 'command' ? [part.script] : []))
+      : [];
     return { text, inner };
   }
 
@@ -333,7 +374,10 @@ class Parser extends Lexer {
         redirects.push(redirect);
         continue;
       }
-      const assign = words.length === 0 ? /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]\n]*\])?(\+?)=/.exec(this.src.slice(this.pos, this.pos + 256)) : null;
+      const assign =
+        words.length === 0
+          ? /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]\n]*\])?(\+?)=/.exec(this.src.slice(this.pos, this.pos + 256))
+          : null;
       if (assign) {
         this.pos += assign[0].length;
         const item: Assignment = { name: (assign[1] ?? '') + (assign[2] ?? ''), append: assign[3] === '+' };
@@ -365,7 +409,8 @@ class Parser extends Lexer {
         }
       }
     }
-    if (words.length === 0 && assigns.length === 0 && redirects.length === 0) this.fail(`unexpected ${JSON.stringify(this.peek() || 'end of command')}`);
+    if (words.length === 0 && assigns.length === 0 && redirects.length === 0)
+      this.fail(`unexpected ${JSON.stringify(this.peek() || 'end of command')}`);
     return { type: 'simple', assigns, words, redirects };
   }
 
@@ -381,7 +426,8 @@ class Parser extends Lexer {
   }
 
   private redirect(): Redirect | undefined {
-    const fd = /^(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?=[<>])/.exec(this.src.slice(this.pos, this.pos + 64))?.[0] ?? '';
+    const fd =
+      /^(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?=[<>])/.exec(this.src.slice(this.pos, this.pos + 64))?.[0] ?? '';
     const at = this.pos + fd.length;
     const op = REDIRECT_OPS.find((candidate) => this.src.startsWith(candidate, at));
     if (!op || ((op === '<' || op === '>') && this.src.charAt(at + 1) === '(')) return undefined;
@@ -399,9 +445,11 @@ class Parser extends Lexer {
 
 /** A here-document delimiter after quote removal (`'EOF'`, `"EOF"`, `E\OF` all read EOF). */
 function delimiterText(word: Word): string {
-  return word.parts.map((part) => {
-    if (part.type === 'lit' || part.type === 'quoted') return part.value;
-    if (part.type === 'dquote') return part.parts.map((p) => (p.type === 'quoted' ? p.value : '')).join('');
-    return '';
-  }).join('');
+  return word.parts
+    .map((part) => {
+      if (part.type === 'lit' || part.type === 'quoted') return part.value;
+      if (part.type === 'dquote') return part.parts.map((p) => (p.type === 'quoted' ? p.value : '')).join('');
+      return '';
+    })
+    .join('');
 }

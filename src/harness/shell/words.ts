@@ -365,11 +365,28 @@ export abstract class Lexer {
 
 /** Decodes the escapes of a `$'...'` string. */
 function ansiC(text: string): string {
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
-  return text.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (_m, esc: string) => {
-    if (/^[xuU]/.test(esc)) return String.fromCodePoint(parseInt(esc.slice(1), 16));
-    if (/^[0-7]/.test(esc)) return String.fromCharCode(parseInt(esc, 8));
-    if (esc.startsWith('c')) return String.fromCharCode(esc.charCodeAt(1) & 31);
-    return simple[esc] ?? `\\${esc}`;
-  });
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  };
+  return text.replace(
+    /\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (_m, esc: string) => {
+      if (/^[xuU]/.test(esc)) return String.fromCodePoint(parseInt(esc.slice(1), 16));
+      if (/^[0-7]/.test(esc)) return String.fromCharCode(parseInt(esc, 8));
+      if (esc.startsWith('c')) return String.fromCharCode(esc.charCodeAt(1) & 31);
+      return simple[esc] ?? `\\${esc}`;
+    },
+  );
 }

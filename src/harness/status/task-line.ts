@@ -1,12 +1,19 @@
 import { isObject, type Json } from '../../core/json.js';
 
-
 /**
  * Line 2 of the status line (task-state spec section 9): slug, phase, wave with its bar, TDD
  * phase, then agents, next hint or an ellipsis. Each field is read from the parsed JSON, never
  * from a joined text row, so an empty field cannot shift the others.
  */
-export const ANSI = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m' };
+export const ANSI = {
+  reset: '\x1b[0m',
+  bold: '\x1b[1m',
+  dim: '\x1b[2m',
+  red: '\x1b[31m',
+  green: '\x1b[32m',
+  yellow: '\x1b[33m',
+  cyan: '\x1b[36m',
+};
 export const SEP = ' · ';
 
 type Paint = (code: keyof typeof ANSI, text: string) => string;
@@ -28,10 +35,23 @@ export function renderTaskLine(doc: Json | undefined, color = true): string | un
   if (!isObject(doc) || !present(doc.slug)) return undefined;
   const paint = painter(color);
   const parts = [paint('bold', clean(doc.slug))];
-  if (present(doc.phase) && present(doc.phase_total)) parts.push(`${paint('dim', 'p')}${clean(doc.phase)}/${clean(doc.phase_total)}`);
-  if (present(doc.wave) && present(doc.wave_total)) parts.push(`${paint('dim', 'w')}${clean(doc.wave)}/${clean(doc.wave_total)} [${waveBar(doc.wave_total, doc.wave_status)}]`);
+  if (present(doc.phase) && present(doc.phase_total))
+    parts.push(`${paint('dim', 'p')}${clean(doc.phase)}/${clean(doc.phase_total)}`);
+  if (present(doc.wave) && present(doc.wave_total))
+    parts.push(
+      `${paint('dim', 'w')}${clean(doc.wave)}/${clean(doc.wave_total)} [${waveBar(doc.wave_total, doc.wave_status)}]`,
+    );
   const tdd = present(doc.tdd_phase) ? clean(doc.tdd_phase) : 'FREE';
-  if (tdd !== 'FREE') parts.push(tdd === 'RED' ? paint('red', tdd) : tdd === 'GREEN' ? paint('green', tdd) : tdd === 'REFACTOR' ? paint('yellow', tdd) : tdd);
+  if (tdd !== 'FREE')
+    parts.push(
+      tdd === 'RED'
+        ? paint('red', tdd)
+        : tdd === 'GREEN'
+          ? paint('green', tdd)
+          : tdd === 'REFACTOR'
+            ? paint('yellow', tdd)
+            : tdd,
+    );
   const agents = Array.isArray(doc.active_agents) ? doc.active_agents.map(clean) : [];
   if (agents.length > 0) parts.push(`${paint('cyan', '↻')} ${agents.join(', ')}`);
   else if (present(doc.next_hint)) parts.push(`${paint('dim', '→')} ${clean(doc.next_hint)}`);

@@ -19,7 +19,6 @@ export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
   return userTempDir(env, 'statusline');
 }
 
-
 function safe(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
 }
@@ -33,7 +32,11 @@ export function lastGoodName(sessionId: string | undefined): string {
   return `${sessionId === undefined ? 'no-session' : safe(sessionId)}.last`;
 }
 
-export function readCache(env: NodeJS.ProcessEnv, name: string, now = Date.now()): { text: string; fresh: boolean } | undefined {
+export function readCache(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  now = Date.now(),
+): { text: string; fresh: boolean } | undefined {
   try {
     const dir = cacheDir(env);
     if (dir === undefined) return undefined;

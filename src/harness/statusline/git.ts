@@ -47,7 +47,10 @@ export function readBranch(gitDir: string): string {
 }
 
 /** Staged = entries with an index change (X), modified = worktree change (Y); untracked not counted. */
-export async function countChanges(dir: string, timeoutMs = DEFAULT_GIT_TIMEOUT_MS): Promise<{ staged: number; modified: number } | undefined> {
+export async function countChanges(
+  dir: string,
+  timeoutMs = DEFAULT_GIT_TIMEOUT_MS,
+): Promise<{ staged: number; modified: number } | undefined> {
   // Imported here: loading node:child_process costs ~7 ms, paid only when the cache is stale.
   const { spawnSync } = await import('node:child_process');
   const result = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain', '-uno', '-z'], {
@@ -73,7 +76,13 @@ export async function countChanges(dir: string, timeoutMs = DEFAULT_GIT_TIMEOUT_
   return { staged, modified };
 }
 
-export async function gitInfo(dir: string, cacheKey: string | undefined, env: NodeJS.ProcessEnv, timeoutMs = DEFAULT_GIT_TIMEOUT_MS, now = Date.now()): Promise<GitInfo | undefined> {
+export async function gitInfo(
+  dir: string,
+  cacheKey: string | undefined,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = DEFAULT_GIT_TIMEOUT_MS,
+  now = Date.now(),
+): Promise<GitInfo | undefined> {
   const gitDir = findGitDir(dir);
   if (gitDir === undefined) return undefined;
   const branch = readBranch(gitDir);
@@ -84,7 +93,8 @@ export async function gitInfo(dir: string, cacheKey: string | undefined, env: No
   }
   // When git fails or times out, stale counts beat zeros; re-stamping them also keeps a slow repo
   // from paying the timeout on every refresh.
-  const counts = (await countChanges(dir, timeoutMs)) ?? (cached ? parseCounts(cached.text) : undefined) ?? { staged: 0, modified: 0 };
+  const counts = (await countChanges(dir, timeoutMs)) ??
+    (cached ? parseCounts(cached.text) : undefined) ?? { staged: 0, modified: 0 };
   if (cacheKey !== undefined) writeCache(env, `${cacheKey}.git`, `${counts.staged}|${counts.modified}`);
   return { branch, ...counts };
 }

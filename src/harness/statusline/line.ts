@@ -50,7 +50,10 @@ export function renderLine1(input: StatusInput, git: GitInfo | undefined, option
     const pct = roundHalfEven(input.contextPct);
     parts.push(paint(pct >= 90 ? 'red' : pct >= 70 ? 'yellow' : 'green', `${pct}% ctx`));
   }
-  for (const [label, value] of [['5h', input.fiveHourPct], ['7d', input.sevenDayPct]] as const) {
+  for (const [label, value] of [
+    ['5h', input.fiveHourPct],
+    ['7d', input.sevenDayPct],
+  ] as const) {
     if (value === undefined) continue;
     const pct = roundHalfEven(value);
     if (pct >= 70) parts.push(paint('yellow', `${label} ${pct}%`));

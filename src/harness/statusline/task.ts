@@ -52,7 +52,11 @@ function nonEmpty(value: Json | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-export function readStatuslineConfig(configRoot: string, env: NodeJS.ProcessEnv = {}, cwd = configRoot): StatuslineConfig {
+export function readStatuslineConfig(
+  configRoot: string,
+  env: NodeJS.ProcessEnv = {},
+  cwd = configRoot,
+): StatuslineConfig {
   const config = readJson(join(configRoot, 'baton.config.json'));
   const raw = typeof config === 'object' && config !== null && !Array.isArray(config) ? config : {};
   // Line 2 shows the Eneo task: with no profile configured, its root markers apply, as they do

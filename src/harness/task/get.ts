@@ -26,7 +26,9 @@ export async function taskGet(setup: TaskSetup, cli: Cli, expr: string, fallback
   } catch (error) {
     if (!isBatonError(error)) throw error;
   }
-  const lines = results.map((value) => (value === null ? fallback : typeof value === 'string' ? value : JSON.stringify(value)));
+  const lines = results.map((value) =>
+    value === null ? fallback : typeof value === 'string' ? value : JSON.stringify(value),
+  );
   cli.out(lines.length === 0 ? `${fallback}\n` : `${lines.join('\n')}\n`);
   return 0;
 }

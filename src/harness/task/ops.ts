@@ -19,15 +19,30 @@ import { StateExit, stateError, stateNote, type TaskSetup } from './setup.js';
 export const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
 const WRITER = 'eneo-state';
 
-export async function taskInit(setup: TaskSetup, cli: Cli, [slug, lane, bracket, tenancy, audit]: string[]): Promise<void> {
+export async function taskInit(
+  setup: TaskSetup,
+  cli: Cli,
+  [slug, lane, bracket, tenancy, audit]: string[],
+): Promise<void> {
   if (!/^-?\d+$/.test(bracket ?? '')) throw new StateExit(2, `bracket must be an integer, got '${bracket}'`);
-  const values = { slug: slug as string, lane: lane as string, bracket: Number(bracket), tenancy_impact: tenancy as string, audit_impact: audit as string };
+  const values = {
+    slug: slug as string,
+    lane: lane as string,
+    bracket: Number(bracket),
+    tenancy_impact: tenancy as string,
+    audit_impact: audit as string,
+  };
   await locked(setup, async () => {
     const old = readDocument(setup.taskPath);
-    const oldSlug = old.state === 'ok' && typeof (old.doc as Record<string, Json>)?.slug === 'string' ? (old.doc as Record<string, string>).slug : undefined;
+    const oldSlug =
+      old.state === 'ok' && typeof (old.doc as Record<string, Json>)?.slug === 'string'
+        ? (old.doc as Record<string, string>).slug
+        : undefined;
     mkdirInside(setup.root, setup.stateDir, 'state folder');
     try {
-      await setup.doc().init(values, { schema: setup.config.documents.task?.schema ?? 'eneo-task', force: true, writer: WRITER });
+      await setup
+        .doc()
+        .init(values, { schema: setup.config.documents.task?.schema ?? 'eneo-task', force: true, writer: WRITER });
     } catch (error) {
       const exit = stateError(error);
       throw exit.code === 1 && (error as { code?: string }).code === 'invalid' ? new StateExit(2, exit.message) : exit;
@@ -37,7 +52,13 @@ export async function taskInit(setup: TaskSetup, cli: Cli, [slug, lane, bracket,
   });
 }
 
-export async function taskUpdate(setup: TaskSetup, cli: Cli, expr: string, args: Record<string, Json>, ifExists: boolean): Promise<void> {
+export async function taskUpdate(
+  setup: TaskSetup,
+  cli: Cli,
+  expr: string,
+  args: Record<string, Json>,
+  ifExists: boolean,
+): Promise<void> {
   if (!existsSync(setup.taskPath)) {
     if (ifExists) return;
     throw new StateExit(3, `no current task (${setup.taskPath})`);
@@ -98,26 +119,43 @@ export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<voi
     // Agent ids already counted stay in seen_agents, so a late or duplicate SubagentStop from an
     // earlier wave is ignored instead of counting toward this one (ids are unique per agent run).
     const seen = previousAgents(setup.waveFile);
-    const wave = { wave: start.wave, expected: start.expected, done: 0, status: 'in-progress', ...(seen.length > 0 ? { seen_agents: seen } : {}) };
-    writeFileAtomic(confine(setup.root, setup.waveFile, 'wave file'), `${JSON.stringify(wave, null, 2)}\n`, { mode: 0o644 });
-    await setup.doc().update((doc) => {
-      const status = doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status) ? doc.wave_status : {};
-      return {
-        ...doc,
-        wave: start.wave,
-        ...(start.total !== undefined ? { wave_total: start.total } : {}),
-        active_agents: start.agents ?? [],
-        wave_status: { ...status, [String(start.wave)]: 'in_progress' },
-        next_hint: null,
-      };
-    }, {}, { writer: WRITER });
+    const wave = {
+      wave: start.wave,
+      expected: start.expected,
+      done: 0,
+      status: 'in-progress',
+      ...(seen.length > 0 ? { seen_agents: seen } : {}),
+    };
+    writeFileAtomic(confine(setup.root, setup.waveFile, 'wave file'), `${JSON.stringify(wave, null, 2)}\n`, {
+      mode: 0o644,
+    });
+    await setup.doc().update(
+      (doc) => {
+        const status =
+          doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status)
+            ? doc.wave_status
+            : {};
+        return {
+          ...doc,
+          wave: start.wave,
+          ...(start.total !== undefined ? { wave_total: start.total } : {}),
+          active_agents: start.agents ?? [],
+          wave_status: { ...status, [String(start.wave)]: 'in_progress' },
+          next_hint: null,
+        };
+      },
+      {},
+      { writer: WRITER },
+    );
   });
 }
 
 function previousAgents(file: string): string[] {
   try {
     const old = JSON.parse(readFileSync(file, 'utf8')) as { seen_agents?: unknown };
-    return Array.isArray(old.seen_agents) ? old.seen_agents.filter((id): id is string => typeof id === 'string' && id !== '') : [];
+    return Array.isArray(old.seen_agents)
+      ? old.seen_agents.filter((id): id is string => typeof id === 'string' && id !== '')
+      : [];
   } catch {
     return [];
   }
@@ -130,7 +168,8 @@ export function mirrorPath(setup: TaskSetup): string {
 
 function writeMirror(setup: TaskSetup, phase: string): void {
   const file = mirrorPath(setup);
-  if (existsSync(dirname(file))) writeFileAtomic(confine(setup.root, file, 'phase mirror'), `${phase}\n`, { durable: false, mode: 0o644 });
+  if (existsSync(dirname(file)))
+    writeFileAtomic(confine(setup.root, file, 'phase mirror'), `${phase}\n`, { durable: false, mode: 0o644 });
 }
 
 async function locked(setup: TaskSetup, fn: () => Promise<void>): Promise<void> {

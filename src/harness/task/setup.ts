@@ -52,7 +52,10 @@ export function taskSetup(cli: Cli): TaskSetup {
 
 /** A compat exit: the code of spec 3 and the one `[state]` line that names the fix. */
 export class StateExit extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }

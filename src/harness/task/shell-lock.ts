@@ -25,7 +25,11 @@ export async function shellLock(setup: TaskSetup, name: string, pid: number): Pr
   // Locking never creates the state folder (spec 11.11): only its .locks folder inside it.
   if (!existsSync(setup.stateDir)) throw new StateExit(1, `no state folder (${setup.stateDir}); run init first`);
   try {
-    const handle = await acquireLock(lockPath(setup, name), { timeoutMs: setup.lockTimeoutMs, label: name, ownerPid: pid });
+    const handle = await acquireLock(lockPath(setup, name), {
+      timeoutMs: setup.lockTimeoutMs,
+      label: name,
+      ownerPid: pid,
+    });
     return `${handle.path}:${handle.token}`;
   } catch (error) {
     if (isBatonError(error, 'lock_timeout')) throw new StateExit(1, `timed out acquiring lock: ${name}`);

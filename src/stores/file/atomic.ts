@@ -1,4 +1,14 @@
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BatonError, isBatonError, systemFix } from '../../core/errors.js';
 import { uniqueHex } from '../../core/hash.js';
@@ -48,7 +58,11 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
     if (fd !== undefined) closeQuietly(fd);
     unlinkQuietly(temp);
     if (isBatonError(error)) throw error;
-    throw new BatonError('io', `cannot write ${target}: ${systemFix(error) ?? `${(error as Error).message}; check the folder exists and is writable`}`, { cause: error });
+    throw new BatonError(
+      'io',
+      `cannot write ${target}: ${systemFix(error) ?? `${(error as Error).message}; check the folder exists and is writable`}`,
+      { cause: error },
+    );
   }
   if (options.syncDir ?? durable) fsyncDir(dirname(target));
 }

@@ -1,4 +1,17 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
@@ -23,7 +36,10 @@ export function segmentFiles(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => SEGMENT_NAME.test(name)).sort().map((name) => join(dir, name));
+  return names
+    .filter((name) => SEGMENT_NAME.test(name))
+    .sort()
+    .map((name) => join(dir, name));
 }
 
 export function segmentStart(rev: number): number {
@@ -144,7 +160,10 @@ export function segmentEntries(dir: string, rev: number): HistoryEntry[] {
   } catch {
     return [];
   }
-  return text.split('\n').filter((line) => line !== '').map((line) => parseEntry(line, file));
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => parseEntry(line, file));
 }
 
 function dropOldSegments(dir: string, newestRev: number, keep: number): void {
@@ -165,7 +184,10 @@ function tailLines(file: string, count: number): string[] {
       const start = Math.max(0, size - chunk);
       const buffer = Buffer.alloc(size - start);
       readSync(fd, buffer, 0, buffer.length, start);
-      const lines = buffer.toString('utf8').split('\n').filter((line) => line !== '');
+      const lines = buffer
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== '');
       // The first line of a partial read may be cut; keep it only when we read from the start.
       if (lines.length > count || start === 0) return lines.slice(-count);
       chunk *= 4;
@@ -179,7 +201,10 @@ function parseEntry(line: string, file: string): HistoryEntry {
   try {
     return JSON.parse(line) as HistoryEntry;
   } catch {
-    throw new BatonError('corrupt', `history file ${file} has a line that is not JSON; run 'baton doctor --repair' to set the bad lines aside`);
+    throw new BatonError(
+      'corrupt',
+      `history file ${file} has a line that is not JSON; run 'baton doctor --repair' to set the bad lines aside`,
+    );
   }
 }
 

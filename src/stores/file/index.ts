@@ -3,9 +3,29 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError, fromSystemError } from '../../core/errors.js';
 import { formatDocument, hashText, type Json } from '../../core/json.js';
 import { depthOver, MAX_DEPTH_CEILING } from '../../core/limits.js';
-import { SNAPSHOT_EVERY, type Change, type Current, type Decision, type DocMeta, type HistoryEntry, type ReadResult, type Store } from '../store.js';
+import {
+  SNAPSHOT_EVERY,
+  type Change,
+  type Current,
+  type Decision,
+  type DocMeta,
+  type HistoryEntry,
+  type ReadResult,
+  type Store,
+} from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from './atomic.js';
-import { appendEntry, DEFAULT_HISTORY_KEEP, dropLastEntry, isTail, recentEntries, repairTornTail, rollbackEntry, segmentEntries, tailEntries, type Appended } from './history.js';
+import {
+  appendEntry,
+  DEFAULT_HISTORY_KEEP,
+  dropLastEntry,
+  isTail,
+  recentEntries,
+  repairTornTail,
+  rollbackEntry,
+  segmentEntries,
+  tailEntries,
+  type Appended,
+} from './history.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock, type LockHandle } from './lock.js';
 import { checkedDocPaths, resolveKey, type DocPaths } from './paths.js';
 import { replay } from '../replay.js';
@@ -60,14 +80,18 @@ export class FileStore implements Store {
     }
     try {
       let committed = false;
-      const result = await withLock(paths.lock, { timeoutMs: this.options.lockTimeoutMs, staleMs: this.options.lockStaleMs, label: key }, async (lock) => {
-        const read = readDocument(paths.file);
-        const rev = this.reconcile(paths, read);
-        const decision = await fn({ ...read, rev, meta: readMeta(paths.meta) });
-        if (decision.commit) this.commit(paths, decision.commit, rev + 1, () => fence(lock, paths.file, read, key));
-        committed = decision.commit !== undefined;
-        return decision.result;
-      });
+      const result = await withLock(
+        paths.lock,
+        { timeoutMs: this.options.lockTimeoutMs, staleMs: this.options.lockStaleMs, label: key },
+        async (lock) => {
+          const read = readDocument(paths.file);
+          const rev = this.reconcile(paths, read);
+          const decision = await fn({ ...read, rev, meta: readMeta(paths.meta) });
+          if (decision.commit) this.commit(paths, decision.commit, rev + 1, () => fence(lock, paths.file, read, key));
+          committed = decision.commit !== undefined;
+          return decision.result;
+        },
+      );
       // The rename is made durable after the lock is released, before the write is reported done:
       // the next writer need not wait for this flush (one of a commit's three), and the folder's
       // fsync persists our rename or a later one that replaced it, so nothing reported is lost.
@@ -98,7 +122,10 @@ export class FileStore implements Store {
         timer = setTimeout(listener, 15);
       });
     } catch {
-      throw new BatonError('not_found', `cannot watch ${key}: its folder does not exist yet; create the document first`);
+      throw new BatonError(
+        'not_found',
+        `cannot watch ${key}: its folder does not exist yet; create the document first`,
+      );
     }
     return () => {
       clearTimeout(timer);
@@ -123,7 +150,14 @@ export class FileStore implements Store {
     if (read.state === 'corrupt') return last?.rev ?? 0;
     const rev = (last?.rev ?? 0) + 1;
     const doc = read.state === 'ok' ? read.doc : null;
-    this.appendHistory(paths, { rev, op: { kind: 'external' }, patch: [], hash: read.state === 'ok' ? hashText(read.text) : '', ...(doc === null ? { deleted: true } : {}), snapshot: doc });
+    this.appendHistory(paths, {
+      rev,
+      op: { kind: 'external' },
+      patch: [],
+      hash: read.state === 'ok' ? hashText(read.text) : '',
+      ...(doc === null ? { deleted: true } : {}),
+      snapshot: doc,
+    });
     return rev;
   }
 
@@ -139,14 +173,22 @@ export class FileStore implements Store {
     if (change.doc === null) entry.deleted = true;
     // Side-effect targets are checked before anything is written: a mirror that cannot be written
     // (a folder in its place) refuses the whole write instead of failing after the commit.
-    const mirrors = (change.mirrors ?? []).map((mirror) => ({ file: mirrorTarget(paths.file, mirror.file), content: mirror.content }));
-    if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)) entry.snapshot = change.doc;
+    const mirrors = (change.mirrors ?? []).map((mirror) => ({
+      file: mirrorTarget(paths.file, mirror.file),
+      content: mirror.content,
+    }));
+    if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind))
+      entry.snapshot = change.doc;
     fence();
     ensureSidecar(paths.sidecar);
     const appended = this.appendHistory(paths, entry);
     const fenceAgain = () => {
       fence();
-      if (!isTail(appended)) throw new BatonError('lock_lost', `history of ${paths.file} gained a line from another writer during this commit; nothing was written; retry`);
+      if (!isTail(appended))
+        throw new BatonError(
+          'lock_lost',
+          `history of ${paths.file} gained a line from another writer during this commit; nothing was written; retry`,
+        );
     };
     try {
       if (change.doc === null) {
@@ -168,14 +210,21 @@ export class FileStore implements Store {
   }
 
   private appendHistory(paths: DocPaths, entry: Omit<HistoryEntry, 'time'>): Appended {
-    return appendEntry(paths.history, { ...entry, time: this.options.now().toISOString() } as HistoryEntry, this.options.historyKeep);
+    return appendEntry(
+      paths.history,
+      { ...entry, time: this.options.now().toISOString() } as HistoryEntry,
+      this.options.historyKeep,
+    );
   }
 }
 
 function mirrorTarget(file: string, mirror: string): string {
   const target = join(dirname(file), mirror);
   if (existsSync(target) && !statSync(target).isFile()) {
-    throw new BatonError('unsafe_path', `mirror file ${target} is not a regular file (a folder?); remove or move it, nothing was written`);
+    throw new BatonError(
+      'unsafe_path',
+      `mirror file ${target} is not a regular file (a folder?); remove or move it, nothing was written`,
+    );
   }
   return resolveKey(dirname(file), mirror);
 }
@@ -189,7 +238,9 @@ function ensureSidecar(sidecar: string): void {
   makeDir(sidecar);
   try {
     // 'wx' never writes through a link planted at the name (a dangling one reads as missing above).
-    writeFileSync(join(sidecar, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n', { flag: 'wx' });
+    writeFileSync(join(sidecar, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n', {
+      flag: 'wx',
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
@@ -214,7 +265,12 @@ export function readDocument(file: string): ReadResult {
     return { state: 'corrupt', text, error: (error as Error).message };
   }
   // A file edited outside baton may nest deeper than anything baton walks without overflowing.
-  if (depthOver(doc, MAX_DEPTH_CEILING)) return { state: 'corrupt', text, error: `nested deeper than ${MAX_DEPTH_CEILING} levels, more than baton can process` };
+  if (depthOver(doc, MAX_DEPTH_CEILING))
+    return {
+      state: 'corrupt',
+      text,
+      error: `nested deeper than ${MAX_DEPTH_CEILING} levels, more than baton can process`,
+    };
   return bom ? { state: 'ok', doc, text, bom } : { state: 'ok', doc, text };
 }
 
@@ -235,7 +291,10 @@ export function readMeta(file: string): DocMeta {
   } catch {
     // reported below
   }
-  throw new BatonError('corrupt', `metadata file ${file} is not a JSON object; run 'baton doctor --repair' to rebuild it from history`);
+  throw new BatonError(
+    'corrupt',
+    `metadata file ${file} is not a JSON object; run 'baton doctor --repair' to rebuild it from history`,
+  );
 }
 
 /** Proves the lock is still ours and the document is still what was read under it. */
@@ -243,7 +302,11 @@ function fence(lock: LockHandle, file: string, read: ReadResult, key: string): v
   lock.verify();
   const now = readDocument(file);
   const same = now.state === read.state && (now.state === 'missing' || now.text === (read as { text: string }).text);
-  if (!same) throw new BatonError('lock_lost', `${key} changed on disk while this write held its lock (a writer that ignores the lock, or one on another host); nothing was written; retry`);
+  if (!same)
+    throw new BatonError(
+      'lock_lost',
+      `${key} changed on disk while this write held its lock (a writer that ignores the lock, or one on another host); nothing was written; retry`,
+    );
 }
 
 function padTail(entries: HistoryEntry[]): [HistoryEntry | undefined, HistoryEntry | undefined] {
@@ -255,4 +318,3 @@ function matches(entry: HistoryEntry | undefined, read: ReadResult): boolean {
   if (entry.deleted) return read.state === 'missing';
   return read.state !== 'missing' && entry.hash === hashText(read.text);
 }
-

@@ -1,4 +1,16 @@
-import { closeSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, utimesSync, watch, writeSync, type FSWatcher } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  utimesSync,
+  watch,
+  writeSync,
+  type FSWatcher,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { BatonError, systemFix } from '../../core/errors.js';
@@ -260,7 +272,9 @@ function writeRecord(temp: string, record: string): number {
 }
 
 function lockIoError(path: string, error: unknown): BatonError {
-  return new BatonError('io', `cannot create lock ${path}: ${systemFix(error) ?? (error as Error).message}`, { cause: error });
+  return new BatonError('io', `cannot create lock ${path}: ${systemFix(error) ?? (error as Error).message}`, {
+    cause: error,
+  });
 }
 
 /** The handle of a held lock: its heartbeat runs until release, without keeping the process up. */
@@ -273,7 +287,10 @@ function holding(path: string, token: string, ino: number, staleMs: number): Loc
     verify: () => {
       const now = inspectLock(path);
       if (now?.ino === ino && now.owner?.token === token) return;
-      throw new BatonError('lock_lost', `lost the lock ${path} while holding it (${now ? `now held by pid ${now.owner?.pid ?? '?'} on ${now.owner?.host ?? '?'}` : 'it was removed'}); nothing was written; retry`);
+      throw new BatonError(
+        'lock_lost',
+        `lost the lock ${path} while holding it (${now ? `now held by pid ${now.owner?.pid ?? '?'} on ${now.owner?.host ?? '?'}` : 'it was removed'}); nothing was written; retry`,
+      );
     },
     release: () => {
       clearInterval(heartbeat);
@@ -349,7 +366,11 @@ function steal(path: string, judged: SeenLock): boolean {
   const guard = tryCreate(guardPath, false, GUARD_STALE_MS);
   if (!guard) {
     const other = inspectLock(guardPath);
-    if (other && (isStale(other, GUARD_STALE_MS) || Date.now() - (other.owner?.acquiredAt ?? other.mtimeMs) > GUARD_STALE_MS)) takeAside(guardPath, other);
+    if (
+      other &&
+      (isStale(other, GUARD_STALE_MS) || Date.now() - (other.owner?.acquiredAt ?? other.mtimeMs) > GUARD_STALE_MS)
+    )
+      takeAside(guardPath, other);
     return false;
   }
   try {
@@ -431,16 +452,22 @@ const inProcess = new Map<string, Promise<unknown>>();
  * poll the lock file against each other; the file lock then excludes other processes. `fn` gets
  * the handle, to fence its commit with `verify()`.
  */
-export async function withLock<T>(path: string, options: LockOptions, fn: (lock: LockHandle) => T | Promise<T>): Promise<T> {
+export async function withLock<T>(
+  path: string,
+  options: LockOptions,
+  fn: (lock: LockHandle) => T | Promise<T>,
+): Promise<T> {
   const previous = inProcess.get(path) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(async () => {
-    const handle = await acquireLock(path, options);
-    try {
-      return await fn(handle);
-    } finally {
-      handle.release();
-    }
-  });
+  const run = previous
+    .catch(() => undefined)
+    .then(async () => {
+      const handle = await acquireLock(path, options);
+      try {
+        return await fn(handle);
+      } finally {
+        handle.release();
+      }
+    });
   inProcess.set(path, run);
   try {
     return await run;

@@ -92,21 +92,32 @@ export function resolveKey(root: string, key: string): string {
 
 function resolveKeyIn(root: string, realRoot: string, key: string): string {
   if (key === '' || /[\u0000-\u001f\u007f]/.test(key)) {
-    throw new BatonError('unsafe_path', `document path ${JSON.stringify(key)} is empty or has control characters; use a plain relative path`);
+    throw new BatonError(
+      'unsafe_path',
+      `document path ${JSON.stringify(key)} is empty or has control characters; use a plain relative path`,
+    );
   }
-  if (isAbsolute(key)) throw new BatonError('unsafe_path', `document key ${key} must be relative to the store root ${root}`);
+  if (isAbsolute(key))
+    throw new BatonError('unsafe_path', `document key ${key} must be relative to the store root ${root}`);
   const file = resolve(root, key);
   if (!isInside(root, file)) {
-    throw new BatonError('unsafe_path', `document path ${key} escapes the project root ${root} through '..'; use a path inside the project`);
+    throw new BatonError(
+      'unsafe_path',
+      `document path ${key} escapes the project root ${root} through '..'; use a path inside the project`,
+    );
   }
   const real = realTarget(file);
   if (!isInside(realRoot, real)) {
-    throw new BatonError('unsafe_path', `document path ${key} leaves the project root ${root} through a symlink (to ${real}); use a path inside the project`);
+    throw new BatonError(
+      'unsafe_path',
+      `document path ${key} leaves the project root ${root} through a symlink (to ${real}); use a path inside the project`,
+    );
   }
   let link: boolean;
   try {
     link = lstatSync(file).isSymbolicLink();
-    if (!statSync(file).isFile()) throw new BatonError('unsafe_path', `document path ${key} is not a regular file; give the path of a JSON file`);
+    if (!statSync(file).isFile())
+      throw new BatonError('unsafe_path', `document path ${key} is not a regular file; give the path of a JSON file`);
   } catch (error) {
     if (error instanceof BatonError) throw error;
     return file;
@@ -185,7 +196,10 @@ export function mkdirInside(root: string, dir: string, what = 'folder'): void {
 function confineReal(realRoot: string, path: string, what: string): void {
   const real = realTarget(path);
   if (!isInside(realRoot, real)) {
-    throw new BatonError('unsafe_path', `${what} ${path} leads outside ${realRoot} through a symlink (to ${real}); remove the symlink or make it point inside`);
+    throw new BatonError(
+      'unsafe_path',
+      `${what} ${path} leads outside ${realRoot} through a symlink (to ${real}); remove the symlink or make it point inside`,
+    );
   }
 }
 
@@ -209,7 +223,8 @@ export function userTempDir(env: Record<string, string | undefined>, sub?: strin
     }
     try {
       const stat = lstatSync(folder);
-      if (!stat.isDirectory() || (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0))) return undefined;
+      if (!stat.isDirectory() || (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0)))
+        return undefined;
     } catch {
       return undefined;
     }
@@ -229,6 +244,9 @@ export function openNoFollow(path: string, flags: keyof typeof OPEN_FLAGS, mode 
     return openSync(path, OPEN_FLAGS[flags] | (constants.O_NOFOLLOW ?? 0), mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-    throw new BatonError('unsafe_path', `${path} is a symlink; baton writes its own files only in place, remove the link`);
+    throw new BatonError(
+      'unsafe_path',
+      `${path} is a symlink; baton writes its own files only in place, remove the link`,
+    );
   }
 }

@@ -4,7 +4,15 @@
 
 const token = new URLSearchParams(location.search).get('token');
 const PAGE = 100;
-const state = { documents: [], allowWrites: false, historyLimit: PAGE, selected: decodeURIComponent(location.hash.slice(1)), openRev: null, file: null, message: null };
+const state = {
+  documents: [],
+  allowWrites: false,
+  historyLimit: PAGE,
+  selected: decodeURIComponent(location.hash.slice(1)),
+  openRev: null,
+  file: null,
+  message: null,
+};
 
 function url(path, params = {}) {
   const query = new URLSearchParams(params);
@@ -16,7 +24,11 @@ function url(path, params = {}) {
 async function api(path, params, init) {
   const res = await fetch(url(path, params), init);
   const body = await res.json().catch(() => ({ error: { code: 'internal', message: `HTTP ${res.status}` } }));
-  if (!res.ok) throw Object.assign(new Error(body.error ? body.error.message : `HTTP ${res.status}`), { status: res.status, code: body.error && body.error.code });
+  if (!res.ok)
+    throw Object.assign(new Error(body.error ? body.error.message : `HTTP ${res.status}`), {
+      status: res.status,
+      code: body.error && body.error.code,
+    });
   return body;
 }
 
@@ -50,13 +62,24 @@ function ago(ms) {
 function duration(start, end) {
   if (!start) return '-';
   const s = Math.max(0, Math.round(((end ? Date.parse(end) : Date.now()) - Date.parse(start)) / 1000));
-  const text = s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+  const text =
+    s < 60
+      ? `${s}s`
+      : s < 3600
+        ? `${Math.floor(s / 60)}m ${s % 60}s`
+        : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
   return end ? text : `${text}+`;
 }
 
 function bar(name, value, max) {
   const ok = Number.isInteger(value) && Number.isInteger(max) && max > 0;
-  return el('span', {}, ok ? el('progress', { 'data-bar': name, value: Math.min(value, max), max }) : null, ' ', ok ? `${value}/${max}` : show(value ?? null));
+  return el(
+    'span',
+    {},
+    ok ? el('progress', { 'data-bar': name, value: Math.min(value, max), max }) : null,
+    ' ',
+    ok ? `${value}/${max}` : show(value ?? null),
+  );
 }
 
 // ---- the list --------------------------------------------------------------------------------
@@ -65,13 +88,34 @@ function renderList() {
   const nav = document.getElementById('list');
   nav.replaceChildren();
   if (state.documents.length === 0) {
-    nav.append(el('div', { class: 'empty dim', id: 'empty' }, 'No documents yet. Run ', el('code', {}, 'baton init state.json'), ', ', el('code', {}, 'baton run init SESSION'), ' or ', el('code', {}, 'baton task init ...'), ' in this project; they appear here as they are written.'));
+    nav.append(
+      el(
+        'div',
+        { class: 'empty dim', id: 'empty' },
+        'No documents yet. Run ',
+        el('code', {}, 'baton init state.json'),
+        ', ',
+        el('code', {}, 'baton run init SESSION'),
+        ' or ',
+        el('code', {}, 'baton task init ...'),
+        ' in this project; they appear here as they are written.',
+      ),
+    );
     return;
   }
   for (const doc of state.documents) {
-    nav.append(el('button', { class: doc.id === state.selected ? 'selected' : '', 'data-doc': doc.id, onclick: () => select(doc.id) },
-      el('span', { class: 'title' }, el('span', { class: 'kind' }, doc.kind), doc.title),
-      el('span', { class: 'dim' }, doc.error ? `unreadable: ${doc.error}` : [doc.status ? `${doc.status} · ` : '', ago(doc.mtime)])));
+    nav.append(
+      el(
+        'button',
+        { class: doc.id === state.selected ? 'selected' : '', 'data-doc': doc.id, onclick: () => select(doc.id) },
+        el('span', { class: 'title' }, el('span', { class: 'kind' }, doc.kind), doc.title),
+        el(
+          'span',
+          { class: 'dim' },
+          doc.error ? `unreadable: ${doc.error}` : [doc.status ? `${doc.status} · ` : '', ago(doc.mtime)],
+        ),
+      ),
+    );
   }
 }
 
@@ -128,14 +172,21 @@ function renderDetail(detail) {
   if (detail.kind === 'task') return renderTask(detail);
   if (detail.kind === 'run') return renderRun(detail);
   if (detail.kind === 'goal') return renderGoal(detail);
-  return el('div', {}, el('h2', {}, el('span', { class: 'kind' }, 'document'), detail.id), el('pre', { id: 'json' }, JSON.stringify(detail.value, null, 2)));
+  return el(
+    'div',
+    {},
+    el('h2', {}, el('span', { class: 'kind' }, 'document'), detail.id),
+    el('pre', { id: 'json' }, JSON.stringify(detail.value, null, 2)),
+  );
 }
 
 function renderTask({ id, value: t, barrier }) {
   const waves = el('span', { class: 'waves' });
   for (let i = 1; Number.isInteger(t.wave_total) && i <= Math.min(t.wave_total, 64); i++) {
     const status = t.wave_status && t.wave_status[String(i)];
-    waves.append(el('span', { class: typeof status === 'string' ? status : '', title: `wave ${i}: ${status || 'pending'}` }));
+    waves.append(
+      el('span', { class: typeof status === 'string' ? status : '', title: `wave ${i}: ${status || 'pending'}` }),
+    );
   }
   const agents = Array.isArray(t.active_agents) ? t.active_agents : [];
   const rows = [
@@ -147,14 +198,36 @@ function renderTask({ id, value: t, barrier }) {
     ['next', present(t.next_hint) ? show(t.next_hint) : el('span', { class: 'dim' }, '-')],
   ];
   if (barrier) {
-    rows.push(['wave barrier', el('span', { id: 'barrier' }, `wave ${barrier.wave}: ${barrier.done}/${barrier.expected} done (${barrier.status})`)]);
-    rows.push(['agents seen', barrier.seen_agents.length ? barrier.seen_agents.join(', ') : el('span', { class: 'dim' }, 'none')]);
-    rows.push(['blocked', barrier.blocked_agents.length ? el('span', { class: 'bad' }, barrier.blocked_agents.join(', ')) : el('span', { class: 'dim' }, 'none')]);
+    rows.push([
+      'wave barrier',
+      el(
+        'span',
+        { id: 'barrier' },
+        `wave ${barrier.wave}: ${barrier.done}/${barrier.expected} done (${barrier.status})`,
+      ),
+    ]);
+    rows.push([
+      'agents seen',
+      barrier.seen_agents.length ? barrier.seen_agents.join(', ') : el('span', { class: 'dim' }, 'none'),
+    ]);
+    rows.push([
+      'blocked',
+      barrier.blocked_agents.length
+        ? el('span', { class: 'bad' }, barrier.blocked_agents.join(', '))
+        : el('span', { class: 'dim' }, 'none'),
+    ]);
   }
-  return el('div', {},
+  return el(
+    'div',
+    {},
     el('h2', {}, el('span', { class: 'kind' }, 'task'), el('span', { id: 'slug' }, show(t.slug))),
     el('div', { class: 'dim' }, id, t.last_update ? ` · updated ${t.last_update}` : ''),
-    el('div', { class: 'grid', id: 'task' }, rows.flatMap(([label, value]) => [el('span', { class: 'dim' }, label), el('span', {}, value)])));
+    el(
+      'div',
+      { class: 'grid', id: 'task' },
+      rows.flatMap(([label, value]) => [el('span', { class: 'dim' }, label), el('span', {}, value)]),
+    ),
+  );
 }
 
 function renderRun({ id, value: run, phases }) {
@@ -163,7 +236,15 @@ function renderRun({ id, value: run, phases }) {
   const t0 = Math.min(...starts);
   const t1 = Math.max(Date.now(), ...entries.map((e) => Date.parse(e.p.finished_at)).filter(Number.isFinite));
   const span = Math.max(1, t1 - t0);
-  const timeline = el('table', { id: 'timeline' }, el('tr', {}, ['phase', 'agent', 'status', 'start', 'duration', ''].map((h) => el('th', {}, h))));
+  const timeline = el(
+    'table',
+    { id: 'timeline' },
+    el(
+      'tr',
+      {},
+      ['phase', 'agent', 'status', 'start', 'duration', ''].map((h) => el('th', {}, h)),
+    ),
+  );
   for (const { key, p } of entries) {
     const track = el('div', { class: 'track' });
     const start = Date.parse(p.started_at);
@@ -174,20 +255,81 @@ function renderRun({ id, value: run, phases }) {
       seg.style.width = `${((end - start) / span) * 100}%`;
       track.append(seg);
     }
-    timeline.append(el('tr', { 'data-phase': key }, el('td', {}, key), el('td', {}, show(p.agent ?? '-')), el('td', { class: p.status }, p.status), el('td', {}, p.started_at || '-'), el('td', {}, duration(p.started_at, p.finished_at)), el('td', {}, track)));
+    timeline.append(
+      el(
+        'tr',
+        { 'data-phase': key },
+        el('td', {}, key),
+        el('td', {}, show(p.agent ?? '-')),
+        el('td', { class: p.status }, p.status),
+        el('td', {}, p.started_at || '-'),
+        el('td', {}, duration(p.started_at, p.finished_at)),
+        el('td', {}, track),
+      ),
+    );
   }
-  const details = entries.map(({ key, p, gate }) => el('div', { 'data-phase-detail': key },
-    el('h3', {}, `${key} `, el('span', { class: gate.pass ? 'pass' : 'fail' }, gate.pass ? 'gate holds' : 'gate fails'), p.gate ? el('span', { class: 'dim' }, ` (recorded ${p.gate.result} at ${p.gate.at})`) : ''),
-    Object.keys(p.outputs || {}).length ? el('div', {}, el('span', { class: 'dim' }, 'outputs: '), Object.entries(p.outputs).map(([k, v]) => el('div', {}, el('code', {}, k), ' = ', show(v)))) : null,
-    (p.evidence || []).length ? el('div', {}, el('span', { class: 'dim' }, 'evidence: '), p.evidence.map((path) => el('button', { class: 'link', 'data-file': path, onclick: () => openFile(path) }, path)).flatMap((b) => [b, ' '])) : null,
-    el('table', { class: 'gate' }, gate.rows.map((row) => el('tr', {}, el('td', { class: row.holds ? 'ok' : 'bad' }, row.holds ? '✓' : '✗'), el('td', {}, row.kind), el('td', {}, row.subject), el('td', { class: 'dim' }, row.detail))))));
+  const details = entries.map(({ key, p, gate }) =>
+    el(
+      'div',
+      { 'data-phase-detail': key },
+      el(
+        'h3',
+        {},
+        `${key} `,
+        el('span', { class: gate.pass ? 'pass' : 'fail' }, gate.pass ? 'gate holds' : 'gate fails'),
+        p.gate ? el('span', { class: 'dim' }, ` (recorded ${p.gate.result} at ${p.gate.at})`) : '',
+      ),
+      Object.keys(p.outputs || {}).length
+        ? el(
+            'div',
+            {},
+            el('span', { class: 'dim' }, 'outputs: '),
+            Object.entries(p.outputs).map(([k, v]) => el('div', {}, el('code', {}, k), ' = ', show(v))),
+          )
+        : null,
+      (p.evidence || []).length
+        ? el(
+            'div',
+            {},
+            el('span', { class: 'dim' }, 'evidence: '),
+            p.evidence
+              .map((path) => el('button', { class: 'link', 'data-file': path, onclick: () => openFile(path) }, path))
+              .flatMap((b) => [b, ' ']),
+          )
+        : null,
+      el(
+        'table',
+        { class: 'gate' },
+        gate.rows.map((row) =>
+          el(
+            'tr',
+            {},
+            el('td', { class: row.holds ? 'ok' : 'bad' }, row.holds ? '✓' : '✗'),
+            el('td', {}, row.kind),
+            el('td', {}, row.subject),
+            el('td', { class: 'dim' }, row.detail),
+          ),
+        ),
+      ),
+    ),
+  );
   const vars = Object.entries(run).filter(([k]) => !['session', 'phases', 'contract'].includes(k));
-  return el('div', {},
+  return el(
+    'div',
+    {},
     el('h2', {}, el('span', { class: 'kind' }, 'run'), show(run.session)),
     el('div', { class: 'dim' }, id),
     entries.length ? timeline : el('p', { class: 'dim' }, 'No phases yet.'),
     details,
-    vars.length ? el('div', {}, el('h3', {}, 'run variables'), vars.map(([k, v]) => el('div', {}, el('code', {}, k), ' = ', show(v)))) : null);
+    vars.length
+      ? el(
+          'div',
+          {},
+          el('h3', {}, 'run variables'),
+          vars.map(([k, v]) => el('div', {}, el('code', {}, k), ' = ', show(v))),
+        )
+      : null,
+  );
 }
 
 function renderGoal({ id, text, findings }) {
@@ -197,12 +339,29 @@ function renderGoal({ id, text, findings }) {
     const name = heading ? heading[1].trim() : '';
     return name.length > 2 && findings.some((f) => f.message.includes(name));
   };
-  return el('div', {},
+  return el(
+    'div',
+    {},
     el('h2', {}, el('span', { class: 'kind' }, 'goal'), id.slice(5)),
     findings.length
-      ? el('ul', { id: 'findings' }, findings.map((f) => el('li', { class: 'finding' }, el('code', {}, f.code), ' ', f.message)))
+      ? el(
+          'ul',
+          { id: 'findings' },
+          findings.map((f) => el('li', { class: 'finding' }, el('code', {}, f.code), ' ', f.message)),
+        )
       : el('p', { class: 'ok' }, 'lint: no findings'),
-    el('div', { class: 'md', id: 'state-md' }, lines.map((line) => el('div', { class: [/^#/.test(line) ? 'h' : '', flagged(line) ? 'flag' : ''].join(' ').trim() }, line || '\u00a0'))));
+    el(
+      'div',
+      { class: 'md', id: 'state-md' },
+      lines.map((line) =>
+        el(
+          'div',
+          { class: [/^#/.test(line) ? 'h' : '', flagged(line) ? 'flag' : ''].join(' ').trim() },
+          line || '\u00a0',
+        ),
+      ),
+    ),
+  );
 }
 
 function openFile(path) {
@@ -211,16 +370,41 @@ function openFile(path) {
 }
 
 function renderFile(file) {
-  return el('div', { id: 'file' },
-    el('h3', {}, 'file ', el('code', {}, file.path), ' ', el('button', { class: 'link', onclick: () => { state.file = null; loadDetail(); } }, 'close')),
-    file.error ? el('div', { class: 'message bad', id: 'file-error' }, file.error.message) : el('pre', { id: 'file-text' }, file.text));
+  return el(
+    'div',
+    { id: 'file' },
+    el(
+      'h3',
+      {},
+      'file ',
+      el('code', {}, file.path),
+      ' ',
+      el(
+        'button',
+        {
+          class: 'link',
+          onclick: () => {
+            state.file = null;
+            loadDetail();
+          },
+        },
+        'close',
+      ),
+    ),
+    file.error
+      ? el('div', { class: 'message bad', id: 'file-error' }, file.error.message)
+      : el('pre', { id: 'file-text' }, file.text),
+  );
 }
 
 // ---- history ---------------------------------------------------------------------------------
 
 function pointer(doc, path) {
   let at = doc;
-  for (const part of path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+  for (const part of path
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))) {
     if (at === null || typeof at !== 'object' || !(part in at)) return undefined;
     at = at[part];
   }
@@ -231,12 +415,19 @@ function renderDiff(diff) {
   if (diff.error) return el('div', { class: 'message bad' }, diff.error.message);
   const rows = diff.entry.patch.map((op) => {
     const old = pointer(diff.before, op.path);
-    return el('div', {},
+    return el(
+      'div',
+      {},
       el('div', {}, el('strong', {}, op.path || '/'), el('span', { class: 'dim' }, ` ${op.op}`)),
       op.op !== 'add' && old !== undefined ? el('div', { class: 'minus' }, `- ${JSON.stringify(old)}`) : null,
-      op.op !== 'remove' ? el('div', { class: 'plus' }, `+ ${JSON.stringify(op.value)}`) : null);
+      op.op !== 'remove' ? el('div', { class: 'plus' }, `+ ${JSON.stringify(op.value)}`) : null,
+    );
   });
-  return el('div', { class: 'diff', id: `diff-${diff.entry.rev}` }, rows.length ? rows : el('span', { class: 'dim' }, 'no change'));
+  return el(
+    'div',
+    { class: 'diff', id: `diff-${diff.entry.rev}` },
+    rows.length ? rows : el('span', { class: 'dim' }, 'no change'),
+  );
 }
 
 function renderHistory(id, entries, diff) {
@@ -244,25 +435,92 @@ function renderHistory(id, entries, diff) {
   for (const entry of entries) {
     const what = entry.op.expr || entry.op.path || entry.op.note || (entry.op.rev ? `to rev ${entry.op.rev}` : '');
     const open = state.openRev === entry.rev;
-    table.append(el('tr', { class: `rev${open ? ' open' : ''}`, 'data-rev': entry.rev, onclick: () => { state.openRev = open ? null : entry.rev; loadDetail(); } },
-      el('td', {}, `r${entry.rev}`), el('td', {}, entry.time), el('td', {}, entry.writer || '-'), el('td', {}, entry.op.kind), el('td', { class: 'dim' }, what)));
+    table.append(
+      el(
+        'tr',
+        {
+          class: `rev${open ? ' open' : ''}`,
+          'data-rev': entry.rev,
+          onclick: () => {
+            state.openRev = open ? null : entry.rev;
+            loadDetail();
+          },
+        },
+        el('td', {}, `r${entry.rev}`),
+        el('td', {}, entry.time),
+        el('td', {}, entry.writer || '-'),
+        el('td', {}, entry.op.kind),
+        el('td', { class: 'dim' }, what),
+      ),
+    );
     if (open && diff) {
-      table.append(el('tr', {}, el('td', { colspan: 5 }, renderDiff(diff),
-        el('button', { class: 'action', id: 'revert', onclick: (event) => { event.stopPropagation(); revert(id, entry.rev); } }, `revert to r${entry.rev}`),
-        state.allowWrites ? null : el('span', { class: 'dim' }, ' (read-only: start baton ui --allow-writes)'))));
+      table.append(
+        el(
+          'tr',
+          {},
+          el(
+            'td',
+            { colspan: 5 },
+            renderDiff(diff),
+            el(
+              'button',
+              {
+                class: 'action',
+                id: 'revert',
+                onclick: (event) => {
+                  event.stopPropagation();
+                  revert(id, entry.rev);
+                },
+              },
+              `revert to r${entry.rev}`,
+            ),
+            state.allowWrites ? null : el('span', { class: 'dim' }, ' (read-only: start baton ui --allow-writes)'),
+          ),
+        ),
+      );
     }
   }
   // The newest revisions first; older ones a page at a time (the server gives at most 1000).
-  const more = entries.length === state.historyLimit && state.historyLimit < 1000
-    ? el('button', { class: 'action', id: 'older', onclick: () => { state.historyLimit += PAGE; loadDetail(); } }, 'show older revisions')
-    : null;
-  return el('div', {}, el('h3', {}, 'history'), state.message ? el('div', { class: `message ${state.message.ok ? 'ok' : 'bad'}`, id: 'message' }, state.message.text) : null, table, more);
+  const more =
+    entries.length === state.historyLimit && state.historyLimit < 1000
+      ? el(
+          'button',
+          {
+            class: 'action',
+            id: 'older',
+            onclick: () => {
+              state.historyLimit += PAGE;
+              loadDetail();
+            },
+          },
+          'show older revisions',
+        )
+      : null;
+  return el(
+    'div',
+    {},
+    el('h3', {}, 'history'),
+    state.message
+      ? el('div', { class: `message ${state.message.ok ? 'ok' : 'bad'}`, id: 'message' }, state.message.text)
+      : null,
+    table,
+    more,
+  );
 }
 
 async function revert(id, rev) {
-  if (!confirm(`Make revision ${rev} of ${id} the current document? (a new revision, recorded as written by the dashboard)`)) return;
+  if (
+    !confirm(
+      `Make revision ${rev} of ${id} the current document? (a new revision, recorded as written by the dashboard)`,
+    )
+  )
+    return;
   try {
-    const body = await api('/api/revert', {}, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ doc: id, rev }) });
+    const body = await api(
+      '/api/revert',
+      {},
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ doc: id, rev }) },
+    );
     state.message = { ok: true, text: `restored r${rev} as r${body.rev}` };
     state.openRev = null;
   } catch (error) {
@@ -276,8 +534,14 @@ async function revert(id, rev) {
 function connect() {
   const live = document.getElementById('live');
   const events = new EventSource(url('/api/events'));
-  events.addEventListener('open', () => { live.textContent = 'live'; live.className = 'badge ok'; });
-  events.addEventListener('error', () => { live.textContent = 'reconnecting'; live.className = 'badge bad'; });
+  events.addEventListener('open', () => {
+    live.textContent = 'live';
+    live.className = 'badge ok';
+  });
+  events.addEventListener('error', () => {
+    live.textContent = 'reconnecting';
+    live.className = 'badge bad';
+  });
   events.addEventListener('change', () => refresh());
 }
 
@@ -286,11 +550,13 @@ function refresh() {
   // One refetch at a time; a change during it asks for one more.
   if (pending) return void (pending.again = true);
   pending = { again: false };
-  Promise.all([loadList(), loadDetail()]).catch(() => {}).finally(() => {
-    const again = pending.again;
-    pending = null;
-    if (again) refresh();
-  });
+  Promise.all([loadList(), loadDetail()])
+    .catch(() => {})
+    .finally(() => {
+      const again = pending.again;
+      pending = null;
+      if (again) refresh();
+    });
 }
 
 window.addEventListener('hashchange', () => {
@@ -299,5 +565,7 @@ window.addEventListener('hashchange', () => {
 });
 // With a document in the URL, it loads beside the list rather than after it.
 const first = state.selected ? Promise.all([loadList(), loadDetail()]) : loadList().then(loadDetail);
-first.catch((error) => { document.getElementById('detail').replaceChildren(el('div', { class: 'message bad', id: 'error' }, error.message)); });
+first.catch((error) => {
+  document.getElementById('detail').replaceChildren(el('div', { class: 'message bad', id: 'error' }, error.message));
+});
 connect();

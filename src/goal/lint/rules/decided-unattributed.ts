@@ -13,7 +13,9 @@ export const rule: LintRule = {
     const decided = entries(ctx.section('Decided'));
     const count = decided.filter((line) => !ATTRIBUTED.test(line)).length;
     return count > 0
-      ? [`${count} ## Decided line(s) lack '(<who>, YYYY-MM-DD)'; a ruling names who made it, anything else is not a ruling`]
+      ? [
+          `${count} ## Decided line(s) lack '(<who>, YYYY-MM-DD)'; a ruling names who made it, anything else is not a ruling`,
+        ]
       : [];
   },
 };

@@ -20,7 +20,10 @@ export function logTimes(logLines: string[] | undefined): Map<string, string> {
 }
 
 /** The sort key of a Done line: `stamp` or `log` with its time, or none. */
-export function doneKey(line: string, times: Map<string, string>): { kind: 'stamp' | 'log'; value: string } | undefined {
+export function doneKey(
+  line: string,
+  times: Map<string, string>,
+): { kind: 'stamp' | 'log'; value: string } | undefined {
   const stamp = DONE_STAMP.exec(line);
   if (stamp) return { kind: 'stamp', value: stamp[1] as string };
   if (!line.startsWith('- ')) return undefined;

@@ -13,7 +13,9 @@ export const rule: LintRule = {
     let bytes = 0;
     for (let i = 0; i < end; i++) bytes += Buffer.byteLength(ctx.lines[i] as string) + 1;
     return end > HEAD_MAX_LINES || bytes > HEAD_MAX_BYTES
-      ? [`the head is ${end} lines, ${bytes} bytes (cap ${HEAD_MAX_LINES} lines, ${HEAD_MAX_BYTES} bytes); the injected copy is cut short`]
+      ? [
+          `the head is ${end} lines, ${bytes} bytes (cap ${HEAD_MAX_LINES} lines, ${HEAD_MAX_BYTES} bytes); the injected copy is cut short`,
+        ]
       : [];
   },
 };

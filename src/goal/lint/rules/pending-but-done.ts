@@ -27,7 +27,8 @@ export const rule: LintRule = {
       for (const line of ctx.section(name)) for (const match of line.matchAll(/#\d+/g)) tokens.add(match[0]);
       const sorted = [...tokens].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       for (const token of sorted) {
-        if (finished.has(token)) out.push(`## ${name} names ${token}, which Done or Decided records as merged or closed`);
+        if (finished.has(token))
+          out.push(`## ${name} names ${token}, which Done or Decided records as merged or closed`);
       }
     }
     return out;
