@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const GATE = `#!/usr/bin/env bash
-# Reference: the Eneo phase gate (spec 8.3) in bash+jq.
+# Reference: the Eneo phase gate in bash+jq.
 input=$(cat)
 file=$(jq -r '.tool_input.file_path // .tool_input.path // empty' <<<"$input")
 [[ -z $file ]] && exit 0
@@ -22,7 +22,7 @@ fi
 exit 0
 `;
 const FIREWALL = `#!/usr/bin/env bash
-# Reference: the Eneo bash firewall (spec 8.5) in bash+jq: the words after a write operator.
+# Reference: the Eneo bash firewall in bash+jq: the words after a write operator.
 input=$(cat)
 cmd=$(jq -r '.tool_input.command // empty' <<<"$input")
 [[ -z $cmd ]] && exit 0

@@ -1,6 +1,5 @@
-// Status line rows: `baton statusline` against a bash+jq script doing the same work (task-state
-// spec section 9: one jq pass over the payload, git branch and counts cached 5 s per session, one
-// jq pass over the task document for line 2). The host debounces at 300 ms and cancels a run
+// Status line rows: `baton statusline` against a bash+jq script doing the same work (one jq
+// pass over the payload, git branch and counts cached 5 s per session, one jq pass over the task document for line 2). The host debounces at 300 ms and cancels a run
 // that is still going, so the absolute figure matters as much as the ratio.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { writerMatches } from './schema/rules.js';
 
 /**
  * The pure heart of every write: given the committed document and a candidate produced by an
- * operation, decide what gets committed. Order matters and is the spec's: coerce, check
+ * operation, decide what gets committed. Order matters: coerce, check
  * immutables and ownership against what the caller changed, stamp last (so an expression cannot
  * fake or suppress it), check sizes, validate the whole document, then diff.
  */

@@ -11,7 +11,7 @@ import type { JsonObject } from '../core/json.js';
 import type { Finding } from './checks.js';
 
 /**
- * The harness rows of `baton doctor` (task-state spec 10, core state rows): the config itself,
+ * The harness rows of `baton doctor` (after the core state rows): the config itself,
  * a task left stale by missing plan files (per the configured lane rules), mirror drift, a
  * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
  * config says must exist. Fix texts name the compat commands a harness user already knows.
@@ -35,7 +35,7 @@ export async function harnessChecks(
   add(issues.length === 0, `${CONFIG_FILE} is valid`, issues.map((i) => `${i.path}: ${i.message}`).join('; '));
   if (issues.length > 0) return rows;
   const config = mergeConfig(file.value);
-  // The state lives under the marker-resolved root (spec 1.1) when the config sets markers.
+  // The state lives under the marker-resolved root when the config sets markers.
   const root = markedRoot(configRoot, rootConfigOf(file.value, config.profile), cwd, env);
   const rel = (path: string) => relative(root, path) || path;
   const task = config.documents.task;
@@ -74,7 +74,7 @@ export async function harnessChecks(
     } else {
       const doc = read.doc as Record<string, unknown>;
       laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `baton clear ${rel(taskPath)}`, taskPath));
-      // A value outside the configured classification refuses every later write (spec 2.2).
+      // A value outside the configured classification refuses every later write, whatever field that write touches.
       for (const issue of classificationIssues(doc as JsonObject, config.classification ?? {})) {
         add(
           false,

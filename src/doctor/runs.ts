@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Finding } from './checks.js';
 
 /**
- * Pipeline-run rows of `baton doctor` (pipeline spec 2): a run's `.ai_log/session-*.json` is a
+ * Pipeline-run rows of `baton doctor`: a run's `.ai_log/session-*.json` is a
  * temporary machine bus and must not be committed. Baton does not edit .gitignore (it is the
  * project's file), so the doctor warns instead and names the rule. A warning does not fail the
  * report: the documents are healthy, only the repository setup is missing a line.

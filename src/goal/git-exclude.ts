@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /**
- * Keeps `<launch dir>/.claude/status.md` out of git (2.7): if the launch dir is in a work tree
+ * Keeps `<launch dir>/.claude/status.md` out of git: if the launch dir is in a work tree
  * and git does not already ignore the file, append `<rel>/.claude/status.md` to info/exclude.
  * git runs with the caller's environment (GIT_CONFIG_GLOBAL and friends must apply). Every
  * failure is ignored: this is a courtesy, never a reason to refuse.
@@ -33,6 +33,6 @@ export function excludeStatusFile(launchDir: string, env: NodeJS.ProcessEnv): vo
     }
     appendFileSync(exclude, existing !== '' && !existing.endsWith('\n') ? `\n${line}` : line);
   } catch {
-    // ignored by design (2.7)
+    // ignored by design: an exclude file only adds ignores
   }
 }

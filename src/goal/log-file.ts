@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { compactStamp, isoTime } from './time.js';
 
 /**
- * log.md (2.5): append-only outliner. One entry = a top bullet with the ISO time, further lines
+ * log.md: append-only outliner. One entry = a top bullet with the ISO time, further lines
  * as child bullets. Written with one append call so concurrent writers do not interleave lines.
  */
 export function formatLogEntry(text: string, now: Date = new Date()): string {
@@ -23,7 +23,7 @@ export function appendLog(logFile: string, text: string, now?: Date): void {
  * Rotation: a log strictly larger than the threshold moves, unchanged, to
  * `archive/log.<stamp>.md` and a fresh log points at it. If that name is taken (two rotations in
  * one second) the rotation is skipped this time rather than overwrite or point at the wrong file
- * (defect 6.4). Callers hold the state lock.
+ * (the original moved nothing but still logged the rotation). Callers hold the state lock.
  */
 export function rotateLog(goalDir: string, maxBytes: number, now: Date = new Date()): boolean {
   const log = join(goalDir, 'log.md');

@@ -1,15 +1,15 @@
 import { END_HEAD, isBlank } from './text.js';
 
 /**
- * The Now/Done rewrite shared by `now`, `land` and `lint --fix` (3.9). Edits only the first
- * `## Now` and the first Done section (defect 6.7); everything else is copied unchanged.
+ * The Now/Done rewrite shared by `now`, `land` and `lint --fix`. Edits only the first
+ * `## Now` and the first Done section, the ones the lint reads; everything else is copied unchanged.
  */
 export const NOTHING_RUNNING = '- (nothing running)';
 
 export interface NowDoneEdit {
   /** Line to add at the end of Now (`now`). */
   addEntry?: string;
-  /** Drop Now lines naming this label (`land`); `-` drops nothing (defect 6.8). */
+  /** Drop Now lines naming this label (`land`); `-` drops nothing, not even an entry named `-`. */
   dropLabel?: string;
   /** Line to append after the last non-blank line of Done. */
   doneLine?: string;
@@ -82,7 +82,7 @@ export function rewriteNowDone(lines: string[], edit: NowDoneEdit): string[] {
   return out;
 }
 
-/** Entries of Now for land's note (3.8 step 3): `- ` lines other than the placeholder. */
+/** Entries of Now for land's note: `- ` lines other than the placeholder. */
 export function countNowEntries(lines: string[]): number {
   const start = lines.indexOf('## Now');
   if (start < 0) return 0;

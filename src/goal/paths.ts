@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { confine } from '../stores/file/paths.js';
 
 /**
- * Where goals live and how the tools name themselves. The root is fixed by the spec
+ * Where goals live and how the tools name themselves. The root is fixed
  * (`$HOME/.claude/orchestrate`, no other override) so the drop-in scripts and baton agree.
  */
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -11,7 +11,7 @@ export function isValidSlug(slug: string): boolean {
   return SLUG_PATTERN.test(slug) && slug !== 'archive' && slug !== 'active';
 }
 
-/** Returns undefined when HOME is unset or empty (6.3: callers refuse or stay silent). */
+/** Returns undefined when HOME is unset or empty: goal.sh refuses, hooks stay silent. */
 export function goalRoot(env: NodeJS.ProcessEnv): string | undefined {
   const home = env.HOME;
   return home ? join(home, '.claude', 'orchestrate') : undefined;
@@ -97,7 +97,7 @@ export function toolNames(env: NodeJS.ProcessEnv): ToolNames {
   return { goal: 'baton goal', goalCommand: 'baton goal', transcriptCommand: 'baton goal transcript', compat: false };
 }
 
-/** A numeric env setting; empty or malformed means the default (2.8). */
+/** A numeric env setting; empty or malformed means the default. */
 export function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;

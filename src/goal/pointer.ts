@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../stores/file/atomic.js';
 import { mkdirInside } from '../stores/file/paths.js';
 import { insideRoot } from './paths.js';
 
-/** The `ROOT/active` pointer (2.3): one active goal, its launch directory and owner session. */
+/** The `ROOT/active` pointer: one active goal, its launch directory and owner session. */
 export interface Pointer {
   slug: string;
   dir: string;

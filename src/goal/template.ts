@@ -1,12 +1,12 @@
 import { isoTime } from './time.js';
 
 /**
- * The 25-line state.md that `start` writes (2.4.4), byte-identical to the original template.
- * The sentence is inserted as data, never through a substitution language (defect 6.1): newlines
+ * The 25-line state.md that `start` writes, byte-identical to the original template.
+ * The sentence is inserted as data, never through a substitution language (the original's sed garbled `&`, `\` and `|`): newlines
  * fold to spaces and `&`, `\`, `|` stay as typed.
  */
 export function foldNewlines(text: string): string {
-  // Only `\n` is a line break here (6.1: "every other character literal"); now/land fold the same.
+  // Only `\n` is a line break here, every other character is literal; now/land fold the same.
   return text.replaceAll('\n', ' ');
 }
 

@@ -1,6 +1,6 @@
 /**
- * state.md as text: `\n`-separated lines where a last line without a newline still counts (2.1),
- * the marker line (2.4.1) and the section reader the lint uses (4.0). Pure functions, no I/O.
+ * state.md as text: `\n`-separated lines where a last line without a newline still counts,
+ * the marker line and the section reader the lint uses. Pure functions, no I/O.
  */
 export const END_HEAD = '<!-- end head -->';
 
@@ -29,7 +29,7 @@ export function isBlank(line: string): boolean {
   return /^[ \t\n\v\f\r]*$/.test(line);
 }
 
-/** Reads marker field K from the first three lines (2.4.1); empty when absent. */
+/** Reads marker field K from the first three lines; empty when absent. */
 export function readMarkerField(lines: string[], key: string): string {
   const pattern = new RegExp(`<!--[ \\t]*state:.*\\s${key}=(\\S*)`);
   for (const line of lines.slice(0, 3)) {
@@ -71,10 +71,10 @@ export function sectionLines(lines: string[], name: string): string[] {
   return out;
 }
 
-/** `- YYYY-MM-DD HH:MMZ ` stamped Done line (4.7). */
+/** `- YYYY-MM-DD HH:MMZ ` stamped Done line. */
 export const DONE_STAMP = /^- (\d{4}-\d{2}-\d{2} [0-2]\d:[0-5]\dZ) /;
 
-/** An agent entry of Now (2.4.3): `- [` and at least three ` -> ` after it. */
+/** An agent entry of Now: `- [` and at least three ` -> ` after it. */
 export interface AgentEntry {
   label: string;
   brief: string;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** The three UTC formats of the goal files (2.1). The clock is injectable for tests. */
+/** The three UTC formats of the goal files. The clock is injectable for tests. */
 export function isoTime(date: Date = new Date()): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -21,7 +21,7 @@ export function clockTime(epochSeconds: number): string {
   return isoTime(new Date(epochSeconds * 1000)).slice(11);
 }
 
-/** File times compare in whole seconds (2.1). */
+/** File times compare in whole seconds, as the stamps they are compared with. */
 export function wholeSeconds(mtimeMs: number): number {
   return Math.floor(mtimeMs / 1000);
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Cli } from '../cli/context.js';
 
 /**
- * `transcript-text.sh <transcript.jsonl> [--since ISO] [--tail N]` (5.8): a transcript as plain
+ * `transcript-text.sh <transcript.jsonl> [--since ISO] [--tail N]`: a transcript as plain
  * text for recovery questions. Lines that are not JSON are skipped, never fatal.
  */
 interface Options {

@@ -65,7 +65,7 @@ export interface StopConfig {
 }
 
 /**
- * Allowed values of one classification field of the task document (spec 2.1 "class."): a list
+ * Allowed values of one classification field of the task document: a list
  * of values, or an integer range. Fields with no entry (or null, which lifts a profile's rule)
  * accept anything of their schema type.
  */
@@ -93,7 +93,7 @@ export interface HarnessConfig {
   requiredFiles?: string[];
   /** Task document field -> allowed values, checked on every `baton task` write. */
   classification?: Record<string, ClassRule | null>;
-  /** Project-root markers (spec 1.1); see root.ts. */
+  /** Project-root markers; see root.ts. */
   root?: RootConfig;
   /**
    * How a deny or a Stop block is answered: `json` (default; Claude Code's structured decision,

@@ -27,7 +27,7 @@ export interface HookRun {
   /** The process's working directory (the payload's `cwd` may differ). */
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Goal hooks: nothing on stderr and no notices, whatever happens (goal-workflow spec 5.0). */
+  /** Goal hooks: nothing on stderr and no notices, whatever happens: the host shows a hook's stderr to the user. */
   silent?: boolean;
 }
 

@@ -4,7 +4,7 @@ import { confine } from '../stores/file/paths.js';
 import type { HarnessConfig } from './config-types.js';
 
 /**
- * The one state lock of spec 4 (`<stateDir>/.locks/state.lock`). Every operation that writes
+ * The one state lock of the Eneo harness (`<stateDir>/.locks/state.lock`). Every operation that writes
  * `wave.json` (wave start, the barrier, init, clear) holds it across *both* files, taking the task
  * document's own lock inside it. The order is always state lock, then document lock, so the two
  * can never deadlock; plain task updates take only the document lock, as they touch one file.

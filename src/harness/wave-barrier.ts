@@ -9,11 +9,11 @@ import { withStateLock } from './state-lock.js';
 import type { HookOutcome } from './types.js';
 
 /**
- * The SubagentStop wave barrier (spec 7.2). Each returning agent's `DONE|artifact` or
+ * The SubagentStop wave barrier. Each returning agent's `DONE|artifact` or
  * `BLOCKED|reason` is counted once per agent_id into `wave.json` (the original's shape and
- * spellings, 7.1), and the task document's wave_status / active_agents follow, both inside one
+ * spellings), and the task document's wave_status / active_agents follow, both inside one
  * hold of the state lock so that many SubagentStop processes at once count exactly. It never
- * blocks the host and never writes the output of a failed step (11.19).
+ * blocks the host and never writes the output of a failed step: a corrupt wave.json is refused, not rewritten.
  */
 export interface WaveFile {
   wave: number;
@@ -74,7 +74,7 @@ export function countResult(wave: WaveFile, result: AgentResult, agentId: string
     if (result.artifact) next.completed_artifacts.push(result.artifact);
   } else {
     if (agentId) next.blocked_agents.push(agentId);
-    // A BLOCKED after completion must not regress the wave (11.19).
+    // A BLOCKED after completion must not regress the wave (the original set it back to in-progress).
     next.status = isReady(wave.status) ? wave.status : 'in-progress';
   }
   return next;

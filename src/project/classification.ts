@@ -3,18 +3,18 @@ import type { JsonObject } from '../core/json.js';
 import type { ClassRule } from '../harness/config-types.js';
 
 /**
- * The classification fields of the task document (spec 2.1 "class.": lane, bracket,
+ * The classification fields of the task document (lane, bracket,
  * tenancy_impact, audit_impact, or whatever a project names) checked against the allowed values
  * of `classification` in baton.config.json. With no configuration any value of the schema's type
  * is accepted; the eneo profile configures the Eneo enums.
  *
  * The engine checks them on every write of the task document (project/document-rules.ts), whichever
  * face writes it: `baton task`, a plain `baton update` or `set`, the library, a hook. The whole
- * document is checked, not just the fields an expression touched (spec 2.2), like the schema check.
+ * document is checked, not just the fields an expression touched, like the schema check.
  */
 export type Classification = Record<string, ClassRule | null>;
 
-/** `{path, message}` problems of a document against the rules, all of them (spec 2.2). */
+/** `{path, message}` problems of a document against the rules, all of them. */
 export function classificationIssues(doc: JsonObject, rules: Classification): { path: string; message: string }[] {
   const issues: { path: string; message: string }[] = [];
   for (const [field, rule] of Object.entries(rules)) {

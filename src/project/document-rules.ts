@@ -9,7 +9,7 @@ import type { ProjectContext } from './context.js';
 
 /**
  * The rules baton.config.json gives a document, beside its schema's: today the classification of
- * the task document (spec 2.1). The engine asks for them on every write (doc/doc.ts), so they
+ * the task document. The engine asks for them on every write (doc/doc.ts), so they
  * hold whichever face writes: `baton task`, a plain `update`/`set`/`revert`, the library, a hook.
  */
 export interface TaskRules {

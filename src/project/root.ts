@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
  * 1. The default root, where baton.config.json is looked for: BATON_ROOT, else
  *    CLAUDE_PROJECT_DIR, else the git top level of the working directory, else the working
  *    directory.
- * 2. Root markers (task-state spec 1.1). The Eneo harness looked for its `backend/src/intric`
+ * 2. Root markers. The Eneo harness looked for its `backend/src/intric`
  *    folder because the session could start in a parent folder (a workspace holding `eneo/`) or
  *    in a devcontainer mounted at `/workspace`. baton makes the three lists configuration
  *    (`"root": {"markers", "nested", "fallbacks"}` in baton.config.json, else the profile's);
@@ -29,7 +29,7 @@ export interface RootConfig {
   fallbacks?: string[];
 }
 
-/** The Eneo example (spec 1.1), kept out of profiles/eneo.ts so the hook front need not load it. */
+/** The Eneo example, kept out of profiles/eneo.ts so the hook front need not load it. */
 export const PROFILE_ROOTS: Record<string, RootConfig> = {
   eneo: { markers: ['backend/src/intric'], nested: ['eneo', 'workspace'], fallbacks: ['/workspace'] },
 };

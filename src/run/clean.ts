@@ -6,7 +6,7 @@ import { confine, SIDECAR } from '../stores/file/paths.js';
 import { RUN_DIR } from './location.js';
 
 /**
- * `baton run clean` (spec 4.8): the explicit replacement for the original init's wipe of
+ * `baton run clean`: the explicit replacement for the original init's wipe of
  * `.ai_log/`. Evidence files carry no run label, so they cannot be told apart by run; the guard is
  * therefore "no other run touched its state in the last 24 h", and `--older-than` narrows the
  * removal to entries old enough not to belong to a live run.

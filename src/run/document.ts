@@ -60,7 +60,7 @@ export class Run {
       // The root was found once already; pin it so the store agrees with locateRun.
       env: { ...context.env, BATON_ROOT: this.location.root },
       maxValueBytes: (context.limits ?? DEFAULT_LIMITS).maxBytes,
-      // 5 s by default (spec 5): parallel agents finishing together is the normal case.
+      // 5 s by default: parallel agents finishing together is the normal case.
       lockTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 5000,
       ...(context.writer !== undefined ? { writer: context.writer } : {}),
     });

@@ -1,7 +1,7 @@
 import { BatonError, EXIT, isBatonError } from '../core/errors.js';
 
 /**
- * The run bus keeps the original script's exit codes (spec 4.9): 0 success, 2 a usage error in
+ * The run bus keeps the original script's exit codes: 0 success, 2 a usage error in
  * baton's own syntax (bad label, phase key, enum, --json value, contract file), and 1 for every
  * refusal, including ones the engine reports with finer codes (lock timeout 6, schema 3, size 4).
  * Scripts written against pipeline-state.sh test for 0/1, so a 6 would read as "unknown failure".

@@ -3,7 +3,7 @@ import type { PhaseEntry, RunDoc } from './document.js';
 import { inspectPath, looksLikeProjectPath, type PathState } from './project-path.js';
 
 /**
- * The evidence-based gate (spec 7, orchestrator step 3): a phase passes when it is done, every
+ * The evidence-based gate the orchestrator runs before the next phase: a phase passes when it is done, every
  * output its contract names is present, and every evidence and work-item path is a real file
  * inside the project. It reads files, not claims: an output that names a `.ai_log/` or `docs/`
  * file is checked too, an empty evidence file counts as missing, and a phase with no evidence

@@ -3,7 +3,7 @@ import type { Json } from '../core/json.js';
 import type { RunDoc } from './document.js';
 
 /**
- * What a phase reads on start (spec 7, phase agent step 1): each input key its contract lists,
+ * What a phase reads on start: each input key its contract lists,
  * resolved to the value the producing phase recorded (or the run-wide top-level key), plus the
  * evidence paths of those producing phases. Keys and paths, never file content: reading the
  * files is the agent's job, and pasting them here would rebuild the dumps the bus exists to end.

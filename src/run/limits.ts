@@ -2,7 +2,7 @@ import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
 
 /**
- * "Never store a large blob, store a path" (spec 6). A run field is a key value or a path; a
+ * "Never store a large blob, store a path". A run field is a key value or a path; a
  * report pasted into it defeats the point of the bus (every later agent pays for it again), so
  * a value over `warnBytes` is flagged and one over `maxBytes` is refused unless the caller says
  * `--allow-large`. Sizes are of the serialised value, so a big list counts as a whole.

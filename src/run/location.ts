@@ -4,7 +4,7 @@ import { defaultRoot } from '../project/root.js';
 import { isInside } from '../stores/file/paths.js';
 
 /**
- * Where a run's document lives: `<root>/.ai_log/session-<label>.json` (spec 2). The label goes
+ * Where a run's document lives: `<root>/.ai_log/session-<label>.json`. The label goes
  * into a file name, so it is checked before anything touches the disk: the original put it into
  * the path unchecked, and `../x` or `a/b` wrote wherever they pointed.
  */

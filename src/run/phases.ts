@@ -23,7 +23,7 @@ export function emptyPhase(agent?: string): PhaseEntry {
   return { ...(agent ? { agent } : {}), status: 'todo', outputs: {}, evidence: [], work_items: [] };
 }
 
-/** The entry for `key`, created as `todo` the first time any part of it is written (spec 3.1). */
+/** The entry for `key`, created as `todo` the first time any part of it is written. */
 export function phaseEntry(run: RunDoc, key: string, agent?: string): PhaseEntry {
   run.phases ??= {};
   run.phases[key] ??= emptyPhase(agent);
@@ -56,9 +56,9 @@ export interface DoneOptions {
   outputs: [string, Json][];
   evidence: string[];
   workItems: string[];
-  /** Also set each output at the top level, the run-wide latest value (spec 3.2). */
+  /** Also set each output at the top level, the run-wide latest value. */
   promote?: boolean;
-  /** A top-level list (e.g. `phase-2-evidence`) that gets the evidence paths too (spec 4.7). */
+  /** A top-level list (e.g. `phase-2-evidence`) that gets the evidence paths too. */
   also?: string | undefined;
 }
 

@@ -6,7 +6,7 @@ import { isInside, realTarget } from '../stores/file/paths.js';
 /**
  * Evidence and work-item paths are relative to the project root and must stay inside it: a gate
  * that followed `../../etc/passwd` or a symlink out of the tree would "verify" a file the run
- * never produced. Paths are stored root-relative, as the spec asks (`.ai_log/phase-5-x.log`).
+ * never produced. Paths are stored root-relative, so they survive moving the checkout (`.ai_log/phase-5-x.log`).
  */
 export function projectRelative(path: string, root: string, what: string): string {
   if (path === '' || /[\u0000-\u001f\u007f]/.test(path)) {

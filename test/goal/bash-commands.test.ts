@@ -4,7 +4,7 @@ import { goalVerb, isGhWrite, isGitWrite, ranGoal, segments } from '../../src/go
 import { findingKey } from '../../src/goal/hooks/stop.js';
 import { extractHead } from '../../src/goal/hooks/head.js';
 
-/** The Stop hook's reading of Bash commands (5.5.2-5.5.4), with the spec's own examples. */
+/** The Stop hook's reading of Bash commands, with the original workflow's own examples. */
 test('segments split at && || ; | newline ( {', () => {
   assert.deepEqual(segments('a && b || c; d | e\nf (g {h)'), ['a ', ' b ', ' c', ' d ', ' e', 'f ', 'g ', 'h)']);
 });
@@ -118,7 +118,7 @@ test('head extraction: caps, notices, and a newline before the end line', () => 
   assert.ok(Buffer.byteLength(wide) <= 4000 && !wide.includes('\ufffd'));
 });
 
-test('rotation never overwrites: a second rotation in the same second is skipped (defect 6.4)', async () => {
+test('rotation never overwrites: a second rotation in the same second is skipped', async () => {
   const { writeFileSync, readFileSync, readdirSync } = await import('node:fs');
   const { join } = await import('node:path');
   const { rotateLog } = await import('../../src/goal/log-file.js');

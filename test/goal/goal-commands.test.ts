@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { baton, BATON_BIN, sandbox, script, type Sandbox } from './helpers.js';
 
-/** Every goal verb and exit code, run as the plugin's checks run goal.sh (spec 3, C1-C10). */
+/** Every goal verb and exit code, run as the plugin's checks run goal.sh. */
 const goal = (box: Sandbox, ...args: string[]) => script(box, 'goal.sh', args);
 const read = (path: string) => readFileSync(path, 'utf8');
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/;

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { bash, hook, prompt, sandbox, script, tool, transcript, type Sandbox } from './helpers.js';
 
-/** Every hook path, silent cases included, as the plugin's checks drive them (spec 5, H1-H8). */
+/** Every hook path, silent cases included, as the plugin's checks drive them. */
 function started(options: { session?: string } = {}): Sandbox & { state: string; dir: string } {
   const box = sandbox();
   script(box, 'goal.sh', ['start', 'docs-pass', 'Rewrite the user guide']);
@@ -105,7 +105,7 @@ test('H3 nudge: an edit outside the state file; silent after a state edit, a rea
   const oldRoot = transcript(box, 'j.jsonl', [prompt('go'), tool('Write', `${box.root}-old/x`)]);
   assert.ok(
     hook(box, 'stop.sh', { session_id: 's1', transcript_path: oldRoot, cwd: box.work }).context,
-    'ROOT-old is not bookkeeping (6.6)',
+    'ROOT-old is not bookkeeping',
   );
   const gitWrite = transcript(box, 'k.jsonl', [prompt('go'), bash('cd x && git -C . commit -m "goal.sh now"')]);
   assert.ok(hook(box, 'stop.sh', { session_id: 's1', transcript_path: gitWrite, cwd: box.work }).context);

@@ -22,7 +22,7 @@ test('slugs with / or .. are refused and never touch anything outside ROOT', () 
   assert.equal(hook(box, 'session-start.sh', { session_id: 's1', source: 'clear', cwd: box.work }).context, undefined);
 });
 
-test('sentences with &, backslashes, |, newlines land literally on one line (defect 6.1)', () => {
+test('sentences with &, backslashes, |, newlines land literally on one line', () => {
   const box = sandbox();
   const sentence = 'a & b \\1 c | d \\n e\nf';
   assert.equal(script(box, 'goal.sh', ['start', 'g', sentence]).status, 0);

@@ -9,7 +9,7 @@ import { initialState } from '../../src/goal/template.js';
 import { isoTime } from '../../src/goal/time.js';
 import { tempFile } from './helpers.js';
 
-/** In-process lint: each code fires on a crafted file and stays silent on a clean one (spec 4). */
+/** In-process lint: each code fires on a crafted file and stays silent on a clean one. */
 function lint(
   content: string,
   options: { log?: string; sidecar?: boolean; env?: NodeJS.ProcessEnv; path?: string } = {},
@@ -31,7 +31,7 @@ function lint(
 const marker = () => `<!-- state: updated=${isoTime()} status=active -->`;
 const file = (...sections: string[]) => `${marker()}\n# Goal: g\n\n${sections.join('\n')}\n`;
 
-test('the twelve codes are registered in spec order, each with id and check', () => {
+test("the twelve codes are registered in the original lint's output order, each with id and check", () => {
   assert.deepEqual(
     RULES.map((r) => r.id),
     [

@@ -6,7 +6,7 @@ import { baton } from '../helpers/cli.js';
 import { eneoProject, TASK } from './helpers.js';
 
 /**
- * Classification fields (task-state spec 2.1/2.2): allowed values come from `classification` in
+ * Classification fields: allowed values come from `classification` in
  * baton.config.json (the eneo profile sets the Eneo enums); with no configuration any string is
  * accepted. Enforced on init (exit 2) and update (exit 1) through `baton task`, file untouched.
  */

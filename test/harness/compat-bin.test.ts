@@ -7,8 +7,8 @@ import { cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 /**
- * compat/eneo/bin/{eneo-task-init,eneo-task-update,eneo-phase-set}: the Eneo entry points of the
- * task-state spec (section 3), run as executables the way the Eneo commands call them. PATH has
+ * compat/eneo/bin/{eneo-task-init,eneo-task-update,eneo-phase-set}: the Eneo entry points,
+ * run as executables the way the Eneo commands call them. PATH has
  * node but no `baton` and BATON_BIN is unset, so the shims must find the package's own CLI.
  */
 const BIN_DIR = join(ROOT, 'compat', 'eneo', 'bin');
@@ -26,7 +26,7 @@ function shim(dir: string, name: string, args: string[]) {
 }
 
 describe('compat/eneo/bin shims', () => {
-  it('keep the usage lines and exit codes of spec 3, print nothing on stdout', () => {
+  it('keep the usage lines and exit codes of the originals, print nothing on stdout', () => {
     const { dir, cleanup } = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
     try {
       const cases: [string, string[], number, RegExp][] = [

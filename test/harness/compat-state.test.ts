@@ -57,7 +57,7 @@ describe('compat/eneo/lib/state.sh', () => {
     }
   });
 
-  it('every write collides with a leftover bash writer holding .locks/state.lock (spec 4)', () => {
+  it('every write collides with a leftover bash writer holding .locks/state.lock', () => {
     const { dir, cleanup } = tempTree();
     try {
       assert.equal(sh(dir, 'eneo_task_init demo deep 4 none none').code, 0);
@@ -84,7 +84,7 @@ describe('compat/eneo/lib/state.sh', () => {
     }
   });
 
-  it('usage strings, exit codes and [state] messages of spec 3', () => {
+  it('usage strings, exit codes and [state] messages of the original helpers', () => {
     const { dir, cleanup } = tempTree();
     try {
       const cases: [string, number, RegExp][] = [

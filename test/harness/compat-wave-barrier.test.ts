@@ -7,7 +7,7 @@ import { BIN, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 /**
- * The original harness's own wave barrier (a fixture written to spec 7.2 against the original
+ * The original harness's own wave barrier (a fixture written from the original plugin's behaviour against the original
  * library's functions) with only lib/state.sh swapped for baton's: it still counts, exactly,
  * even racing baton's own SubagentStop hook on the same wave, because both hold one state lock.
  */
@@ -62,7 +62,7 @@ const done = (id: string, type = 'Explore') => ({
 });
 
 describe('the original wave-barrier.sh with only state.sh swapped', () => {
-  it('counts DONE, dedupes, and keeps the task document in step (spec 7.2 regression cases)', () => {
+  it('counts DONE, dedupes, and keeps the task document in step (the regression cases)', () => {
     const p = project();
     try {
       p.baton('task', 'init', '--', 'demo', 'deep', '4', 'none', 'none');

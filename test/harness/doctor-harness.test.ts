@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { baton } from '../helpers/cli.js';
 import { eneoProject, startTask } from './helpers.js';
 
-/** `baton doctor` harness rows (task-state spec 10). */
+/** `baton doctor` harness rows. */
 describe('baton doctor harness rows', () => {
   it('reports stale lanes, mirror drift, a mirror or wave.json without a task, and a bad config', () => {
     const p = eneoProject();

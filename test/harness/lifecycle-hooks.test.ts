@@ -7,7 +7,7 @@ import { baton } from '../helpers/cli.js';
 import { eneoProject, startTask, TASK } from './helpers.js';
 
 /** SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd and garbage, as real processes. */
-describe('SessionStart (spec 8.1)', () => {
+describe('SessionStart', () => {
   it('prints one resume line read field by field; empty fields do not shift the others', () => {
     const p = eneoProject({ '.claude/rules/eneo-context.md': 'a\nb\nc\n' });
     try {
@@ -43,7 +43,7 @@ describe('SessionStart (spec 8.1)', () => {
   });
 });
 
-describe('UserPromptSubmit audit (spec 8.2)', () => {
+describe('UserPromptSubmit audit', () => {
   it('appends ts/slug/hash/len (never the prompt) and refreshes the stamp', () => {
     const p = eneoProject();
     try {

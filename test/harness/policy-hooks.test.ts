@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decision, eneoProject, startTask, type EneoProject } from './helpers.js';
 
-/** PreToolUse through the CLI as a process: the eneo profile's gates (spec 8.3-8.5, 8.7). */
+/** PreToolUse through the CLI as a process: the eneo profile's gates: phase gate, protected files, bash firewall. */
 const write = (dir: string, path: string) => ({
   hook_event_name: 'PreToolUse',
   tool_name: 'Write',
@@ -20,7 +20,7 @@ describe('eneo phase gate and protected files', () => {
   });
   after(() => p.cleanup());
 
-  it('GREEN denies a test edit with the spec text, the slug and the rule id, and allows src', () => {
+  it('GREEN denies a test edit with the original message, the slug and the rule id, and allows src', () => {
     assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
     const denied = p.hook('PreToolUse', write(p.dir, 'backend/tests/test_api.py'));
     assert.equal(denied.code, 0);

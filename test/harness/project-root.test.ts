@@ -7,7 +7,7 @@ import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 /**
- * Project root (task-state spec 1.1): configurable markers, nested folders and absolute
+ * Project root: configurable markers, nested folders and absolute
  * fallbacks; with no markers, CLAUDE_PROJECT_DIR, else the git top level, else the working
  * directory. The config is found at that default root; the markers may move the state below it.
  */

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { eneoProject, startTask, TASK, type EneoProject } from './helpers.js';
 
-/** The SubagentStop wave barrier (spec 7.2), including its regression cases and real concurrency. */
+/** The SubagentStop wave barrier, including its regression cases and real concurrency. */
 const WAVE = '.claude/state/wave.json';
 
 function seed(p: EneoProject, expected: number, agents: string[]): void {
@@ -55,7 +55,7 @@ describe('wave barrier regression cases', () => {
       const task = p.json(TASK);
       assert.deepEqual([task.wave_status, task.active_agents], [{ 1: 'done' }, []]);
       p.hook('SubagentStop', stop('agent-2', 'BLOCKED|late complaint'));
-      assert.equal(p.json(WAVE).status, 'ready-for-next-wave', 'BLOCKED after completion does not regress (11.19)');
+      assert.equal(p.json(WAVE).status, 'ready-for-next-wave', 'BLOCKED after completion does not regress');
       assert.deepEqual(p.json(TASK).wave_status, { 1: 'done' });
     } finally {
       p.cleanup();

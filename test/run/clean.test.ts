@@ -6,7 +6,7 @@ import { baton, project, snapshot, state } from './helpers.js';
 import { messageLines } from '../helpers/cli.js';
 
 /**
- * `baton run clean` (spec 4.8): the original's init wiped `.ai_log/`, and an orchestrator that
+ * `baton run clean`: the original's init wiped `.ai_log/`, and an orchestrator that
  * relied on that for a fresh start now asks for it explicitly. It must never take a run's state
  * (or the engine's history and locks beside it), and it refuses while another run is active.
  */

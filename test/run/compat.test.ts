@@ -8,7 +8,7 @@ import { CLI, project, SHIM, shim, state, type Project } from './helpers.js';
 
 /**
  * compat/pipeline-state/pipeline-state.sh run by bash as a real process, with `baton` on PATH,
- * exactly as an existing skill calls it (spec 7, "original equivalents").
+ * exactly as an existing skill calls it.
  */
 const USAGE = 'Usage: pipeline-state.sh <init|set|append|get|clear> <session_id> [field] [value]\n';
 
@@ -102,7 +102,7 @@ describe('compat/pipeline-state/pipeline-state.sh', () => {
     assert.equal(state(p.dir, 's').session, 's');
   });
 
-  it('20 parallel `append S ev p<i>` through the shim: all exit 0 and ev has 20 entries (spec 5)', async (t) => {
+  it('20 parallel `append S ev p<i>` through the shim: all exit 0 and ev has 20 entries', async (t) => {
     const p = project();
     t.after(p.cleanup);
     shim(['init', 'S'], p);

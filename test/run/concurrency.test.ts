@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { baton, batonAsync, project, state } from './helpers.js';
 
 /**
- * Parallel agents finishing at once is the normal case for this bus (spec 5). The original kept
+ * Parallel agents finishing at once is the normal case for this bus. The original kept
  * 3 of 20 parallel appends; every one of these must land.
  */
 describe('parallel agents on one run (real processes)', () => {

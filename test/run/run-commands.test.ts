@@ -21,7 +21,7 @@ describe('baton run: the pipeline-state verbs', () => {
     assert.equal(state(p.dir, '2026-06-30-blog-gating').session, '2026-06-30-blog-gating');
   });
 
-  it('init replaces only its own run: other sessions and their evidence survive (defect 8.1)', (t) => {
+  it('init replaces only its own run: other sessions and their evidence survive', (t) => {
     const p = project({ '.ai_log/.gitkeep': '', '.ai_log/phase-0-pm-prd.md': 'prd' });
     t.after(p.cleanup);
     baton(['run', 'init', 'a'], p.dir);
@@ -97,7 +97,7 @@ describe('baton run: the pipeline-state verbs', () => {
     assert.equal(get('phases.x').stdout, 'flat key wins\n');
   });
 
-  it('writes and reads of a run that was never init-ed fail with exit 1 and create nothing (defect 8.5)', (t) => {
+  it('writes and reads of a run that was never init-ed fail with exit 1 and create nothing', (t) => {
     const p = project();
     t.after(p.cleanup);
     const file = join(p.dir, '.ai_log', 'session-typo.json');
@@ -151,7 +151,7 @@ describe('baton run: the pipeline-state verbs', () => {
     }
   });
 
-  it('the root is CLAUDE_PROJECT_DIR, else the git top level, else the working directory (defect 8.7)', (t) => {
+  it('the root is CLAUDE_PROJECT_DIR, else the git top level, else the working directory', (t) => {
     const p = project({ 'a/b/.keep': '', 'plain/.keep': '' });
     t.after(p.cleanup);
     baton(['run', 'init', 'r'], join(p.dir, 'a', 'b'));

@@ -4,7 +4,7 @@ import { formatDuration, renderLine1, roundHalfEven } from '../../src/harness/st
 import { parseStatusInput } from '../../src/harness/statusline/input.js';
 import { renderTaskLine } from '../../src/harness/status/task-line.js';
 
-// Pure rendering: every colour, rounding and omission rule of task-state spec section 9.
+// Pure rendering: every colour, rounding and omission rule of the status line.
 const E = (code: number) => `\x1b[${code}m`;
 const R = E(0);
 const plain = { color: false, showCost: false, cwd: '/work/fallback' };
@@ -120,7 +120,7 @@ test('status JSON: odd and missing fields', () => {
   assert.deepEqual(full, { model: 'Opus', currentDir: '/a', projectDir: '/p', worktree: 'wt' });
 });
 
-test('line 2 renders the spec example with the ▓▒░ bar', () => {
+test('line 2 renders the Eneo original example with the ▓▒░ bar', () => {
   const doc = {
     slug: 'demo',
     phase: 2,

@@ -7,7 +7,7 @@ import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 /**
- * Faults of the machine (issue 8.5) made real: a full disk is a small tmpfs, a read-only folder is
+ * Faults of the machine made real: a full disk is a small tmpfs, a read-only folder is
  * a read-only bind mount (chmod does not stop root). Both need root and mount(8); elsewhere these
  * tests are skipped with the reason.
  */

@@ -8,7 +8,7 @@ import { baton, batonAsync, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 /**
- * Stalled and slow lock holders (issue 8.1). A holder here is a library process whose updater
+ * Stalled and slow lock holders. A holder here is a library process whose updater
  * announces `holding` and then waits: for a line on stdin (a stall the test controls) or for a
  * sleep (a slow updater). It prints `done REV` or `error CODE` and exits with the error's code.
  */

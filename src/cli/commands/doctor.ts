@@ -47,9 +47,9 @@ async function checkAll(root: string): Promise<Finding[]> {
   for (const { folder, names } of findDocuments(root)) {
     for (const name of names) findings.push(...(await checkDocument(root, join(folder, name))));
   }
-  // Harness rows (task-state spec 10) when the project has a baton.config.json.
+  // Harness rows when the project has a baton.config.json.
   findings.push(...(await harnessChecks(root)));
-  // Pipeline runs (pipeline spec 2): a warning when a run's state file is not git-ignored.
+  // Pipeline runs: a warning when a run's state file is not git-ignored.
   findings.push(...runChecks(root));
   return findings;
 }

@@ -8,7 +8,7 @@ import type { Cli } from '../context.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 
 /**
- * `baton goal <verb> ...`: the goal lifecycle of the orchestrate workflow (spec 3). Exit codes are
+ * `baton goal <verb> ...`: the goal lifecycle of the orchestrate workflow. Exit codes are
  * the workflow's own: 0 done, 1 refused, 2 usage, 3 the user must choose. Refusals print one line
  * `<tool>: <reason>`, where the tool is `goal.sh` when run through the drop-in script.
  */
@@ -25,7 +25,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   land: async () => (await import('../../goal/commands/edit.js')).land,
 };
 
-/** Usage checks come before every other check (3.0): `now` alone is 2 even with no goal. */
+/** Usage checks come before every other check: `now` alone is 2 even with no goal. */
 function isUsageError(verb: string | undefined, args: string[]): boolean {
   if (verb === undefined || !(verb in VERBS)) return true;
   if (verb === 'start') return (args[0] ?? '') === '' || foldNewlines(args.slice(1).join(' ')) === '';
@@ -44,7 +44,7 @@ export default async function goal(argv: string[], cli: Cli): Promise<number> {
   // compat/orchestrate/transcript-text.sh calls it without the drop-in marker.
   if (verb === 'transcript' && !names.compat) return (await import('../../goal/transcript-text.js')).default(args, cli);
   if (isUsageError(verb, args)) {
-    // goal.sh prints its usage block (spec 3.0); `baton goal` says what was wrong, then the usage.
+    // goal.sh prints its usage block; `baton goal` says what was wrong, then the usage.
     if (names.compat) cli.err(usageText(names.goal));
     else {
       const def = COMMANDS.goal!;

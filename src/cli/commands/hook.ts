@@ -97,7 +97,7 @@ async function goal(front: ProfileFront, canonical: EventName, call: GoalCall, c
     };
     return emit(cli, await (await import('../../goal/hooks/run.js')).runGoalHook(run));
   } catch {
-    return 0; // silent by contract (goal-workflow spec 5.0)
+    return 0; // silent by contract: goal hooks never fail the host
   }
 }
 

@@ -7,7 +7,7 @@ import { toolNames } from '../../goal/paths.js';
 import { formatFinding, type Finding } from '../../goal/lint/context.js';
 
 /**
- * `baton lint STATE [LOG] [SIDECAR] [--json] [--fix]`: the state.md lint (spec 4). Exit 0 for
+ * `baton lint STATE [LOG] [SIDECAR] [--json] [--fix]`: the state.md lint. Exit 0 for
  * every existing file whatever it finds; 1 when STATE is missing or not a file (a lint gate must
  * not pass on a typo); 2 for a usage error. `--json` prints
  * `{"file", "findings": [{code, message}]}`; `--fix` applies the safe mechanical fixes under the
@@ -15,7 +15,7 @@ import { formatFinding, type Finding } from '../../goal/lint/context.js';
  */
 export default async function lint(args: string[], cli: Cli): Promise<number> {
   const names = toolNames(cli.env);
-  // Through the drop-in state-lint.sh, the original's contract (spec 4.0): plain positionals, and
+  // Through the drop-in state-lint.sh, the original's contract: plain positionals, and
   // a STATE that is not a file is no finding (exit 0). `baton lint` itself refuses it instead.
   const { positionals, flags } = names.compat ? compatArgs(args) : parseCommand(COMMANDS.lint!, args);
   const json = flags.json === true;

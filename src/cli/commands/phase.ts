@@ -11,8 +11,8 @@ import { COMMANDS, errorUsage } from '../definitions.js';
 import type { Cli } from '../context.js';
 
 /**
- * `baton phase start|done|get|inputs RUN PHASE`: phase entries without hand-written jq (spec
- * defect 8.4). `done` is one locked read-modify-write, so agents finishing in parallel all land.
+ * `baton phase start|done|get|inputs RUN PHASE`: phase entries without hand-written jq (the
+ * original's docs said to edit the nested entry with raw jq). `done` is one locked read-modify-write, so agents finishing in parallel all land.
  */
 const DEF = COMMANDS.phase!;
 const SHORT = errorUsage(DEF);

@@ -11,7 +11,7 @@ import type { Cli } from '../context.js';
 /**
  * `baton run <init|set|append|get|clear|show> SESSION [FIELD] [VALUE]` and `baton run clean
  * [SESSION]`: the pipeline-state verbs
- * with the original's arguments, output lines and exit codes (spec 4). `--compat` as the first
+ * with the original's arguments, output lines and exit codes. `--compat` as the first
  * argument is what compat/pipeline-state/pipeline-state.sh passes: every argument is then
  * positional (a value such as `--json` is stored as text) and extra arguments are ignored, as the
  * original script did.

@@ -2,7 +2,7 @@ import type { Json } from '../../core/json.js';
 import type { Cli } from '../context.js';
 
 /**
- * `baton task <op>`: the Eneo task-state operations (spec 3 and 5) on the project's task document,
+ * `baton task <op>`: the Eneo task-state operations on the project's task document,
  * with the compat exit codes and `[state]` messages, so `compat/eneo/lib/state.sh` is a thin
  * wrapper. Values after `--` are taken literally (a value may start with `-`).
  *

@@ -30,8 +30,8 @@ function removeIfEmpty(dir: string): void {
 }
 
 /**
- * `close` (3.4): mark closed, log, move everything but scratch/ (hidden names included, defect
- * 6.11) into the archive, drop the pointer. Scratch stays: it can hold registered git worktrees.
+ * `close`: mark closed, log, move everything but scratch/ (hidden names included, `..notes`
+ * too) into the archive, drop the pointer. Scratch stays: it can hold registered git worktrees.
  */
 export default async function close(ctx: GoalContext): Promise<number> {
   const { pointer, paths } = activeGoal(ctx, true);

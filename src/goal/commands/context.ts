@@ -34,7 +34,7 @@ export function pathsBlock(ctx: GoalContext, slug: string, launchDir: string): s
     labelled('goal', slug) +
     labelled('folder', paths.dir) +
     labelled('state', paths.state) +
-    // goal.sh prints the bare path (spec 3.0); baton says whose file it is, since nothing creates it.
+    // goal.sh prints the bare path; baton says whose file it is, since nothing creates it.
     labelled(
       'status',
       `${launchDir}/.claude/status.md${ctx.names.compat ? '' : ' (the agent writes it; baton never does)'}`,
@@ -43,7 +43,7 @@ export function pathsBlock(ctx: GoalContext, slug: string, launchDir: string): s
   );
 }
 
-/** The active goal for touch/now/land/close (3.0): valid pointer, and its state file. */
+/** The active goal for touch/now/land/close: valid pointer, and its state file. */
 export function activeGoal(ctx: GoalContext, needState: boolean): { pointer: Pointer; paths: GoalPaths } {
   const pointer = readPointer(ctx.root);
   // A pointer naming an invalid slug could aim outside ROOT; treat it as no goal at all.

@@ -10,7 +10,7 @@ function entryText(args: string[]): string {
   return text.startsWith('- ') ? text.slice(2) : text;
 }
 
-/** `touch` (3.6): updated= to now; prints the marker line. */
+/** `touch`: updated= to now; prints the marker line. */
 export async function touch(ctx: GoalContext): Promise<number> {
   const { paths } = activeGoal(ctx, true);
   const lines = await editState(paths.state, () => undefined, { touchUpdated: true });
@@ -51,7 +51,7 @@ function printNow(ctx: GoalContext, lines: string[]): void {
   );
 }
 
-/** `now <entry...>` (3.7). */
+/** `now <entry...>`. */
 export async function now(ctx: GoalContext, args: string[]): Promise<number> {
   const entry = entryText(args);
   if (entry === '') throw usageError();
@@ -60,7 +60,7 @@ export async function now(ctx: GoalContext, args: string[]): Promise<number> {
   return 0;
 }
 
-/** `land <label> [<done text...>]` (3.8): the Done line is appended even for an unknown label. */
+/** `land <label> [<done text...>]`: the Done line is appended even for an unknown label. */
 export async function land(ctx: GoalContext, args: string[]): Promise<number> {
   const label = args[0] ?? '';
   if (label === '') throw usageError();

@@ -5,7 +5,7 @@ import { editState, isRegularFile, readLines } from '../state-file.js';
 import { readMarkerField, setMarkerField } from '../text.js';
 import { labelled, refuse, type GoalContext } from './context.js';
 
-/** Marks a goal paused and logs it, unless its state file is missing or closed (3.3). */
+/** Marks a goal paused and logs it, unless its state file is missing or closed. */
 export async function markPaused(ctx: GoalContext, slug: string): Promise<void> {
   if (!isValidSlug(slug)) return;
   const paths = goalPaths(ctx.root, slug);

@@ -8,7 +8,7 @@ import { labelled, pathsBlock, refuse, type GoalContext } from './context.js';
 import { printGoals } from './list.js';
 import { pauseOther } from './pause.js';
 
-/** Below or at the launch dir, the hooks work; the note is only for elsewhere (6.10). */
+/** Below or at the launch dir, the hooks work; the note is only for elsewhere (the original printed it for any other cwd). */
 function inside(cwd: string, dir: string): boolean {
   return `${cwd}/`.startsWith(`${dir}/`);
 }
@@ -32,11 +32,11 @@ async function showPointer(ctx: GoalContext): Promise<number> {
   return 0;
 }
 
-/** `resume [<slug>]` (3.2). */
+/** `resume [<slug>]`. */
 export default async function resume(ctx: GoalContext, args: string[]): Promise<number> {
   const slug = args[0];
   if (slug === undefined || slug === '') return showPointer(ctx);
-  // An invalid slug could name something outside ROOT (defect 6.2): it is simply no goal.
+  // An invalid slug could name something outside ROOT (`resume ../x`): it is simply no goal.
   if (!isValidSlug(slug)) throw refuse(`no goal '${slug}' (${ctx.names.goal} list)`);
   const paths = goalPaths(ctx.root, slug);
   if (!isRegularFile(paths.state)) throw refuse(`no goal '${slug}' (${ctx.names.goal} list)`);

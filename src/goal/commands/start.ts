@@ -18,7 +18,7 @@ function existsAnyType(path: string): boolean {
   }
 }
 
-/** `start <slug> <sentence...>` (3.1): checks first, then pause, folder, state, log, pointer. */
+/** `start <slug> <sentence...>`: checks first, then pause, folder, state, log, pointer. */
 export default async function start(ctx: GoalContext, args: string[]): Promise<number> {
   const slug = args[0] ?? '';
   const sentence = foldNewlines(args.slice(1).join(' '));
@@ -35,7 +35,7 @@ export default async function start(ctx: GoalContext, args: string[]): Promise<n
   } catch {
     throw refuse(`cannot create ${paths.dir}`);
   }
-  // Written completely or not at all, and before the pointer (defect 6.1).
+  // Written completely or not at all, and before the pointer, so a pointer never names a half-written goal.
   try {
     if (existsSync(paths.state)) throw new Error('appeared meanwhile');
     writeFileAtomic(paths.state, initialState(sentence));

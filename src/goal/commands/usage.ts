@@ -1,4 +1,4 @@
-/** The usage block the original prints (3.0), with the tool name it is run as. */
+/** The usage block the original prints, with the tool name it is run as. */
 export function usageText(goal: string): string {
   return goal === 'goal.sh' ? USAGE : USAGE.replaceAll('goal.sh', goal);
 }

@@ -1,5 +1,5 @@
 /**
- * Reading Bash commands of a turn (5.5.2-5.5.4): split into segments, find each segment's command
+ * Reading Bash commands of a turn: split into segments, find each segment's command
  * word behind assignments and wrappers, and decide whether it ran goal.sh with a verb, or wrote
  * through git or gh. Everything is case-sensitive, as the original's checks are.
  */

@@ -10,7 +10,7 @@ import { extractHead } from './head.js';
 import type { Scope } from './scope.js';
 
 /**
- * The context block injected into the owning session (5.3): fixed lines, then the crash warning,
+ * The context block injected into the owning session: fixed lines, then the crash warning,
  * lost agents, the full lint, the scratch report and (optionally) the head, in that order.
  */
 export interface BlockRequest {

@@ -1,7 +1,7 @@
 import { END_HEAD } from '../text.js';
 
 /**
- * Head extraction for injection (2.4.2): lines above the first line containing the end marker,
+ * Head extraction for injection: lines above the first line containing the end marker,
  * at most 40 lines and 4000 bytes, with a notice when the head was cut or has no end marker.
  */
 export const HEAD_LINES = 40;

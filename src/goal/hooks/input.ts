@@ -1,6 +1,6 @@
 /**
  * The goal hooks' reading of the one payload the pipeline hands every handler (`input.raw`), by
- * the goal spec's rules (5.0), which differ from the harness's: missing or null fields read as
+ * the original goal hooks' rules, which differ from the harness's: missing or null fields read as
  * empty, other non-strings as their JSON text, a newline inside a value as a space; input that
  * is not a JSON object reads as all empty.
  */

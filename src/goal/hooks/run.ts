@@ -8,7 +8,7 @@ import { resolveScope, type Scope } from './scope.js';
 /**
  * The goal hooks of the `orchestrate` profile as handlers of the one hook pipeline: the events
  * of the registry they implement, each loaded only once a goal is in scope. They return the same
- * outcome as the harness handlers; the pipeline renders it and keeps them silent (5.0).
+ * outcome as the harness handlers; the pipeline renders it and keeps them silent (a goal hook never speaks on stderr).
  */
 type GoalHook = (scope: Scope, input: GoalPayload, context: HandlerContext) => Promise<HookOutcome>;
 

@@ -5,7 +5,7 @@ import { isRegularFile } from '../state-file.js';
 import type { GoalPayload } from './input.js';
 
 /**
- * Scope (5.1): a valid pointer, a cwd at or below its launch dir (physical paths; `/w/app-x` is
+ * Scope: a valid pointer, a cwd at or below its launch dir (physical paths; `/w/app-x` is
  * not below `/w/app`), and the goal's state file. The owner is the pointer's session when it
  * equals the hook's non-empty session id.
  */

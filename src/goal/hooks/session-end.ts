@@ -8,7 +8,7 @@ import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 
 /**
- * SessionEnd (5.6), owner only: rotate, log the end with the transcript path, and on /clear hand
+ * SessionEnd, owner only: rotate, log the end with the transcript path, and on /clear hand
  * the goal off (`session=cleared:<id>`) so the next SessionStart with source clear claims it.
  */
 export async function sessionEnd(scope: Scope, input: GoalPayload, { env }: HandlerContext): Promise<HookOutcome> {

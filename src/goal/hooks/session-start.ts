@@ -9,7 +9,7 @@ import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 
 /**
- * SessionStart (5.4): the owner gets the goal's context; a session started by /clear takes over
+ * SessionStart: the owner gets the goal's context; a session started by /clear takes over
  * a goal its predecessor handed off (`session=cleared:<id>`). Everyone else: silence.
  */
 export const MODE_LINE = 'Orchestrate mode is active: load the /orchestrate skill with "resume" before anything else.';

@@ -12,7 +12,7 @@ import type { Scope } from './scope.js';
 import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.js';
 
 /**
- * Stop (5.5): a non-owner whose turn ran goal.sh start/resume claims the goal; the owner is nudged
+ * Stop: a non-owner whose turn ran goal.sh start/resume claims the goal; the owner is nudged
  * when the turn changed things without recording them, and told about lint findings only when
  * the finding set changed since the last report (`.lint-last`).
  */
@@ -22,7 +22,7 @@ const claimMode = (invocation: string) =>
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit']);
 const TOUCH_VERBS = ['start', 'resume', 'touch', 'now', 'land'];
 
-/** Paths in ROOT itself or below `ROOT/` are bookkeeping (defect 6.6: not `ROOT-old/`). */
+/** Paths in ROOT itself or below `ROOT/` are bookkeeping; a bare prefix would also take `ROOT-old/`. */
 function isBookkeeping(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`) || path.endsWith('/.claude/status.md');
 }
@@ -42,7 +42,7 @@ export function classifyTurn(calls: ToolCall[], scope: Scope): { substantive: bo
   return { substantive, touched };
 }
 
-/** The dedupe key of a finding (5.5.6): whole line, section-stale per section, else the code. */
+/** The dedupe key of a finding: whole line, section-stale per section, else the code. */
 export function findingKey(line: string): string {
   if (line.startsWith('lint: now-finished: ') || line.startsWith('lint: pending-but-done: ')) return line;
   const stale = /^(lint: section-stale: ## .+?) unchanged /.exec(line);

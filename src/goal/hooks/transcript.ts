@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
- * The Stop hook's view of the turn (5.5.1): the last 3000 transcript lines, parsed one by one
+ * The Stop hook's view of the turn: the last 3000 transcript lines, parsed one by one
  * (broken lines skipped), from the last real user prompt on, as a list of tool calls.
  */
 export const TAIL_LINES = 3000;

@@ -7,7 +7,7 @@ import { makeContext, thresholdsFrom, type Finding, type LintContext, type Sidec
 import { RULES } from './rules/index.js';
 
 /**
- * Runs every rule over one state file (spec 4). The only file written is the sidecar, and only
+ * Runs every rule over one state file. The only file written is the sidecar, and only
  * when section-stale changed it. Returns undefined when the state file is not a regular file
  * (the lint then prints nothing and exits 0).
  */

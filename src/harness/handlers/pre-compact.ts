@@ -9,11 +9,11 @@ import type { HandlerContext } from './context.js';
 
 /**
  * PreCompact: a history revision of each configured document (so `baton history` / `baton show`
- * can return to the state as it was before compaction), then the scratchpad snapshot of spec 8.6.
+ * can return to the state as it was before compaction), then the scratchpad snapshot.
  * `snapshot.documents` names documents of `documents` or gives paths, where the last segment may
  * be a glob: the eneo profile lists the task and the run bus's `.ai_log/session-*.json` runs.
  * The scratchpad folder is `$CLAUDE_SCRATCHPAD_DIR`, else the newest folder matching one of the
- * configured patterns (both the original's path and `phase-NN-scratchpad`, 11.17).
+ * configured patterns (both the original's path and `phase-NN-scratchpad`; the original looked only in the first).
  */
 export async function preCompact({ config, root, env, now }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };

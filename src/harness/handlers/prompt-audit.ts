@@ -8,9 +8,10 @@ import type { HookOutcome } from '../types.js';
 import { isoSeconds, type HandlerContext } from './context.js';
 
 /**
- * UserPromptSubmit audit (spec 8.2): one JSONL record with the prompt's hash and length, never
+ * UserPromptSubmit audit: one JSONL record with the prompt's hash and length, never
  * the prompt. Nothing is created in a project without a task: the stats folder only when there is
- * a slug, and the task stamp refresh only touches an existing task file (11.11).
+ * a slug, and the task stamp refresh only touches an existing task file (the
+ * original created `.claude/state` in every project).
  */
 export async function promptAudit({ input, config, root, now }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };

@@ -5,8 +5,8 @@ import type { HookOutcome } from '../types.js';
 import { present, type HandlerContext } from './context.js';
 
 /**
- * SessionStart (spec 8.1): one resume line for the model, built from the parsed JSON field by
- * field, so an empty field can never shift the others (the original's tab-split bug, 11.5). The
+ * SessionStart: one resume line for the model, built from the parsed JSON field by
+ * field, so an empty field can never shift the others (the original's tab-split bug). The
  * same line is printed for every source, so after `compact` the state is injected again.
  */
 export async function sessionStart({ config, root }: HandlerContext): Promise<HookOutcome> {

@@ -4,7 +4,7 @@ import type { Condition, HarnessConfig } from '../config-types.js';
 
 /**
  * Reads the document fields rules are conditioned on, as cheaply as possible: a field with a
- * mirror file is read from that one-word file (spec 6: the JSON stays authoritative, the mirror
+ * mirror file is read from that one-word file (the JSON stays authoritative, the mirror
  * is what gates), any other field from the JSON text with a plain JSON.parse (no schema, no lock).
  */
 export class StateReader {

@@ -1,10 +1,11 @@
 import type { HarnessConfig } from '../config-types.js';
 
 /**
- * The `eneo` profile: the Eneo harness (task-state spec sections 7-8) expressed as baton
+ * The `eneo` profile: the Eneo harness (its wave barrier and hooks) expressed as baton
  * configuration. Path classes use bash `case` semantics (`*` also matches `/`) over absolute
  * paths, as the original did. One class list feeds both the edit gate and the bash firewall
- * (spec 11.16), and `.env.example` and friends are allowed before any rule runs (11.15).
+ * (the original had two lists that disagreed), and `.env.example` and friends are allowed before
+ * any rule runs (the original's env pattern blocked them).
  */
 const GATE = '.claude/rules/eneo-context.md';
 const PHASE = { doc: 'task', field: 'tdd_phase' } as const;
@@ -175,7 +176,7 @@ export const ENEO: HarnessConfig = {
   // The original's Stop hooks (stop-ratchet, typecheck-on-stop) as presets, and the wave gate.
   stop: { presets: ['ratchet', 'typecheck'], waveGate: 'incomplete' },
   snapshot: {
-    // Both layouts: the original's default and what /eneo-start actually writes (spec 11.17).
+    // Both layouts: the original's default and what /eneo-start actually writes.
     scratchpads: ['.claude/phases/{slug}/scratchpad', '.claude/phases/{slug}/phase-*-scratchpad'],
     dest: '.claude/context',
     // The task and every run of the run bus (`baton run`), so both can be restored after compaction.

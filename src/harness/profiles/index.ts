@@ -9,7 +9,7 @@ import type { EventName } from '../events.js';
  * - `harness`: the policy/state handlers (handlers/*.ts), configured by baton.config.json over
  *   the profile's defaults.
  * - `goal`: the orchestrate workflow's goal hooks (goal/hooks/*.ts). They need no config file,
- *   decide "no active goal" with one stat, and are silent by contract (goal-workflow spec 5.0):
+ *   decide "no active goal" with one stat, and are silent by contract:
  *   exit 0, nothing on stderr, whatever happens.
  */
 export interface ProfileFront {
@@ -27,7 +27,7 @@ export const PROFILE_FRONTS: Readonly<Record<string, ProfileFront>> = {
   orchestrate: {
     kind: 'goal',
     events: ['SessionStart', 'Stop', 'SessionEnd'],
-    // Not even the goal root is created when there is no pointer (goal-workflow spec 5.1).
+    // Not even the goal root is created when there is no pointer: a project without goals stays untouched.
     active: (env) => Boolean(env.HOME) && existsSync(`${env.HOME}/.claude/orchestrate/active`),
   },
 };

@@ -1,7 +1,7 @@
 import { isObject, type Json } from '../../core/json.js';
 
 /**
- * Line 2 of the status line (task-state spec section 9): slug, phase, wave with its bar, TDD
+ * Line 2 of the status line: slug, phase, wave with its bar, TDD
  * phase, then agents, next hint or an ellipsis. Each field is read from the parsed JSON, never
  * from a joined text row, so an empty field cannot shift the others.
  */

@@ -3,9 +3,9 @@ import { dirname, join, resolve } from 'node:path';
 import { readCache, writeCache } from './cache.js';
 
 /**
- * Git facts for line 1: branch, staged and modified counts (task-state spec section 9).
+ * Git facts for line 1: branch, staged and modified counts.
  *
- * Measured on this machine: one `git` process costs 4-8 ms, so the spec's two (`git branch`,
+ * Measured on this machine: one `git` process costs 4-8 ms, so the straightforward two (`git branch`,
  * `git diff --cached --numstat`, `git diff --numstat`: three in the original) would be a third of a
  * status line run. Instead the branch is read from HEAD directly (two small file reads, always
  * fresh), and both counts come from one `git status --porcelain -uno -z`, cached for 5 s per

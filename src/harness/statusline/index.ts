@@ -6,7 +6,7 @@ import { renderLine1 } from './line.js';
 import { readStatuslineConfig, readTask, statusRoot } from './task.js';
 
 /**
- * `baton statusline`: the host's status JSON in, one or two rows out (task-state spec section 9).
+ * `baton statusline`: the host's status JSON in, one or two rows out.
  * The host blanks the line when a run fails, so this never throws and never returns an empty
  * string: after any failure it replays the session's last good output, or at least `[model]`.
  */

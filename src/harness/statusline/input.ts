@@ -1,7 +1,7 @@
 /**
  * The host's status JSON (claude-code-hooks.md "Status line"), reduced to the fields the status
  * line shows. Every field is optional: older hosts omit some, and an empty string or null counts
- * as absent while 0 is a value (task-state spec section 9). Garbage stdin yields an empty input,
+ * as absent while 0 is a value. Garbage stdin yields an empty input,
  * never an exception, so line 1 still renders with its defaults.
  */
 export interface StatusInput {

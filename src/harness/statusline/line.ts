@@ -4,8 +4,8 @@ import type { GitInfo } from './git.js';
 import type { StatusInput } from './input.js';
 
 /**
- * Line 1 of the status line (task-state spec section 9, segments 1 and 3-10; the optional
- * environment badge of segment 2 is Eneo-specific and not built in). Pure: everything it shows
+ * Line 1 of the status line (model, folder, worktree, git, context, limits, time, cost; the
+ * Eneo original's environment badge is Eneo-specific and not built in). Pure: everything it shows
  * comes from its arguments, so tests can pin every colour and rounding case.
  */
 export interface Line1Options {

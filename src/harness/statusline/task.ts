@@ -12,7 +12,7 @@ import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
  *   { "documents": { "task": { "path": "..." } } }   the task document, relative to the root
  *   { "stateDir": ".claude/state" }                  else current-task.json in this folder
  *   { "statusline": { "costEnv": "NAME" } }          variable that turns the cost segment on
- *   { "root": {...} } or { "profile": ... }         root markers (spec 1.1; the eneo ones by default), see project/root.ts
+ *   { "root": {...} } or { "profile": ... }         root markers (the eneo ones by default), see project/root.ts
  */
 export const DEFAULT_STATE_DIR = '.claude/state';
 export const TASK_FILE = 'current-task.json';
@@ -27,7 +27,7 @@ export interface StatuslineConfig {
   gitTimeoutMs: number;
 }
 
-/** Project root: the payload's `workspace.project_dir`, else CLAUDE_PROJECT_DIR, else cwd (spec 1.1). */
+/** Project root: the payload's `workspace.project_dir`, else CLAUDE_PROJECT_DIR, else cwd. */
 export function statusRoot(projectDir: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string {
   return projectDir ?? (env.CLAUDE_PROJECT_DIR || cwd);
 }

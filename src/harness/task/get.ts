@@ -5,7 +5,7 @@ import type { Json } from '../../core/json.js';
 import type { TaskSetup } from './setup.js';
 
 /**
- * Safe read (spec 5.3): a missing or broken file, a runtime error, null or no result all print
+ * Safe read: a missing or broken file, a runtime error, null or no result all print
  * the default and exit 0; strings print raw, anything else as compact JSON, one line per result.
  * Only an expression that does not compile is the caller's bug (exit 2). No lock is taken.
  */

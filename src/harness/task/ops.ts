@@ -10,8 +10,8 @@ import { heldBy } from './shell-lock.js';
 import { StateExit, stateError, stateNote, type TaskSetup } from './setup.js';
 
 /**
- * The task-state operations of spec 5 over baton documents. Every write (init, update,
- * phase-set, next-hint-consume, clear, wave-start) holds the one state lock of spec 4
+ * The Eneo task-state operations over baton documents. Every write (init, update,
+ * phase-set, next-hint-consume, clear, wave-start) holds the one state lock
  * (`.locks/state.lock`, where a leftover bash writer's lock would collide with it) across the
  * task document, its phase mirror and wave.json; the mirror is written by the eneo-task schema's
  * mirror rule. The document's own lock is taken inside it, always in that order.

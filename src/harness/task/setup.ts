@@ -11,7 +11,7 @@ import type { HarnessConfig } from '../config-types.js';
 /**
  * What the `baton task` operations share: the project's task document, state folder and wave
  * file (from baton.config.json, the eneo profile's layout by default), and the translation of
- * baton's errors into the compat exit codes and `[state] ` messages of the task-state spec (3).
+ * baton's errors into the compat exit codes and `[state] ` messages of the Eneo shell helpers.
  */
 export interface TaskSetup {
   root: string;
@@ -50,7 +50,7 @@ export function taskSetup(cli: Cli): TaskSetup {
   };
 }
 
-/** A compat exit: the code of spec 3 and the one `[state]` line that names the fix. */
+/** A compat exit: the Eneo helpers' exit code and the one `[state]` line that names the fix. */
 export class StateExit extends Error {
   constructor(
     readonly code: number,
@@ -71,7 +71,7 @@ export function stateError(error: unknown, expr?: string): StateExit {
   return new StateExit(error.code === 'usage' ? 2 : 1, error.message);
 }
 
-/** The engine's coercion note, in the compat wording of spec 2.2. */
+/** The engine's coercion note, in the Eneo helpers' wording. */
 export function stateNote(note: string): string {
   const coerced = /^stored (\S+) as a number/.exec(note);
   return coerced ? `stored ${coerced[1]} as a number; pass it with json:` : note;

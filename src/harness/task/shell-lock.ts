@@ -22,7 +22,7 @@ export function lockPath(setup: TaskSetup, name: string): string {
 
 export async function shellLock(setup: TaskSetup, name: string, pid: number): Promise<string> {
   if (!NAME.test(name)) throw new StateExit(2, `invalid lock name: ${name} (letters, digits, - and _)`);
-  // Locking never creates the state folder (spec 11.11): only its .locks folder inside it.
+  // Locking never creates the state folder (the original created `.claude/state` in every project): only its .locks folder inside it.
   if (!existsSync(setup.stateDir)) throw new StateExit(1, `no state folder (${setup.stateDir}); run init first`);
   try {
     const handle = await acquireLock(lockPath(setup, name), {

@@ -1,7 +1,7 @@
 import type { LintRule } from '../context.js';
 import { entries } from '../context.js';
 
-/** 4.5: Decided holds rulings; merges, reviews and agent returns are events (Done or the log). */
+/** Decided holds rulings; merges, reviews and agent returns are events (Done or the log). */
 const EVENT = /MERGED|CLOSED|APPROVE|CHANGES|^- Opened |- done \d|\((?:opus|sonnet|haiku|fable)\)[: ]/;
 
 export const rule: LintRule = {

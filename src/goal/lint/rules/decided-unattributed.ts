@@ -2,7 +2,7 @@ import type { LintRule } from '../context.js';
 import { entries } from '../context.js';
 
 /**
- * 4.6: a ruling ends `(<who>, YYYY-MM-DD)`. Any parenthesised group without nesting holding a
+ * A ruling ends `(<who>, YYYY-MM-DD)`. Any parenthesised group without nesting holding a
  * comma then a 20xx year (or the template's literal `<YYYY-MM-DD>`) counts as attributed.
  */
 const ATTRIBUTED = /\([^()]*,[ \t]*(?:20\d\d|<YYYY-MM-DD>)[^()]*\)/;

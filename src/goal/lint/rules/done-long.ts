@@ -1,7 +1,7 @@
 import type { LintRule } from '../context.js';
 import { entries } from '../context.js';
 
-/** 4.9: one Done line per finished item, not per agent return. */
+/** One Done line per finished item, not per agent return. */
 export const rule: LintRule = {
   id: 'done-long',
   check(ctx) {

@@ -1,7 +1,7 @@
 import type { LintRule } from '../context.js';
 import { END_HEAD } from '../../text.js';
 
-/** 4.10: the head is injected capped at 40 lines / 4000 bytes; a longer head is cut short. */
+/** The head is injected capped at 40 lines / 4000 bytes; a longer head is cut short. */
 export const HEAD_MAX_LINES = 40;
 export const HEAD_MAX_BYTES = 4000;
 

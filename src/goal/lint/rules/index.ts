@@ -12,7 +12,7 @@ import { rule as headLong } from './head-long.js';
 import { rule as markerStale } from './marker-stale.js';
 import { rule as sectionStale } from './section-stale.js';
 
-/** All rules in output order (4.13). */
+/** All rules in output order (the original lint's, which scripts reading its output rely on). */
 export const RULES: readonly LintRule[] = [
   nowBlank,
   nowEmpty,

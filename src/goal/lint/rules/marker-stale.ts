@@ -2,7 +2,7 @@ import type { LintRule } from '../context.js';
 import { readMarkerField } from '../../text.js';
 
 /**
- * 4.11: updated= must match the file's last change (within the slack) and not lie in the future.
+ * updated= must match the file's last change (within the slack) and not lie in the future.
  * Values that are not a date (the template's `<ISO UTC>`) skip the check.
  */
 const FORMATS = [

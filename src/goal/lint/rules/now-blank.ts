@@ -1,7 +1,7 @@
 import type { LintRule } from '../context.js';
 import { isBlank } from '../../text.js';
 
-/** 4.1: one blank line (the separator before the next heading) is allowed in Now, no more. */
+/** One blank line (the separator before the next heading) is allowed in Now, no more. */
 export const rule: LintRule = {
   id: 'now-blank',
   check(ctx) {

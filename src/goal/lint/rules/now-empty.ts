@@ -1,7 +1,7 @@
 import type { LintRule } from '../context.js';
 import { entries } from '../context.js';
 
-/** 4.2: Now always holds an entry; when nothing runs, the placeholder. */
+/** Now always holds an entry; when nothing runs, the placeholder. */
 export const rule: LintRule = {
   id: 'now-empty',
   check(ctx) {

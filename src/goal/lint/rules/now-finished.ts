@@ -4,9 +4,9 @@ import type { LintRule } from '../context.js';
 import { expandHome, parseAgentEntry } from '../../text.js';
 
 /**
- * 4.3: an agent entry whose report exists has returned and should be landed. The report is cut at
- * ` (` (`reports/x.md (late)`); an empty report never counts (defect 6.9: it resolved to the
- * goal folder itself).
+ * An agent entry whose report exists has returned and should be landed. The report is cut at
+ * ` (` (`reports/x.md (late)`); an empty report never counts (it would resolve to the goal
+ * folder itself, which always exists).
  */
 export const rule: LintRule = {
   id: 'now-finished',

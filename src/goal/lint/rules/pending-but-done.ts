@@ -1,8 +1,8 @@
 import type { LintRule } from '../context.js';
 
 /**
- * 4.4: an issue or PR number still pending in Next, Awaiting user or Queue while Done or Decided
- * records it as merged or closed. The global case-insensitive regex gives exactly the spec's
+ * An issue or PR number still pending in Next, Awaiting user or Queue while Done or Decided
+ * records it as merged or closed. The global case-insensitive regex gives exactly the original's
  * longest, non-overlapping left-to-right matches.
  */
 const FINISHED = /#(\d+)[^#]{0,25}(?:merged|closed)|(?:merged|closed)[^#]{0,12}#(\d+)/gi;

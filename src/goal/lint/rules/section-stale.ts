@@ -3,7 +3,7 @@ import type { LintContext, LintRule } from '../context.js';
 import { entries } from '../context.js';
 
 /**
- * 4.12: a pending section that has not changed while Done grew by STATE_LINT_STALE_DONE items is
+ * A pending section that has not changed while Done grew by STATE_LINT_STALE_DONE items is
  * probably out of date. Hashes live in the `.lint` sidecar (`<key> <hash> <done count>`), so the
  * orchestrator stays the only writer of state.md. After a report the count starts again.
  */

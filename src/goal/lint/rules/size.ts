@@ -1,6 +1,6 @@
 import type { LintRule } from '../context.js';
 
-/** 4.8: the file is measured in bytes; a long file costs every session that reads it. */
+/** The file is measured in bytes; a long file costs every session that reads it. */
 export const rule: LintRule = {
   id: 'size',
   check(ctx) {
