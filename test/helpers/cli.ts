@@ -20,6 +20,8 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
     'agent_id',
     'BATON_WRITER',
     'NODE_EXTRA_CA_CERTS',
+    'BATON_STORE',
+    'BATON_PROJECT',
   ])
     delete env[name];
   return { ...env, ...extra };
