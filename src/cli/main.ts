@@ -1,4 +1,4 @@
-import { EXIT, fromSystemError, isBatonError } from '../core/errors.js';
+import { BatonError, EXIT, fromSystemError, inFace, isBatonError, type CompatFace } from '../core/errors.js';
 import { join } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
 import { processCli, type Cli, type Command } from './context.js';
@@ -9,9 +9,15 @@ import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.
  * uses (start-up cost stays flat as commands grow). The CLI is built as CommonJS with one bundle
  * per command (scripts/build.mjs), loaded through a V8 code cache (bundle-loader.ts). This file
  * is the one error boundary: commands throw BatonError, and only here do errors become messages
- * and exit codes.
+ * and exit codes. A command that stands in for another tool exports its `face`, and its errors
+ * are reported with that tool's exit codes and lead unless they carry their own.
  */
 declare const BATON_VERSION: string | undefined;
+
+interface CommandModule {
+  default: Command;
+  face?: (cli: Cli, args: string[]) => CompatFace;
+}
 
 async function main(argv: string[]): Promise<number> {
   const cli = processCli();
@@ -32,21 +38,29 @@ async function main(argv: string[]): Promise<number> {
   }
   const asked = helpAsked(def, args);
   if (asked !== undefined) return help(cli, [name, ...(asked ? [asked] : [])]);
+  let face: CompatFace | undefined;
   try {
-    const command = loadBundle<{ default: Command }>(join(__dirname, 'commands', `${name}.js`)).default;
-    return await command(args, cli);
+    const command = loadBundle<CommandModule>(join(__dirname, 'commands', `${name}.js`));
+    face = command.face?.(cli, args);
+    return await command.default(args, cli);
   } catch (error) {
     // A permission, read-only or full-disk error is the user's environment, not a bug: one line.
     const known = isBatonError(error) ? error : fromSystemError(error);
-    if (known) {
-      // A jq runtime error is about the document's values, which the message cannot show.
-      const hint =
-        known.code === 'jq_runtime' && name === 'update' ? `; look at the values with 'baton get ${args[0]}'` : '';
-      cli.err(`baton ${name}: ${known.message}${hint}\n`);
-      return known.exitCode;
+    if (!known && !face) {
+      cli.err(`baton ${name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+      return EXIT.internal;
     }
-    cli.err(`baton ${name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-    return EXIT.internal;
+    const shown = face
+      ? inFace(
+          known ?? new BatonError('internal', `internal error: ${(error as Error)?.message ?? String(error)}`),
+          face,
+        )
+      : (known as BatonError);
+    // A jq runtime error is about the document's values, which the message cannot show.
+    const hint =
+      shown.code === 'jq_runtime' && name === 'update' ? `; look at the values with 'baton get ${args[0]}'` : '';
+    cli.err(`${shown.compat?.lead ?? `baton ${name}: `}${shown.message}${hint}\n`);
+    return shown.exitCode;
   }
 }
 

@@ -34,7 +34,8 @@ export type ErrorCode =
   | 'io'
   | 'internal';
 
-const EXIT_BY_CODE: Record<ErrorCode, number> = {
+/** baton's own exit code for each error code (docs/troubleshooting.md, "Exit codes", lists them). */
+export const EXIT_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   usage: EXIT.usage,
   not_found: EXIT.refused,
   exists: EXIT.refused,
@@ -54,6 +55,37 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   internal: EXIT.internal,
 };
 
+/**
+ * The exit codes of the commands that stand in for other tools: scripts written against those
+ * tools test for their codes, so every refusal exits 1 (refused) except the codes listed here.
+ * docs/pipeline-state.md, docs/eneo.md and docs/orchestrate.md document them.
+ */
+export const COMPAT_EXITS = {
+  /** `baton run`, `phase` and `gate` (pipeline-state.sh), and the writes baton refuses on purpose. */
+  runBus: { usage: EXIT.usage, jq_syntax: EXIT.usage, forbidden: EXIT.forbidden, internal: EXIT.internal },
+  /** `baton task` (the Eneo task-state helpers); "no current task" is their 3, set where it is raised. */
+  taskState: { usage: EXIT.usage },
+  /** `baton goal` (goal.sh); "the user must choose" is its 3, an answer rather than an error. */
+  goal: { usage: EXIT.usage },
+} as const satisfies Record<string, Partial<Record<ErrorCode, number>>>;
+
+/**
+ * How a command that stands in for another tool reports an error: that tool's exit code and the
+ * lead its message lines had, in place of baton's code and its `baton <command>: ` lead.
+ */
+export interface CompatFace {
+  /** Printed before the message (`[state] `, `goal.sh: `, `Error: `). */
+  lead: string;
+  /** The exit codes that are not 1 (one of `COMPAT_EXITS`). */
+  codes: Partial<Record<ErrorCode, number>>;
+}
+
+/** The exit code and lead one error is reported with by a compat face. */
+export interface CompatExit {
+  exitCode: number;
+  lead: string;
+}
+
 export interface Issue {
   path: string;
   message: string;
@@ -69,16 +101,35 @@ export class BatonError extends Error {
   override name = 'BatonError';
   readonly [BRAND] = true;
   readonly code: ErrorCode;
+  /** baton's code for `code`, or the one a compat face gave this error. */
   readonly exitCode: number;
+  /** Set when a compat face reports this error (see `CompatFace`); baton's own lead otherwise. */
+  readonly compat: CompatExit | undefined;
   /** Validation issues, collected rather than stopping at the first. */
   readonly issues: Issue[];
 
-  constructor(code: ErrorCode, message: string, options: { issues?: Issue[]; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { issues?: Issue[]; cause?: unknown; compat?: CompatExit } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.exitCode = EXIT_BY_CODE[code];
+    this.compat = options.compat;
+    this.exitCode = options.compat?.exitCode ?? EXIT_BY_CODE[code];
     this.issues = options.issues ?? [];
   }
+}
+
+/** `error` as `face` reports it: same code and message; an error that already carries its compat exit keeps it. */
+export function inFace(error: BatonError, face: CompatFace): BatonError {
+  if (error.compat) return error;
+  const exitCode = face.codes[error.code] ?? EXIT.refused;
+  return new BatonError(error.code, error.message, {
+    issues: error.issues,
+    cause: error,
+    compat: { exitCode, lead: face.lead },
+  });
 }
 
 export function isBatonError(error: unknown, code?: ErrorCode): error is BatonError {

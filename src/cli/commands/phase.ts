@@ -1,7 +1,6 @@
-import { BatonError, EXIT } from '../../core/errors.js';
+import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/document.js';
-import { reportRunError } from '../../run/exit.js';
 import { formatValue, lookup } from '../../run/fields.js';
 import { limitsFrom } from '../../run/limits.js';
 import { recordPhaseDone } from '../../run/phase-done.js';
@@ -18,35 +17,36 @@ const DEF = COMMANDS.phase!;
 const SHORT = errorUsage(DEF);
 const REPEATED = DEF.options.filter((option) => option.repeat).map((option) => option.name);
 
+/** The run bus's exit codes (those of pipeline-state.sh), as `baton run` has. */
+export function face(): CompatFace {
+  return { lead: 'baton phase: ', codes: COMPAT_EXITS.runBus };
+}
+
 export default async function phase(argv: string[], cli: Cli): Promise<number> {
-  try {
-    const { lists, rest } = takeRepeated(argv, REPEATED);
-    const parsed = parseCommand({ ...DEF, options: DEF.options.filter((option) => !option.repeat) }, rest);
-    const [verb, ref, key, field] = parsed.positionals as [string, string, string, string?];
-    if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw usageError(`unknown phase command '${verb}'`, SHORT);
-    checkPhaseKey(key);
-    const { flags } = parsed;
-    const run = new Run(
-      ref,
-      {
-        cwd: cli.cwd,
-        env: cli.env,
-        writer: writerFrom(flags.as, cli.env),
-        limits: limitsFrom(cli.env, flags['allow-large'] === true),
-      },
-      str(flags.name),
-    );
-    if (verb === 'start') return await start(run, key, parsed);
-    if (verb === 'done') return await done(run, key, parsed, lists, cli);
-    if (verb === 'get') return await get(run, key, field, cli);
-    const { resolveInputs, formatInputs } = await import('../../run/inputs.js');
-    const doc = await run.read();
-    const inputs = resolveInputs(doc, key);
-    cli.out(formatInputs(inputs, doc));
-    return inputs.inputs.every((input) => input.value !== undefined) ? EXIT.ok : EXIT.refused;
-  } catch (error) {
-    return reportRunError(error, cli.err, 'baton phase: ');
-  }
+  const { lists, rest } = takeRepeated(argv, REPEATED);
+  const parsed = parseCommand({ ...DEF, options: DEF.options.filter((option) => !option.repeat) }, rest);
+  const [verb, ref, key, field] = parsed.positionals as [string, string, string, string?];
+  if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw usageError(`unknown phase command '${verb}'`, SHORT);
+  checkPhaseKey(key);
+  const { flags } = parsed;
+  const run = new Run(
+    ref,
+    {
+      cwd: cli.cwd,
+      env: cli.env,
+      writer: writerFrom(flags.as, cli.env),
+      limits: limitsFrom(cli.env, flags['allow-large'] === true),
+    },
+    str(flags.name),
+  );
+  if (verb === 'start') return await start(run, key, parsed);
+  if (verb === 'done') return await done(run, key, parsed, lists, cli);
+  if (verb === 'get') return await get(run, key, field, cli);
+  const { resolveInputs, formatInputs } = await import('../../run/inputs.js');
+  const doc = await run.read();
+  const inputs = resolveInputs(doc, key);
+  cli.out(formatInputs(inputs, doc));
+  return inputs.inputs.every((input) => input.value !== undefined) ? EXIT.ok : EXIT.refused;
 }
 
 async function start(run: Run, key: string, parsed: Parsed): Promise<number> {

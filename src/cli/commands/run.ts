@@ -1,7 +1,6 @@
-import { BatonError, EXIT, isBatonError } from '../../core/errors.js';
+import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/document.js';
-import { reportRunError } from '../../run/exit.js';
 import { limitsFrom } from '../../run/limits.js';
 import type { Outcome } from '../../run/fields.js';
 import { parseCommand, writerFrom, type Parsed } from '../args.js';
@@ -18,43 +17,51 @@ import type { Cli } from '../context.js';
  */
 const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show', 'clean'];
 
+/**
+ * pipeline-state.sh's exit codes and `Error: ` lead (its callers test for 0/1, so a lock timeout's
+ * 6 would read as "unknown failure"). `clean` is baton's own verb (the original had none): a run
+ * folder linked out of the project keeps the engine's exit 4 there.
+ */
+export function face(_cli: Cli, args: string[]): CompatFace {
+  return {
+    lead: 'Error: ',
+    codes: args[0] === 'clean' ? { ...COMPAT_EXITS.runBus, unsafe_path: EXIT.unsafe } : COMPAT_EXITS.runBus,
+  };
+}
+
 export default async function run(argv: string[], cli: Cli): Promise<number> {
   const compat = argv[0] === '--compat';
   const prog = compat ? 'pipeline-state.sh' : 'baton run';
   const usage = `Usage: ${prog} <init|set|append|get|clear> <session_id> [field] [value]\n`;
-  try {
-    const parsed: Parsed = compat
-      ? { positionals: argv.slice(1), flags: {}, vars: {} }
-      : parseCommand(COMMANDS.run!, argv);
-    const [verb = '', session = '', field, value] = parsed.positionals;
-    // The original had no clean (its init wiped .ai_log/), so the compat shim keeps it unknown.
-    if (verb === 'clean' && !compat) return await clean(session, field, parsed, cli);
-    if (verb === '' || session === '') {
-      cli.err(usage);
-      return EXIT.refused;
-    }
-    if (!VERBS.includes(verb) || (compat && (verb === 'show' || verb === 'clean'))) {
-      cli.err(`Unknown command: ${verb}\n${usage}`);
-      return EXIT.refused;
-    }
-    const { flags } = parsed;
-    const target = new Run(
-      session,
-      {
-        cwd: cli.cwd,
-        env: cli.env,
-        writer: writerFrom(flags.as, cli.env),
-        limits: limitsFrom(cli.env, flags['allow-large'] === true),
-      },
-      typeof flags.name === 'string' ? flags.name : undefined,
-    );
-    const outcome = await dispatch(verb, target, field, value, parsed, cli);
-    for (const warning of outcome.warnings) cli.err(`${warning}\n`);
-    if (outcome.out) cli.out(outcome.out);
-    return EXIT.ok;
-  } catch (error) {
-    return reportRunError(error, cli.err, 'Error: ');
+  const parsed: Parsed = compat
+    ? { positionals: argv.slice(1), flags: {}, vars: {} }
+    : parseCommand(COMMANDS.run!, argv);
+  const [verb = '', session = '', field, value] = parsed.positionals;
+  // The original had no clean (its init wiped .ai_log/), so the compat shim keeps it unknown.
+  if (verb === 'clean' && !compat) return await clean(session, field, parsed, cli);
+  if (verb === '' || session === '') {
+    cli.err(usage);
+    return EXIT.refused;
   }
+  if (!VERBS.includes(verb) || (compat && (verb === 'show' || verb === 'clean'))) {
+    cli.err(`Unknown command: ${verb}\n${usage}`);
+    return EXIT.refused;
+  }
+  const { flags } = parsed;
+  const target = new Run(
+    session,
+    {
+      cwd: cli.cwd,
+      env: cli.env,
+      writer: writerFrom(flags.as, cli.env),
+      limits: limitsFrom(cli.env, flags['allow-large'] === true),
+    },
+    typeof flags.name === 'string' ? flags.name : undefined,
+  );
+  const outcome = await dispatch(verb, target, field, value, parsed, cli);
+  for (const warning of outcome.warnings) cli.err(`${warning}\n`);
+  if (outcome.out) cli.out(outcome.out);
+  return EXIT.ok;
 }
 
 async function dispatch(
@@ -100,15 +107,7 @@ async function clean(session: string, extra: string | undefined, parsed: Parsed,
   const name = typeof flags.name === 'string' ? flags.name : undefined;
   const own = session === '' ? undefined : new Run(session, { cwd: cli.cwd, env: cli.env }, name).location;
   const root = own?.root ?? (await import('../../project/root.js')).defaultRoot(cli.cwd, cli.env);
-  try {
-    cli.out(cleanRuns({ root, own: own?.label, olderThanMs: olderThan, force: flags.force === true }));
-  } catch (error) {
-    // clean is baton's own verb (the original had none), so it keeps the engine's exit 4 for a
-    // run folder linked out of the project instead of the bus's catch-all 1.
-    if (!isBatonError(error, 'unsafe_path')) throw error;
-    cli.err(`Error: ${error.message}\n`);
-    return EXIT.unsafe;
-  }
+  cli.out(cleanRuns({ root, own: own?.label, olderThanMs: olderThan, force: flags.force === true }));
   return EXIT.ok;
 }
 
