@@ -17,8 +17,9 @@ import { getAt, parsePath, setAt } from '../core/paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
 import { typedValue } from '../core/schema/typed-value.js';
 import { projectContext, type ProjectContext } from '../project/context.js';
-import type { Change, Current, Decision, HistoryEntry, Operation, Store } from '../stores/store.js';
-import { mirrorFiles } from './mirrors.js';
+import type { Current, Decision, DocMeta, HistoryEntry, Operation, Store } from '../stores/store.js';
+import { buildChange } from './commit.js';
+import { mirrorTargets, writeMirrors } from './mirrors.js';
 
 export type Args = Record<string, Json>;
 
@@ -245,10 +246,8 @@ export class Doc {
       if (current.state === 'missing') return { result: undefined };
       if (current.state === 'corrupt') throw corrupt(this.key, current.error);
       const doc = asObject(current.doc, this.key);
-      return {
-        result: { rev: current.rev + 1 },
-        commit: { doc, entry: { ...(writer ? { writer } : {}), op: { kind: 'snapshot', note }, patch: [] } },
-      };
+      const entry = { ...(writer ? { writer } : {}), op: { kind: 'snapshot', note } as const, patch: [] };
+      return { result: { rev: current.rev + 1 }, commit: buildChange(current, doc, entry, this.clock()) };
     });
   }
 
@@ -305,18 +304,21 @@ export class Doc {
       if (commit.patch.length === 0 && ['update', 'set', 'append', 'consume'].includes(planned.kind)) {
         return { result: { doc: commit.doc, rev: current.rev, notes: commit.notes } };
       }
-      const change: Change = {
-        doc: commit.doc,
-        entry: {
-          ...(context.writer ? { writer: context.writer } : {}),
-          op,
-          patch: planned.kind === 'init' ? diff(planned.base, commit.doc ?? undefined) : commit.patch,
-        },
-        mirrors: mirrorFiles(schema, commit.doc),
+      const mirrors = mirrorTargets(this.root, this.key, schema, commit.doc);
+      const entry = {
+        ...(context.writer ? { writer: context.writer } : {}),
+        op,
+        patch: planned.kind === 'init' ? diff(planned.base, commit.doc ?? undefined) : commit.patch,
       };
-      if (schemaRef !== undefined || planned.kind === 'init')
-        change.meta = { ...current.meta, schema: ref ?? schema.name };
-      return { result: { doc: commit.doc, rev: current.rev + 1, notes: commit.notes }, commit: change };
+      const meta: DocMeta | undefined =
+        schemaRef !== undefined || planned.kind === 'init'
+          ? { ...current.meta, schema: ref ?? schema.name }
+          : undefined;
+      return {
+        result: { doc: commit.doc, rev: current.rev + 1, notes: commit.notes },
+        commit: buildChange(current, commit.doc, entry, context.now, meta),
+        ...(mirrors.length > 0 ? { committed: () => writeMirrors(this.root, mirrors) } : {}),
+      };
     });
   }
 
@@ -340,8 +342,12 @@ export class Doc {
     return projectCheck(project, resolve(this.root, this.key));
   }
 
+  private clock(): Date {
+    return (this.options.now ?? (() => new Date()))();
+  }
+
   private context(schema: CompiledSchema, options: WriteOptions): WriteContext {
-    const context: WriteContext = { schema, now: (this.options.now ?? (() => new Date()))() };
+    const context: WriteContext = { schema, now: this.clock() };
     const who = options.writer ?? this.options.writer;
     if (who !== undefined) context.writer = who;
     if (options[OPERATION] !== undefined) context.operation = options[OPERATION];

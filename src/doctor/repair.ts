@@ -1,6 +1,7 @@
 import { constants, copyFileSync, unlinkSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
 import { isObject } from '../core/json.js';
+import { buildChange } from '../doc/commit.js';
 import { diff } from '../core/patch.js';
 import { unlinkQuietly, writeFileAtomic } from '../stores/file/atomic.js';
 import { FileStore } from '../stores/file/index.js';
@@ -77,14 +78,16 @@ async function restore(root: string, file: string, now: Date): Promise<string> {
     const latest = replay(entries, current.rev, key).doc;
     return {
       result: `moved ${key} aside as ${basename(aside)} and restored revision ${good?.rev} (${dirname(key) === '.' ? '' : `${dirname(key)}/`}${basename(key)})`,
-      commit: {
-        doc: restored,
-        entry: {
+      commit: buildChange(
+        current,
+        restored,
+        {
           writer: 'baton-doctor',
           op: { kind: 'repair', rev: good?.rev ?? 0 },
           patch: diff(latest ?? undefined, restored),
         },
-      },
+        now,
+      ),
     };
   });
 }

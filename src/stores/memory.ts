@@ -1,7 +1,7 @@
 import { BatonError } from '../core/errors.js';
-import { formatDocument, hashText, type Json } from '../core/json.js';
+import type { Json } from '../core/json.js';
 import {
-  SNAPSHOT_EVERY,
+  checkNextRevision,
   type Current,
   type Decision,
   type DocMeta,
@@ -21,8 +21,6 @@ export class MemoryStore implements Store {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly listeners = new Map<string, Set<() => void>>();
 
-  constructor(private readonly now: () => Date = () => new Date()) {}
-
   async read(key: string): Promise<ReadResult> {
     const text = this.docs.get(key)?.text;
     if (text === undefined || text === '') return { state: 'missing' };
@@ -39,20 +37,10 @@ export class MemoryStore implements Store {
         const decision = await fn({ ...read, rev, meta: structuredClone(slot.meta) });
         const change = decision.commit;
         if (change) {
-          const text = change.doc === null ? '' : formatDocument(change.doc);
-          const entry: HistoryEntry = {
-            rev: rev + 1,
-            time: this.now().toISOString(),
-            ...structuredClone(change.entry),
-            hash: text === '' ? '' : hashText(text),
-          };
-          if (change.doc === null) entry.deleted = true;
-          if (
-            entry.rev % SNAPSHOT_EVERY === 1 ||
-            ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind)
-          )
-            entry.snapshot = structuredClone(change.doc);
-          this.docs.set(key, { text, meta: change.meta ?? slot.meta, entries: [...slot.entries, entry] });
+          checkNextRevision(change, rev, key);
+          const entry = structuredClone(change.entry);
+          this.docs.set(key, { text: change.text, meta: change.meta ?? slot.meta, entries: [...slot.entries, entry] });
+          decision.committed?.();
           for (const listener of this.listeners.get(key) ?? []) queueMicrotask(listener);
         }
         return decision.result;

@@ -1,12 +1,19 @@
+import { BatonError } from '../core/errors.js';
 import type { Json, JsonObject } from '../core/json.js';
 import type { PatchOp } from '../core/patch.js';
 
 /**
- * What every backend provides. The engine (src/doc/) does all the deciding; a store only keeps
- * documents, their metadata and their history, and runs a read-modify-write exclusively against
- * every other writer of the same key (other processes, other machines).
+ * What every backend provides. The engine (src/doc/) does all the deciding, including every field
+ * of a history entry; a store only keeps documents, their metadata and their history, and runs a
+ * read-modify-write exclusively against every other writer of the same key (other processes, other
+ * machines).
  *
  * Keys are relative paths such as `.claude/state/current-task.json`.
+ *
+ * The commit contract: a `Change` is persisted exactly as given, the document as `text`, the entry
+ * as the next history line, with nothing added or recomputed. `change.entry.rev` must be the
+ * current revision + 1; a store refuses any other (`lock_lost`, nothing written), which is how a
+ * store that decided without holding the key detects that another writer committed first.
  */
 export interface Store {
   readonly kind: string;
@@ -16,6 +23,8 @@ export interface Store {
    * Runs `fn` exclusively for `key` with the committed state, then commits what it returns.
    * Throws `lock_timeout` when exclusivity cannot be had within the store's wait budget. `fn` may
    * run more than once (a store may decide a no-op without locking first), so it must only decide.
+   * After a commit the store calls `decision.committed`, still holding the key where it can (so
+   * local side effects land in commit order); its error is reported, the commit stands.
    */
   transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T>;
   /** Newest first. */
@@ -43,15 +52,20 @@ export interface Decision<T> {
   result: T;
   /** Omit to commit nothing (a read under the lock, or a no-op). */
   commit?: Change;
+  /** Runs right after `commit` is persisted (the engine writes mirror files here). */
+  committed?: () => void;
 }
 
+/** Built by the engine (src/doc/commit.ts); a store persists it as is. */
 export interface Change {
   /** The new document, or null to delete it. */
   doc: JsonObject | null;
-  entry: EntryDraft;
+  /** The document as it is stored: `doc` formatted, '' when deleted; `entry.hash` is its hash. */
+  text: string;
+  /** The complete history entry; its `rev` is the current revision + 1. */
+  entry: HistoryEntry;
+  /** Replaces the document's metadata; omitted keeps it. */
   meta?: DocMeta;
-  /** Small derived files written after the commit (the JSON stays authoritative). */
-  mirrors?: { file: string; content: string }[];
 }
 
 export interface Operation {
@@ -77,9 +91,18 @@ export interface HistoryEntry extends EntryDraft {
   /** Hash of the committed document text ('' when deleted). */
   hash: string;
   deleted?: true;
-  /** The full document, every SNAPSHOT_EVERY revisions, so replay stays short. */
+  /** The full document, on the first revision of every hundred and on full-copy operations, so replay stays short. */
   snapshot?: Json;
 }
 
-/** A full copy every 100 revisions bounds any replay to 99 patches. */
-export const SNAPSHOT_EVERY = 100;
+/**
+ * The commit contract's guard, shared by every store: a change must carry the revision right after
+ * the committed one. Anything else means another writer committed since the change was decided.
+ */
+export function checkNextRevision(change: Change, rev: number, key: string): void {
+  if (change.entry.rev !== rev + 1)
+    throw new BatonError(
+      'lock_lost',
+      `${key} is at revision ${rev}, but this commit was decided for revision ${change.entry.rev - 1} (another writer came first); nothing was written; retry`,
+    );
+}

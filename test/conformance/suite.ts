@@ -1,12 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildChange } from '../../src/doc/commit.js';
 import { Doc } from '../../src/doc/doc.js';
 import { isBatonError, type ErrorCode } from '../../src/core/errors.js';
 import type { Store } from '../../src/stores/store.js';
 
 /**
- * The behaviour every Store must show, run against each backend. Each backend's test file calls
- * runConformance with a factory; a new backend is done when this suite passes on it.
+ * The behaviour every Store must show, run against each backend listed in stores.ts; a new
+ * backend is done when this suite passes on it.
  */
 export interface StoreHarness {
   store: Store;
@@ -262,6 +265,66 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       assert.deepEqual((await d.show(131)).doc, await d.read());
       const at = (await d.show(105)).doc as Record<string, number>;
       assert.equal(at.i, 104);
+    });
+
+    it('persists the entry the engine built exactly, and the text it hashed', async () => {
+      const d = doc('alice', () => new Date('2030-05-06T07:08:09.010Z'));
+      await d.init({ a: 1 });
+      await d.update('.a = 2');
+      const [entry] = await d.history({ limit: 1 });
+      assert.deepEqual(entry, {
+        rev: 2,
+        time: '2030-05-06T07:08:09.010Z',
+        writer: 'alice',
+        op: { kind: 'update', expr: '.a = 2' },
+        patch: [{ op: 'replace', path: '/a', value: 2 }],
+        hash: buildChange({ rev: 1 }, { a: 2 }, entry!, new Date()).entry.hash,
+      });
+      const read = await harness.store.read(d.key);
+      assert.equal(read.state === 'ok' && read.text, buildChange({ rev: 1 }, { a: 2 }, entry!, new Date()).text);
+    });
+
+    it('refuses a commit whose revision is not the current one + 1, and writes nothing', async () => {
+      const d = doc();
+      await d.init({ a: 1 });
+      const draft = { op: { kind: 'update' as const }, patch: [] };
+      for (const rev of [0, 2]) {
+        let ran = false;
+        await rejects(
+          harness.store.transact(d.key, () => ({
+            result: undefined,
+            commit: buildChange({ rev }, { a: 9 }, draft, new Date()),
+            committed: () => (ran = true),
+          })),
+          'lock_lost',
+        );
+        assert.equal(ran, false);
+      }
+      assert.deepEqual(await d.read(), { a: 1 });
+      assert.equal((await d.history()).length, 1);
+    });
+
+    it('runs the committed step after the commit, once, with the new document in place', async () => {
+      const d = doc();
+      await d.init({ a: 1 });
+      const seen: unknown[] = [];
+      await harness.store.transact(d.key, (current) => ({
+        result: undefined,
+        commit: buildChange(current, { a: 2 }, { op: { kind: 'update' }, patch: [] }, new Date()),
+        committed: () => seen.push(harness.store.read(d.key)),
+      }));
+      assert.equal(seen.length, 1);
+      const read = await seen[0];
+      assert.deepEqual(read && typeof read === 'object' && 'doc' in read ? read.doc : undefined, { a: 2 });
+    });
+
+    it('writes the mirror files a schema asks for on this machine, whatever the store', async () => {
+      const d = doc();
+      await d.init({ slug: 'x', lane: 'fast' }, { schema: 'eneo-task' });
+      const mirror = join(harness.root, 'docs', 'phase');
+      assert.equal(readFileSync(mirror, 'utf8'), 'FREE\n');
+      await d.update('.tdd_phase = "RED"');
+      assert.equal(readFileSync(mirror, 'utf8'), 'RED\n');
     });
 
     it('watch reports commits', async () => {

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError, fromSystemError } from '../../core/errors.js';
-import { formatDocument, hashText, type Json } from '../../core/json.js';
+import { hashText, type Json } from '../../core/json.js';
 import { depthOver, MAX_DEPTH_CEILING } from '../../core/limits.js';
 import {
-  SNAPSHOT_EVERY,
+  checkNextRevision,
   type Change,
   type Current,
   type Decision,
@@ -27,7 +27,7 @@ import {
   type Appended,
 } from './history.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock, type LockHandle } from './lock.js';
-import { checkedDocPaths, resolveKey, type DocPaths } from './paths.js';
+import { checkedDocPaths, type DocPaths } from './paths.js';
 import { replay } from '../replay.js';
 
 export interface FileStoreOptions {
@@ -37,14 +37,15 @@ export interface FileStoreOptions {
   lockStaleMs?: number;
   /** Revisions of history to keep per document (default 10,000; 0 keeps everything). */
   historyKeep?: number;
-  /** Clock, injectable for tests. */
+  /** Clock of the `external` revisions this store records for outside edits, injectable for tests. */
   now?: () => Date;
 }
 
 /**
  * The embedded store: one JSON file per document, with a `.baton/` folder beside it for the lock,
  * the metadata and the history. Commit order is history line (fsynced), then the document (atomic
- * replace), then mirrors; the next writer reconciles a crash between any two of these steps.
+ * replace), then the metadata, then the engine's `committed` step (mirrors), all under the lock;
+ * the next writer reconciles a crash between any two of these steps.
  */
 export class FileStore implements Store {
   readonly kind = 'file';
@@ -87,8 +88,12 @@ export class FileStore implements Store {
           const read = readDocument(paths.file);
           const rev = this.reconcile(paths, read);
           const decision = await fn({ ...read, rev, meta: readMeta(paths.meta) });
-          if (decision.commit) this.commit(paths, decision.commit, rev + 1, () => fence(lock, paths.file, read, key));
-          committed = decision.commit !== undefined;
+          if (decision.commit) {
+            checkNextRevision(decision.commit, rev, key);
+            this.commit(paths, decision.commit, () => fence(lock, paths.file, read, key));
+            committed = true;
+            decision.committed?.();
+          }
           return decision.result;
         },
       );
@@ -137,7 +142,8 @@ export class FileStore implements Store {
 
   /**
    * Brings history in line with the file before anything new is committed: drops a torn or
-   * uncommitted tail line, and records an outside edit as an `external` snapshot revision.
+   * uncommitted tail line, and records an outside edit as an `external` snapshot revision (the one
+   * entry a store writes itself: only the file store can be edited behind the engine's back).
    */
   private reconcile(paths: DocPaths, read: ReadResult): number {
     repairTornTail(paths.history);
@@ -152,6 +158,7 @@ export class FileStore implements Store {
     const doc = read.state === 'ok' ? read.doc : null;
     this.appendHistory(paths, {
       rev,
+      time: this.options.now().toISOString(),
       op: { kind: 'external' },
       patch: [],
       hash: read.state === 'ok' ? hashText(read.text) : '',
@@ -167,21 +174,10 @@ export class FileStore implements Store {
    * When the document does not land (a fence fails, a full disk, a read-only folder), the line is
    * taken back, so history never holds a revision that was not written.
    */
-  private commit(paths: DocPaths, change: Change, rev: number, fence: () => void): void {
-    const text = change.doc === null ? '' : formatDocument(change.doc);
-    const entry: Omit<HistoryEntry, 'time'> = { rev, ...change.entry, hash: change.doc === null ? '' : hashText(text) };
-    if (change.doc === null) entry.deleted = true;
-    // Side-effect targets are checked before anything is written: a mirror that cannot be written
-    // (a folder in its place) refuses the whole write instead of failing after the commit.
-    const mirrors = (change.mirrors ?? []).map((mirror) => ({
-      file: mirrorTarget(paths.file, mirror.file),
-      content: mirror.content,
-    }));
-    if (rev % SNAPSHOT_EVERY === 1 || ['init', 'revert', 'repair', 'snapshot'].includes(change.entry.op.kind))
-      entry.snapshot = change.doc;
+  private commit(paths: DocPaths, change: Change, fence: () => void): void {
     fence();
     ensureSidecar(paths.sidecar);
-    const appended = this.appendHistory(paths, entry);
+    const appended = this.appendHistory(paths, change.entry);
     const fenceAgain = () => {
       fence();
       if (!isTail(appended))
@@ -197,7 +193,7 @@ export class FileStore implements Store {
           unlinkSync(paths.file);
         }
       } else {
-        writeFileAtomic(paths.file, text, { mode: 0o644, syncDir: false, beforeRename: fenceAgain });
+        writeFileAtomic(paths.file, change.text, { mode: 0o644, syncDir: false, beforeRename: fenceAgain });
       }
     } catch (error) {
       // Nothing here fails after the rename (the folder's fsync comes later), so the document did
@@ -206,27 +202,11 @@ export class FileStore implements Store {
       throw error;
     }
     if (change.meta) writeFileAtomic(paths.meta, `${JSON.stringify(change.meta)}\n`);
-    for (const mirror of mirrors) writeFileAtomic(mirror.file, mirror.content, { durable: false });
   }
 
-  private appendHistory(paths: DocPaths, entry: Omit<HistoryEntry, 'time'>): Appended {
-    return appendEntry(
-      paths.history,
-      { ...entry, time: this.options.now().toISOString() } as HistoryEntry,
-      this.options.historyKeep,
-    );
+  private appendHistory(paths: DocPaths, entry: HistoryEntry): Appended {
+    return appendEntry(paths.history, entry, this.options.historyKeep);
   }
-}
-
-function mirrorTarget(file: string, mirror: string): string {
-  const target = join(dirname(file), mirror);
-  if (existsSync(target) && !statSync(target).isFile()) {
-    throw new BatonError(
-      'unsafe_path',
-      `mirror file ${target} is not a regular file (a folder?); remove or move it, nothing was written`,
-    );
-  }
-  return resolveKey(dirname(file), mirror);
 }
 
 /**

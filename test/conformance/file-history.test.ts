@@ -1,18 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileStore } from '../../src/stores/file/index.js';
 import { Doc } from '../../src/doc/doc.js';
 import { isBatonError } from '../../src/core/errors.js';
-import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
-import { runConformance } from './suite.js';
-
-runConformance('file', async () => {
-  const tree = tempTree();
-  writeFileSync(join(tree.dir, 'owned.schema.json'), OWNED_SCHEMA);
-  return { store: new FileStore(tree.dir), root: tree.dir, cleanup: async () => tree.cleanup() };
-});
+import { tempTree } from '../helpers/fixtures.js';
 
 describe('file store history', () => {
   it('stays bounded: old segments are dropped, what is kept still replays, and writes read only the tail', async (t) => {
