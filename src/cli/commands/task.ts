@@ -1,4 +1,6 @@
+import { EXIT } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
+import { STATE_FACE, stateExit } from '../../harness/task/errors.js';
 import type { Cli } from '../context.js';
 
 /**
@@ -26,120 +28,112 @@ const USAGE: Record<string, string> = {
 };
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Errors are reported as the Eneo helpers reported them. */
+export const face = () => STATE_FACE;
+
 export default async function task(args: string[], cli: Cli): Promise<number> {
   const [op, ...rest] = args;
   const usage = op === undefined ? undefined : USAGE[op];
-  if (!op || !usage) {
-    cli.err(`usage: baton task ${Object.keys(USAGE).join('|')} ...\n`);
-    return 2;
-  }
+  const misuse = (message: string, exitCode: number = EXIT.usage) => stateExit('usage', exitCode, message);
+  if (!op || !usage) throw misuse(`usage: baton task ${Object.keys(USAGE).join('|')} ...`);
   const { flags, positionals } = split(rest, ['--default', '--total', '--agents', '--pid'], ['--if-exists']);
   const ops = await import('../../harness/task/ops.js');
-  const { taskSetup, StateExit } = await import('../../harness/task/setup.js');
-  const fail = (code: number, message: string) => {
-    cli.err(message.startsWith('usage:') ? `${message}\n` : `[state] ${message}\n`);
-    return code;
-  };
-  try {
-    const setup = taskSetup(cli);
-    switch (op) {
-      case 'init':
-        if (positionals.length !== 5) return fail(2, usage);
-        await ops.taskInit(setup, cli, positionals);
-        return 0;
-      case 'update': {
-        const [expr, ...pairs] = positionals;
-        if (expr === undefined || pairs.length % 2 !== 0) return fail(2, usage);
-        const vars: Record<string, Json> = {};
-        for (let i = 0; i < pairs.length; i += 2) {
-          const [name, value] = [pairs[i] as string, pairs[i + 1] as string];
-          const json = name.startsWith('json:');
-          const id = json ? name.slice(5) : name;
-          if (!IDENT.test(id)) return fail(2, `${usage}\n[state] argument name '${name}' is not a jq identifier`);
-          try {
-            vars[id] = json ? (JSON.parse(value) as Json) : value;
-          } catch {
-            return fail(1, `invalid JSON for argument ${id}`);
-          }
+  const { taskSetup } = await import('../../harness/task/setup.js');
+  const setup = taskSetup(cli);
+  switch (op) {
+    case 'init':
+      if (positionals.length !== 5) throw misuse(usage);
+      await ops.taskInit(setup, cli, positionals);
+      return 0;
+    case 'update': {
+      const [expr, ...pairs] = positionals;
+      if (expr === undefined || pairs.length % 2 !== 0) throw misuse(usage);
+      const vars: Record<string, Json> = {};
+      for (let i = 0; i < pairs.length; i += 2) {
+        const [name, value] = [pairs[i] as string, pairs[i + 1] as string];
+        const json = name.startsWith('json:');
+        const id = json ? name.slice(5) : name;
+        if (!IDENT.test(id)) throw misuse(`${usage}\n[state] argument name '${name}' is not a jq identifier`);
+        try {
+          vars[id] = json ? (JSON.parse(value) as Json) : value;
+        } catch {
+          throw misuse(`invalid JSON for argument ${id}`, EXIT.refused);
         }
-        await ops.taskUpdate(setup, cli, expr, vars, flags['--if-exists'] === true);
-        return 0;
       }
-      case 'get': {
-        if (positionals.length !== 1) return fail(2, usage);
-        const { taskGet } = await import('../../harness/task/get.js');
-        return await taskGet(
-          setup,
-          cli,
-          positionals[0] as string,
-          typeof flags['--default'] === 'string' ? flags['--default'] : '',
-        );
-      }
-      case 'phase-set':
-        if (positionals.length !== 1) return fail(2, usage);
-        await ops.phaseSet(setup, positionals[0] as string);
-        return 0;
-      case 'next-hint-consume':
-        cli.out(`${await ops.nextHintConsume(setup)}\n`);
-        return 0;
-      case 'clear':
-        await ops.taskClear(setup);
-        return 0;
-      case 'path': {
-        const paths: Record<string, string> = {
-          task: setup.taskPath,
-          phase: ops.mirrorPath(setup),
-          wave: setup.waveFile,
-          locks: `${setup.stateDir}/.locks`,
-        };
-        const path = positionals.length === 1 ? paths[positionals[0] as string] : undefined;
-        if (path === undefined) return fail(2, usage);
-        cli.out(`${path}\n`);
-        return 0;
-      }
-      case 'lock': {
-        const pid = flags['--pid'] === undefined ? process.ppid : Number(flags['--pid']);
-        if (positionals.length !== 1 || !Number.isInteger(pid) || pid <= 0) return fail(2, usage);
-        const { shellLock } = await import('../../harness/task/shell-lock.js');
-        cli.out(`${await shellLock(setup, positionals[0] as string, pid)}\n`);
-        return 0;
-      }
-      case 'unlock': {
-        if (positionals.length !== 1) return fail(2, usage);
-        (await import('../../harness/task/shell-lock.js')).shellUnlock(positionals[0] as string);
-        return 0;
-      }
-      default: {
-        const [wave, expected] = positionals;
-        const total = flags['--total'];
-        if (
-          positionals.length !== 2 ||
-          !/^\d+$/.test(wave ?? '') ||
-          !/^\d+$/.test(expected ?? '') ||
-          (total !== undefined && !/^\d+$/.test(String(total)))
-        )
-          return fail(2, usage);
-        let agents: Json | undefined;
-        if (typeof flags['--agents'] === 'string') {
-          try {
-            agents = JSON.parse(flags['--agents']) as Json;
-          } catch {
-            return fail(1, 'invalid JSON for argument agents');
-          }
-          if (!Array.isArray(agents)) return fail(2, `${usage}\n[state] --agents must be a JSON array of agent types`);
-        }
-        await ops.waveStart(setup, {
-          wave: Number(wave),
-          expected: Number(expected),
-          ...(total !== undefined ? { total: Number(total) } : {}),
-          ...(agents !== undefined ? { agents } : {}),
-        });
-        return 0;
-      }
+      await ops.taskUpdate(setup, cli, expr, vars, flags['--if-exists'] === true);
+      return 0;
     }
-  } catch (error) {
-    if (error instanceof StateExit) return fail(error.code, error.message);
-    throw error;
+    case 'get': {
+      if (positionals.length !== 1) throw misuse(usage);
+      const { taskGet } = await import('../../harness/task/get.js');
+      return await taskGet(
+        setup,
+        cli,
+        positionals[0] as string,
+        typeof flags['--default'] === 'string' ? flags['--default'] : '',
+      );
+    }
+    case 'phase-set':
+      if (positionals.length !== 1) throw misuse(usage);
+      await ops.phaseSet(setup, positionals[0] as string);
+      return 0;
+    case 'next-hint-consume':
+      cli.out(`${await ops.nextHintConsume(setup)}\n`);
+      return 0;
+    case 'clear':
+      await ops.taskClear(setup);
+      return 0;
+    case 'path': {
+      const paths: Record<string, string> = {
+        task: setup.taskPath,
+        phase: ops.mirrorPath(setup),
+        wave: setup.waveFile,
+        locks: `${setup.stateDir}/.locks`,
+      };
+      const path = positionals.length === 1 ? paths[positionals[0] as string] : undefined;
+      if (path === undefined) throw misuse(usage);
+      cli.out(`${path}\n`);
+      return 0;
+    }
+    case 'lock': {
+      const pid = flags['--pid'] === undefined ? process.ppid : Number(flags['--pid']);
+      if (positionals.length !== 1 || !Number.isInteger(pid) || pid <= 0) throw misuse(usage);
+      const { shellLock } = await import('../../harness/task/shell-lock.js');
+      cli.out(`${await shellLock(setup, positionals[0] as string, pid)}\n`);
+      return 0;
+    }
+    case 'unlock': {
+      if (positionals.length !== 1) throw misuse(usage);
+      (await import('../../harness/task/shell-lock.js')).shellUnlock(positionals[0] as string);
+      return 0;
+    }
+    default: {
+      const [wave, expected] = positionals;
+      const total = flags['--total'];
+      if (
+        positionals.length !== 2 ||
+        !/^\d+$/.test(wave ?? '') ||
+        !/^\d+$/.test(expected ?? '') ||
+        (total !== undefined && !/^\d+$/.test(String(total)))
+      )
+        throw misuse(usage);
+      let agents: Json | undefined;
+      if (typeof flags['--agents'] === 'string') {
+        try {
+          agents = JSON.parse(flags['--agents']) as Json;
+        } catch {
+          throw misuse('invalid JSON for argument agents', EXIT.refused);
+        }
+        if (!Array.isArray(agents)) throw misuse(`${usage}\n[state] --agents must be a JSON array of agent types`);
+      }
+      await ops.waveStart(setup, {
+        wave: Number(wave),
+        expected: Number(expected),
+        ...(total !== undefined ? { total: Number(total) } : {}),
+        ...(agents !== undefined ? { agents } : {}),
+      });
+      return 0;
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 import type { Cli } from '../../cli/context.js';
-import { isBatonError } from '../../core/errors.js';
+import { EXIT, isBatonError } from '../../core/errors.js';
 import { compileJq } from '../../core/jq/index.js';
 import type { Json } from '../../core/json.js';
+import { stateExit } from './errors.js';
 import type { TaskSetup } from './setup.js';
 
 /**
@@ -14,8 +15,11 @@ export async function taskGet(setup: TaskSetup, cli: Cli, expr: string, fallback
   try {
     program = compileJq(expr, []);
   } catch (error) {
-    cli.err(`[state] jq expression failed: ${expr}\n[state] ${(error as Error).message}\n`);
-    return 2;
+    throw stateExit(
+      isBatonError(error) ? error.code : 'jq_syntax',
+      EXIT.usage,
+      `jq expression failed: ${expr}\n[state] ${(error as Error).message}`,
+    );
   }
   let results: Json[] = [];
   try {

@@ -1,13 +1,15 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
+import { EXIT, isBatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
 import { readDocument } from '../../stores/file/index.js';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
 import { confine, mkdirInside } from '../../stores/file/paths.js';
 import { stateLockPath, withStateLock } from '../state-lock.js';
 import { heldBy } from './shell-lock.js';
-import { StateExit, stateError, stateNote, type TaskSetup } from './setup.js';
+import { stateError, stateExit } from './errors.js';
+import { stateNote, type TaskSetup } from './setup.js';
 
 /**
  * The Eneo task-state operations over baton documents. Every write (init, update,
@@ -18,13 +20,16 @@ import { StateExit, stateError, stateNote, type TaskSetup } from './setup.js';
  */
 export const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
 const WRITER = 'eneo-state';
+/** The helpers' exit code for an operation on a task that was never started. */
+const NO_TASK = 3;
 
 export async function taskInit(
   setup: TaskSetup,
   cli: Cli,
   [slug, lane, bracket, tenancy, audit]: string[],
 ): Promise<void> {
-  if (!/^-?\d+$/.test(bracket ?? '')) throw new StateExit(2, `bracket must be an integer, got '${bracket}'`);
+  if (!/^-?\d+$/.test(bracket ?? ''))
+    throw stateExit('usage', EXIT.usage, `bracket must be an integer, got '${bracket}'`);
   const values = {
     slug: slug as string,
     lane: lane as string,
@@ -44,8 +49,8 @@ export async function taskInit(
         .doc()
         .init(values, { schema: setup.config.documents.task?.schema ?? 'eneo-task', force: true, writer: WRITER });
     } catch (error) {
-      const exit = stateError(error);
-      throw exit.code === 1 && (error as { code?: string }).code === 'invalid' ? new StateExit(2, exit.message) : exit;
+      // The helpers' init checked its arguments: values the schema refuses are a usage error there.
+      throw isBatonError(error, 'invalid') ? stateExit('invalid', EXIT.usage, error.message) : stateError(error);
     }
     if (oldSlug && oldSlug !== slug) cli.err(`[state] replacing current task ${oldSlug} with ${slug}\n`);
     rmSync(confine(setup.root, setup.waveFile, 'wave file'), { force: true });
@@ -61,7 +66,7 @@ export async function taskUpdate(
 ): Promise<void> {
   if (!existsSync(setup.taskPath)) {
     if (ifExists) return;
-    throw new StateExit(3, `no current task (${setup.taskPath})`);
+    throw stateExit('not_found', NO_TASK, `no current task (${setup.taskPath})`);
   }
   await locked(setup, async () => {
     try {
@@ -75,8 +80,10 @@ export async function taskUpdate(
 
 export async function phaseSet(setup: TaskSetup, value: string): Promise<void> {
   const phase = value.toUpperCase();
-  if (!PHASES.includes(phase)) throw new StateExit(2, `invalid phase: ${value} (expected RED|GREEN|REFACTOR|FREE)`);
-  if (!existsSync(setup.taskPath) && phase !== 'FREE') throw new StateExit(3, 'no current task; run init first');
+  if (!PHASES.includes(phase))
+    throw stateExit('usage', EXIT.usage, `invalid phase: ${value} (expected RED|GREEN|REFACTOR|FREE)`);
+  if (!existsSync(setup.taskPath) && phase !== 'FREE')
+    throw stateExit('not_found', NO_TASK, 'no current task; run init first');
   mkdirInside(setup.root, setup.stateDir, 'state folder');
   await locked(setup, async () => {
     if (existsSync(setup.taskPath)) {
@@ -114,7 +121,7 @@ export interface WaveStart {
 }
 
 export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<void> {
-  if (!existsSync(setup.taskPath)) throw new StateExit(3, `no current task (${setup.taskPath})`);
+  if (!existsSync(setup.taskPath)) throw stateExit('not_found', NO_TASK, `no current task (${setup.taskPath})`);
   await locked(setup, async () => {
     // Agent ids already counted stay in seen_agents, so a late or duplicate SubagentStop from an
     // earlier wave is ignored instead of counting toward this one (ids are unique per agent run).

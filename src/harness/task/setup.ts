@@ -1,17 +1,17 @@
 import { resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
-import { isBatonError } from '../../core/errors.js';
+import { EXIT } from '../../core/errors.js';
 import { Doc } from '../../doc/doc.js';
 import { locate } from '../../doc/root.js';
 import { projectContext } from '../../project/context.js';
 import { FileStore } from '../../stores/file/index.js';
 import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../config-types.js';
+import { stateExit } from './errors.js';
 
 /**
  * What the `baton task` operations share: the project's task document, state folder and wave
- * file (from baton.config.json, the eneo profile's layout by default), and the translation of
- * baton's errors into the compat exit codes and `[state] ` messages of the Eneo shell helpers.
+ * file (from baton.config.json, the eneo profile's layout by default).
  */
 export interface TaskSetup {
   root: string;
@@ -30,7 +30,7 @@ export function taskSetup(cli: Cli): TaskSetup {
   // markers apply (as `baton hook --profile eneo` assumes), so both find the same state.
   const project = projectContext({ cwd: cli.cwd, env: cli.env, defaultProfile: 'eneo' });
   const { file, root } = project;
-  if (file.state === 'invalid') throw new StateExit(1, file.error);
+  if (file.state === 'invalid') throw stateExit('invalid', EXIT.refused, file.error);
   // The classification is not checked here: the engine applies it to every write of the task.
   const { config, path: taskPath } = taskRules(project);
   const timeout = Number(cli.env.BATON_LOCK_TIMEOUT_MS);
@@ -48,27 +48,6 @@ export function taskSetup(cli: Cli): TaskSetup {
       return new Doc(new FileStore(storeRoot, { lockTimeoutMs }), key, storeRoot, { project });
     },
   };
-}
-
-/** A compat exit: the Eneo helpers' exit code and the one `[state]` line that names the fix. */
-export class StateExit extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Maps an engine error to the compat exit code: lock timeouts keep their original text. */
-export function stateError(error: unknown, expr?: string): StateExit {
-  if (error instanceof StateExit) return error;
-  if (!isBatonError(error)) return new StateExit(1, `internal error: ${(error as Error)?.message ?? String(error)}`);
-  if (error.code === 'lock_timeout') return new StateExit(1, 'timed out acquiring lock: state');
-  if (expr !== undefined && ['jq_syntax', 'jq_runtime', 'jq_unsupported'].includes(error.code)) {
-    return new StateExit(1, `jq expression failed: ${expr}\n[state] ${error.message}`);
-  }
-  return new StateExit(error.code === 'usage' ? 2 : 1, error.message);
 }
 
 /** The engine's coercion note, in the Eneo helpers' wording. */

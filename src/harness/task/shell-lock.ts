@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isBatonError } from '../../core/errors.js';
+import { EXIT, isBatonError } from '../../core/errors.js';
 import { acquireLock, HOST, isAlive, readOwner, releaseLock } from '../../stores/file/lock.js';
-import { StateExit, type TaskSetup } from './setup.js';
+import { stateExit } from './errors.js';
+import type { TaskSetup } from './setup.js';
 
 /**
  * The original library's lock functions for shell callers (`eneo_acquire_lock` and
@@ -21,9 +22,10 @@ export function lockPath(setup: TaskSetup, name: string): string {
 }
 
 export async function shellLock(setup: TaskSetup, name: string, pid: number): Promise<string> {
-  if (!NAME.test(name)) throw new StateExit(2, `invalid lock name: ${name} (letters, digits, - and _)`);
+  if (!NAME.test(name)) throw stateExit('usage', EXIT.usage, `invalid lock name: ${name} (letters, digits, - and _)`);
   // Locking never creates the state folder (the original created `.claude/state` in every project): only its .locks folder inside it.
-  if (!existsSync(setup.stateDir)) throw new StateExit(1, `no state folder (${setup.stateDir}); run init first`);
+  if (!existsSync(setup.stateDir))
+    throw stateExit('not_found', EXIT.refused, `no state folder (${setup.stateDir}); run init first`);
   try {
     const handle = await acquireLock(lockPath(setup, name), {
       timeoutMs: setup.lockTimeoutMs,
@@ -32,7 +34,8 @@ export async function shellLock(setup: TaskSetup, name: string, pid: number): Pr
     });
     return `${handle.path}:${handle.token}`;
   } catch (error) {
-    if (isBatonError(error, 'lock_timeout')) throw new StateExit(1, `timed out acquiring lock: ${name}`);
+    if (isBatonError(error, 'lock_timeout'))
+      throw stateExit('lock_timeout', EXIT.refused, `timed out acquiring lock: ${name}`);
     throw error;
   }
 }
