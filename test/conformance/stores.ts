@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileStore } from '../../src/stores/file/index.js';
 import { MemoryStore } from '../../src/stores/memory.js';
+import { createPostgresStore, migratePostgres } from '../../src/stores/postgres/index.js';
 import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
+import { startCluster } from '../helpers/postgres-cluster.js';
 import type { StoreHarness } from './suite.js';
 
 /**
@@ -12,6 +14,22 @@ import type { StoreHarness } from './suite.js';
 export const STORES: Record<string, () => Promise<StoreHarness>> = {
   memory: async () => withTree((_root) => new MemoryStore()),
   file: async () => withTree((root) => new FileStore(root)),
+  postgres: async () => {
+    const cluster = await startCluster();
+    const url = await cluster.createDatabase('conformance');
+    await migratePostgres(url);
+    const tree = withTree(() => new MemoryStore());
+    const store = await createPostgresStore({ url, root: tree.root, project: 'conformance' });
+    return {
+      store,
+      root: tree.root,
+      cleanup: async () => {
+        await store.close();
+        cluster.stop();
+        await tree.cleanup();
+      },
+    };
+  },
 };
 
 /** A temp project folder holding the user schema the suite names; mirror files land there too. */

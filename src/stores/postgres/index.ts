@@ -1,0 +1,487 @@
+import { createHash } from 'node:crypto';
+import type { Client, Pool, PoolClient } from 'pg';
+import { BatonError } from '../../core/errors.js';
+import type { Json } from '../../core/json.js';
+import { replay } from '../replay.js';
+import {
+  checkNextRevision,
+  type Current,
+  type Decision,
+  type DocMeta,
+  type HistoryEntry,
+  type ReadResult,
+  type Store,
+} from '../store.js';
+import { fromPgError, isConnectionLoss, isTransientConnect, target } from './errors.js';
+import { defaultProjectId } from './project.js';
+import { CHANNEL, checkSchema, migrateSchema } from './schema.js';
+
+export { defaultProjectId, normaliseRemote } from './project.js';
+export { SCHEMA_VERSION } from './schema.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (any libpq-style URL node-postgres accepts). */
+  url: string;
+  /** The project root; the default project id is derived from it. */
+  root: string;
+  /** Scopes every document; default: the git remote's URL, else the root's real path. */
+  project?: string;
+  /** Longest wait for another writer's row lock, and for a free pooled connection (default 30 s). */
+  lockTimeoutMs?: number;
+  /** How long a refused or restarting server is retried before giving up (default 5 s). */
+  connectRetryMs?: number;
+  /** Connections this process may open (default 10). */
+  poolSize?: number;
+}
+
+/** One document's full record, as `baton store export` carries it. */
+export interface DocumentDump {
+  key: string;
+  /** The stored text ('' when the last revision deleted it). */
+  text: string;
+  meta: DocMeta;
+  /** Every revision kept, oldest first. */
+  entries: HistoryEntry[];
+}
+
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const pg = await import('pg');
+  return new PostgresStore(options, (pg.default ?? pg) as typeof import('pg'));
+}
+
+/** Creates or upgrades the baton tables (`baton store migrate`). */
+export async function migratePostgres(url: string): Promise<{ from: number; to: number }> {
+  const store = await createPostgresStore({ url, root: '.', project: '' });
+  try {
+    return await store.withClient((client) => migrateSchema(client, url), { check: false });
+  } finally {
+    await store.close();
+  }
+}
+
+const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
+const TRANSACTION_ATTEMPTS = 3;
+
+/**
+ * The shared store: documents and history in PostgreSQL, keyed by (project, key). An update is one
+ * transaction: the document's row locked with SELECT ... FOR UPDATE, the engine's decision, the
+ * history row and the document written together, and a notification sent on commit. A client that
+ * dies mid-update leaves nothing (the server rolls the transaction back) and no lock behind.
+ */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres';
+  readonly project: string;
+  readonly url: string;
+  private readonly lockTimeoutMs: number;
+  private readonly connectRetryMs: number;
+  private readonly poolSize: number;
+  private readonly pool: Pool;
+  private checked = false;
+  private listener?: { client: Promise<Client>; keys: Map<string, Set<() => void>> };
+  private closed = false;
+
+  constructor(
+    options: PostgresStoreOptions,
+    private readonly pg: typeof import('pg'),
+  ) {
+    this.url = options.url;
+    this.project = options.project ?? defaultProjectId(options.root);
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    this.connectRetryMs = options.connectRetryMs ?? 5_000;
+    this.poolSize = options.poolSize ?? 10;
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: this.poolSize,
+      connectionTimeoutMillis: this.lockTimeoutMs,
+      application_name: 'baton',
+      // Every lock wait ends with lock_not_available after this long, reported as lock_timeout.
+      options: `-c lock_timeout=${this.lockTimeoutMs}`,
+    });
+    // An idle pooled connection cut by a server restart must not crash the process: the next use
+    // connects afresh.
+    this.pool.on('error', () => undefined);
+  }
+
+  async read(key: string): Promise<ReadResult> {
+    const row = await this.withClient(
+      async (client) =>
+        (
+          await client.query<{ text: string }>(`SELECT text FROM baton_documents WHERE project = $1 AND key = $2`, [
+            this.project,
+            key,
+          ])
+        ).rows[0],
+    );
+    return parseText(row?.text ?? '');
+  }
+
+  async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
+    // A watch set up in this process hears this commit: its LISTEN is in place before we commit.
+    if (this.listener) await this.listener.client.catch(() => undefined);
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.connect();
+      // The server process of this session, to settle a commit whose answer is lost.
+      const backend = (client as unknown as { processID: number }).processID;
+      let committing = false;
+      let decision: Decision<T> | undefined;
+      try {
+        await client.query('BEGIN');
+        let row = await lockRow(client, this.project, key);
+        if (!row) {
+          // No row, so no document: decide before creating one, so a no-op (`update --if-exists`)
+          // leaves nothing behind. Only a commit inserts the row, and then decides again under
+          // its lock (a concurrent creator makes this insert wait, then do nothing).
+          const missing = await fn({ state: 'missing', rev: 0, meta: {} });
+          if (!missing.commit) {
+            await client.query('ROLLBACK');
+            client.release();
+            return missing.result;
+          }
+          await client.query(
+            `INSERT INTO baton_documents (project, key, rev, text, meta) VALUES ($1, $2, 0, '', '{}')
+             ON CONFLICT (project, key) DO NOTHING`,
+            [this.project, key],
+          );
+          row = await lockRow(client, this.project, key);
+        }
+        const current: Current = { ...parseText(row?.text ?? ''), rev: row?.rev ?? 0, meta: parseMeta(row?.meta, key) };
+        decision = await fn(current);
+        const change = decision.commit;
+        if (!change) {
+          await client.query('ROLLBACK');
+          client.release();
+          return decision.result;
+        }
+        checkNextRevision(change, current.rev, key);
+        const written = await client.query(
+          `WITH d AS (
+             UPDATE baton_documents SET rev = $3, text = $4, meta = COALESCE($5, meta)
+             WHERE project = $1 AND key = $2 AND rev = $3 - 1
+             RETURNING 1
+           ), h AS (
+             INSERT INTO baton_history (project, key, rev, snapshot, entry)
+             SELECT $1, $2, $3, $6, $7 FROM d
+             RETURNING 1
+           )
+           SELECT pg_notify('${CHANNEL}', $8) FROM h`,
+          [
+            this.project,
+            key,
+            change.entry.rev,
+            change.text,
+            change.meta ? JSON.stringify(change.meta) : null,
+            change.entry.snapshot !== undefined,
+            JSON.stringify(change.entry),
+            this.channelKey(key),
+          ],
+        );
+        if (written.rowCount !== 1)
+          throw new BatonError('lock_lost', `${key} changed under its row lock; nothing was written; retry`);
+        committing = true;
+        await client.query('COMMIT');
+        client.release();
+      } catch (error) {
+        const lost = isConnectionLoss(error);
+        if (lost) client.release(true);
+        else await rollback(client);
+        if (lost && committing && decision?.commit) {
+          // The COMMIT was sent and its answer lost: whether it landed is read back, never guessed.
+          if (!(await this.landed(key, decision.commit.entry, backend, error))) {
+            throw new BatonError(
+              'io',
+              `lost the connection to PostgreSQL at ${target(this.url)} while committing ${key}; the commit did not land (revision ${decision.commit.entry.rev} is not in history); retry`,
+              { cause: error },
+            );
+          }
+        } else if (lost && attempt < TRANSACTION_ATTEMPTS) {
+          // Nothing was committed (the server rolls back a transaction whose session ends), so
+          // deciding again on a new connection is safe.
+          continue;
+        } else {
+          throw fromPgError(error, this.url, key);
+        }
+      }
+      decision?.committed?.();
+      return (decision as Decision<T>).result;
+    }
+  }
+
+  async history(key: string, options: { limit?: number } = {}): Promise<HistoryEntry[]> {
+    const rows = await this.withClient(
+      async (client) =>
+        (
+          await client.query<{ entry: string }>(
+            `SELECT entry FROM baton_history WHERE project = $1 AND key = $2 ORDER BY rev DESC LIMIT $3`,
+            [this.project, key, options.limit ?? 20],
+          )
+        ).rows,
+    );
+    return rows.map((row) => JSON.parse(row.entry) as HistoryEntry);
+  }
+
+  async revision(key: string, rev: number): Promise<{ entry: HistoryEntry; doc: Json | null }> {
+    // From the newest full copy at or before `rev`, so replay applies at most a segment's patches.
+    const rows = await this.withClient(
+      async (client) =>
+        (
+          await client.query<{ entry: string }>(
+            `SELECT entry FROM baton_history
+             WHERE project = $1 AND key = $2 AND rev <= $3 AND rev >= COALESCE(
+               (SELECT max(rev) FROM baton_history WHERE project = $1 AND key = $2 AND rev <= $3 AND snapshot), 1)
+             ORDER BY rev`,
+            [this.project, key, rev],
+          )
+        ).rows,
+    );
+    return replay(
+      rows.map((row) => JSON.parse(row.entry) as HistoryEntry),
+      rev,
+      key,
+    );
+  }
+
+  watch(key: string, listener: () => void): () => void {
+    const listening = this.listen();
+    const hash = this.channelKey(key);
+    const set = listening.keys.get(hash) ?? new Set();
+    set.add(listener);
+    listening.keys.set(hash, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) listening.keys.delete(hash);
+      if (listening.keys.size === 0 && this.listener === listening) {
+        this.listener = undefined;
+        listening.client.then((client) => client.end()).catch(() => undefined);
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const listening = this.listener;
+    this.listener = undefined;
+    if (listening) await listening.client.then((client) => client.end()).catch(() => undefined);
+    await this.pool.end();
+  }
+
+  /** Every key of this project that has a row (deleted documents included: their history stays). */
+  async keys(): Promise<string[]> {
+    const rows = await this.withClient(
+      async (client) =>
+        (
+          await client.query<{ key: string }>(`SELECT key FROM baton_documents WHERE project = $1 ORDER BY key`, [
+            this.project,
+          ])
+        ).rows,
+    );
+    return rows.map((row) => row.key);
+  }
+
+  async dump(key: string): Promise<DocumentDump> {
+    return this.withClient(async (client) => {
+      // One snapshot for the document and its history, so they agree however writers go on.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      try {
+        const doc = await client.query<{ text: string; meta: string }>(
+          `SELECT text, meta FROM baton_documents WHERE project = $1 AND key = $2`,
+          [this.project, key],
+        );
+        const entries = await client.query<{ entry: string }>(
+          `SELECT entry FROM baton_history WHERE project = $1 AND key = $2 ORDER BY rev`,
+          [this.project, key],
+        );
+        return {
+          key,
+          text: doc.rows[0]?.text ?? '',
+          meta: parseMeta(doc.rows[0]?.meta, key),
+          entries: entries.rows.map((row) => JSON.parse(row.entry) as HistoryEntry),
+        };
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    });
+  }
+
+  /** Writes a document with its whole history in one transaction; refuses a key that has revisions. */
+  async load(dump: DocumentDump): Promise<void> {
+    await this.withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const last = dump.entries.at(-1)?.rev ?? 0;
+        const inserted = await client.query(
+          `INSERT INTO baton_documents (project, key, rev, text, meta) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (project, key) DO UPDATE SET rev = EXCLUDED.rev, text = EXCLUDED.text, meta = EXCLUDED.meta
+           WHERE baton_documents.rev = 0`,
+          [this.project, dump.key, last, dump.text, JSON.stringify(dump.meta)],
+        );
+        if (inserted.rowCount !== 1)
+          throw new BatonError(
+            'exists',
+            `${dump.key} already has history in project ${this.project}; nothing was imported; clear it with another project id or import into an empty store`,
+          );
+        for (const entry of dump.entries)
+          await client.query(
+            `INSERT INTO baton_history (project, key, rev, snapshot, entry) VALUES ($1, $2, $3, $4, $5)`,
+            [this.project, dump.key, entry.rev, entry.snapshot !== undefined, JSON.stringify(entry)],
+          );
+        await client.query(`SELECT pg_notify('${CHANNEL}', $1)`, [this.channelKey(dump.key)]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  /** Runs `work` on a pooled connection (schema checked once per store), mapping failures to BatonErrors. */
+  async withClient<T>(work: (client: PoolClient) => Promise<T>, options: { check?: boolean } = {}): Promise<T> {
+    const client = await this.connect(options.check ?? true);
+    try {
+      const result = await work(client);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(isConnectionLoss(error) ? true : undefined);
+      throw fromPgError(error, this.url);
+    }
+  }
+
+  private async connect(check = true): Promise<PoolClient> {
+    if (this.closed) throw new BatonError('internal', 'this PostgreSQL store was closed; open a new one');
+    const deadline = Date.now() + this.connectRetryMs;
+    let client: PoolClient;
+    for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
+      try {
+        client = await this.pool.connect();
+        break;
+      } catch (error) {
+        if (
+          /timeout exceeded when trying to connect/i.test(String((error as Error).message)) &&
+          this.pool.totalCount >= this.poolSize
+        )
+          throw new BatonError(
+            'lock_timeout',
+            `all ${this.poolSize} PostgreSQL connections of this process stayed busy for ${this.lockTimeoutMs} ms; run fewer writers at once or raise the pool size`,
+            { cause: error },
+          );
+        // Only connecting is retried: nothing has been sent, so nothing can be applied twice.
+        if (!isTransientConnect(error) || Date.now() + delay > deadline) throw fromPgError(error, this.url);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+    // A session cut while checked out (between two queries of a transaction) emits 'error' on the
+    // client; the next query fails with it and is handled there, so the event must not crash us.
+    if (!guarded.has(client)) {
+      guarded.add(client);
+      client.on('error', () => undefined);
+    }
+    if (check && !this.checked) {
+      try {
+        await checkSchema(client, this.url);
+        this.checked = true;
+      } catch (error) {
+        client.release(isConnectionLoss(error) ? true : undefined);
+        throw fromPgError(error, this.url);
+      }
+    }
+    return client;
+  }
+
+  /**
+   * After a COMMIT whose answer was lost: ends the old session if it still runs (so its
+   * transaction is settled one way or the other), then looks for the exact entry in history.
+   */
+  private async landed(key: string, entry: HistoryEntry, backend: number, cause: unknown): Promise<boolean> {
+    try {
+      return await this.withClient(async (client) => {
+        await client.query(`SELECT pg_terminate_backend($1) FROM pg_stat_activity WHERE pid = $1`, [backend]);
+        for (;;) {
+          const alive = await client.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [backend]);
+          if (alive.rowCount === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const found = await client.query<{ entry: string }>(
+          `SELECT entry FROM baton_history WHERE project = $1 AND key = $2 AND rev = $3`,
+          [this.project, key, entry.rev],
+        );
+        return found.rows[0]?.entry === JSON.stringify(entry);
+      });
+    } catch {
+      throw new BatonError(
+        'io',
+        `lost the connection to PostgreSQL at ${target(this.url)} while committing ${key}, and cannot reach it to learn whether revision ${entry.rev} landed; check 'baton history ${key}' before retrying`,
+        { cause },
+      );
+    }
+  }
+
+  private listen(): NonNullable<PostgresStore['listener']> {
+    if (this.listener) return this.listener;
+    const keys = new Map<string, Set<() => void>>();
+    const client = (async () => {
+      const listener = new this.pg.Client({ connectionString: this.url, application_name: 'baton watch' });
+      listener.on('error', () => undefined);
+      listener.on('notification', (message) => {
+        for (const fn of keys.get(message.payload ?? '') ?? []) fn();
+      });
+      await listener.connect();
+      await listener.query(`LISTEN ${CHANNEL}`);
+      return listener;
+    })();
+    client.catch(() => undefined);
+    this.listener = { client, keys };
+    return this.listener;
+  }
+
+  /** The notification payload for a key: fixed length, whatever the key's (payloads are capped at 8000 bytes). */
+  private channelKey(key: string): string {
+    return createHash('sha256').update(`${this.project}\0${key}`).digest('base64url');
+  }
+}
+
+const guarded = new WeakSet<PoolClient>();
+
+async function lockRow(
+  client: PoolClient,
+  project: string,
+  key: string,
+): Promise<{ rev: number; text: string; meta: string } | undefined> {
+  const result = await client.query<{ rev: number; text: string; meta: string }>(
+    `SELECT rev, text, meta FROM baton_documents WHERE project = $1 AND key = $2 FOR UPDATE`,
+    [project, key],
+  );
+  return result.rows[0];
+}
+
+async function rollback(client: PoolClient): Promise<void> {
+  try {
+    await client.query('ROLLBACK');
+    client.release();
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+  }
+}
+
+function parseText(text: string): ReadResult {
+  if (text === '') return { state: 'missing' };
+  try {
+    return { state: 'ok', doc: JSON.parse(text) as Json, text };
+  } catch (error) {
+    return { state: 'corrupt', text, error: (error as Error).message };
+  }
+}
+
+function parseMeta(text: string | undefined, key: string): DocMeta {
+  if (text === undefined) return {};
+  try {
+    const meta = JSON.parse(text) as unknown;
+    if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) return meta as DocMeta;
+  } catch {
+    // reported below
+  }
+  throw new BatonError(
+    'corrupt',
+    `the metadata of ${key} in PostgreSQL is not a JSON object; restore it with 'baton store import'`,
+  );
+}

@@ -1,0 +1,84 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { Doc } from '../../src/doc/doc.js';
+import {
+  createPostgresStore,
+  defaultProjectId,
+  migratePostgres,
+  normaliseRemote,
+} from '../../src/stores/postgres/index.js';
+import { tempDir } from '../helpers/fixtures.js';
+import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
+
+describe('PostgreSQL projects', () => {
+  let cluster: Cluster;
+  let url: string;
+  before(async () => {
+    cluster = await startCluster();
+    url = await cluster.createDatabase('projects');
+    await migratePostgres(url);
+  });
+  after(() => cluster.stop());
+
+  it('two projects in one database cannot see each other’s documents', async () => {
+    const root = tempDir();
+    const a = await createPostgresStore({ url, root, project: 'team/a' });
+    const b = await createPostgresStore({ url, root, project: 'team/b' });
+    const key = '.claude/state/current-task.json';
+    await new Doc(a, key, root).init({ owner: 'a' });
+    assert.equal(await new Doc(b, key, root).read(), undefined);
+    assert.deepEqual(await new Doc(b, key, root).history(), []);
+    await new Doc(b, key, root).init({ owner: 'b' });
+    await new Doc(b, key, root).update('.n = 1');
+    assert.deepEqual(await new Doc(a, key, root).read(), { owner: 'a' });
+    assert.deepEqual(
+      (await new Doc(a, key, root).history()).map((e) => e.rev),
+      [1],
+    );
+    assert.deepEqual(await a.keys(), [key]);
+    await a.close();
+    await b.close();
+  });
+
+  it('the default id is the git remote, the same for every clone and worktree of a repository', () => {
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'ignore' });
+    const one = join(tempDir(), 'app');
+    const two = join(tempDir(), 'app');
+    mkdirSync(one);
+    mkdirSync(two);
+    git(one, 'init', '-q');
+    git(one, 'remote', 'add', 'origin', 'git@github.com:Org/app.git');
+    git(two, 'init', '-q');
+    git(two, 'remote', 'add', 'origin', 'https://user:token@github.com/Org/app/');
+    assert.equal(defaultProjectId(one), 'github.com/Org/app');
+    assert.equal(defaultProjectId(two), 'github.com/Org/app');
+  });
+
+  it('without a remote it is the real path of the root, never the folder name alone', () => {
+    const one = join(tempDir(), 'app');
+    const two = join(tempDir(), 'app');
+    mkdirSync(one);
+    mkdirSync(two);
+    assert.notEqual(defaultProjectId(one), defaultProjectId(two));
+    assert.equal(defaultProjectId(one), realpathSync(one));
+    const link = join(tempDir(), 'link');
+    symlinkSync(one, link);
+    assert.equal(defaultProjectId(link), defaultProjectId(one));
+  });
+
+  it('normalises remote URLs of one repository to one id', () => {
+    for (const remote of [
+      'git@github.com:Org/app.git',
+      'ssh://git@GitHub.com:22/Org/app.git',
+      'https://github.com/Org/app',
+      'https://x-access-token:abc@github.com/Org/app.git/',
+    ])
+      assert.equal(normaliseRemote(remote), 'github.com/Org/app', remote);
+    assert.equal(normaliseRemote('/srv/git/app.git'), '/srv/git/app');
+    assert.equal(normaliseRemote('file:///srv/git/app.git'), '/srv/git/app');
+    assert.notEqual(normaliseRemote('git@gitlab.com:Org/app.git'), normaliseRemote('git@github.com:Org/app.git'));
+  });
+});
