@@ -1,14 +1,14 @@
-import { BatonError } from '../core/errors.js';
-import { parseArgs as nodeParseArgs } from 'node:util';
-import { parseJsonArg, type Json } from '../core/json.js';
-import { errorUsage, type CommandDef } from './definitions.js';
-
 /**
  * Command-line parsing: node:util parseArgs (strict), after a small pre-pass for what it cannot
  * express: jq's `--arg NAME VALUE` / `--argjson NAME JSON` (two values), and negative numbers
  * as values (`set f.json n -1 --json`), which parseArgs would take for options. Each command's
  * options come from its entry in definitions.ts.
  */
+import { BatonError } from '../core/errors.js';
+import { parseArgs as nodeParseArgs } from 'node:util';
+import { parseJsonArg, type Json } from '../core/json.js';
+import { errorUsage, type CommandDef } from './definitions.js';
+
 export interface ArgSpec {
   /** Flags without a value, with their short aliases (e.g. { raw: ['-r'] }). */
   booleans?: Record<string, string[]>;

@@ -1,9 +1,3 @@
-import { BatonError, EXIT, fromSystemError, inFace, isBatonError, type CompatFace } from '../core/errors.js';
-import { join } from 'node:path';
-import { loadBundle } from './bundle-loader.js';
-import { processCli, type Cli, type Command } from './context.js';
-import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.js';
-
 /**
  * The command table loads each command only when it runs, so a hook process pays for what it
  * uses (start-up cost stays flat as commands grow). The CLI is built as CommonJS with one bundle
@@ -12,6 +6,12 @@ import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.
  * and exit codes. A command that stands in for another tool exports its `face`, and its errors
  * are reported with that tool's exit codes and lead unless they carry their own.
  */
+import { BatonError, EXIT, fromSystemError, inFace, isBatonError, type CompatFace } from '../core/errors.js';
+import { join } from 'node:path';
+import { loadBundle } from './bundle-loader.js';
+import { processCli, type Cli, type Command } from './context.js';
+import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.js';
+
 declare const BATON_VERSION: string | undefined;
 
 interface CommandModule {

@@ -1,3 +1,9 @@
+/**
+ * The pure heart of every write: given the committed document and a candidate produced by an
+ * operation, decide what gets committed. Order matters: coerce, check
+ * immutables and ownership against what the caller changed, stamp last (so an expression cannot
+ * fake or suppress it), check sizes, validate the whole document, then diff.
+ */
 import { BatonError, type Issue } from './errors.js';
 import { deepEqual, isObject, typeName, type Json, type JsonObject } from './json.js';
 import { diff, type PatchOp } from './patch.js';
@@ -5,12 +11,6 @@ import { checkShape, DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { CompiledSchema } from './schema/index.js';
 import { writerMatches } from './schema/rules.js';
 
-/**
- * The pure heart of every write: given the committed document and a candidate produced by an
- * operation, decide what gets committed. Order matters: coerce, check
- * immutables and ownership against what the caller changed, stamp last (so an expression cannot
- * fake or suppress it), check sizes, validate the whole document, then diff.
- */
 export const DEFAULT_MAX_VALUE_BYTES = 64 * 1024;
 
 export interface WriteContext {

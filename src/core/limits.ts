@@ -1,6 +1,3 @@
-import { BatonError, type Issue } from './errors.js';
-import type { Json } from './json.js';
-
 /**
  * The budgets and size limits every write and every jq run is held to, so that no input (an
  * expression, a value, a document) can hang a writer while it holds the lock, exhaust Node's
@@ -8,6 +5,9 @@ import type { Json } from './json.js';
  * `limits` section of baton.config.json, and a caller per call (library options, CLI flags).
  * This module holds the names, defaults and validation only: no I/O.
  */
+import { BatonError, type Issue } from './errors.js';
+import type { Json } from './json.js';
+
 export interface Limits {
   /**
    * Evaluation steps one jq run may take. Every evaluated term costs a step, and so does every

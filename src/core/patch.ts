@@ -1,11 +1,11 @@
-import { BatonError } from './errors.js';
-import { deepEqual, isObject, type Json } from './json.js';
-
 /**
  * RFC 6902 JSON Patch, the subset history needs: diff produces add/remove/replace, apply replays
  * them. Hand-written because fast-json-patch measured ~6 ms to load per process here, a tenth of a
  * hook's whole budget, for two functions of a few dozen lines.
  */
+import { BatonError } from './errors.js';
+import { deepEqual, isObject, type Json } from './json.js';
+
 export type PatchOp =
   | { op: 'add'; path: string; value: Json }
   | { op: 'remove'; path: string }

@@ -1,11 +1,11 @@
-import { BatonError } from './errors.js';
-import { isObject, type Json } from './json.js';
-import { DEFAULT_LIMITS } from './limits.js';
-
 /**
  * Dotted paths for callers who do not want jq: `phases.3-impl.evidence`. A segment is a key; on an
  * array a segment of digits is an index, also written `[N]` (`arr[0]`). `\.` escapes a dot inside a key.
  */
+import { BatonError } from './errors.js';
+import { isObject, type Json } from './json.js';
+import { DEFAULT_LIMITS } from './limits.js';
+
 export type PathSegment = string | number;
 
 /** Segments of a path naming a field; the document itself (`''`, `.`) is not a field. */

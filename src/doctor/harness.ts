@@ -1,3 +1,9 @@
+/**
+ * The harness rows of `baton doctor` (after the core state rows): the config itself,
+ * a task left stale by missing plan files (per the configured lane rules), mirror drift, a
+ * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
+ * config says must exist. Fix texts name the compat commands a harness user already knows.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { readConfigFile, CONFIG_FILE } from '../project/config-file.js';
@@ -10,12 +16,6 @@ import { inspectLock, isStale } from '../stores/file/lock.js';
 import type { JsonObject } from '../core/json.js';
 import type { Finding } from './checks.js';
 
-/**
- * The harness rows of `baton doctor` (after the core state rows): the config itself,
- * a task left stale by missing plan files (per the configured lane rules), mirror drift, a
- * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
- * config says must exist. Fix texts name the compat commands a harness user already knows.
- */
 export async function harnessChecks(
   configRoot: string,
   cwd = configRoot,
@@ -111,7 +111,7 @@ export async function harnessChecks(
   return rows;
 }
 
-/** Spec 10 lane rows: a lane whose artifacts are all missing means the task is stale. */
+/** Lane rows: a lane whose artifacts are all missing means the task is stale. */
 function laneRow(
   doc: Record<string, unknown>,
   lanes: Record<string, string[]> | undefined,

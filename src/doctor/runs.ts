@@ -1,14 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Finding } from './checks.js';
-
 /**
  * Pipeline-run rows of `baton doctor`: a run's `.ai_log/session-*.json` is a
  * temporary machine bus and must not be committed. Baton does not edit .gitignore (it is the
  * project's file), so the doctor warns instead and names the rule. A warning does not fail the
  * report: the documents are healthy, only the repository setup is missing a line.
  */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Finding } from './checks.js';
+
 const STATE_FILE = /^session-.+\.json$/;
 const FIX =
   'add /.ai_log/* and !/.ai_log/.gitkeep to .gitignore (baton does not edit it; git rm --cached a run file already tracked)';

@@ -1,13 +1,13 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-
 /**
  * Keeps `<launch dir>/.claude/status.md` out of git: if the launch dir is in a work tree
  * and git does not already ignore the file, append `<rel>/.claude/status.md` to info/exclude.
  * git runs with the caller's environment (GIT_CONFIG_GLOBAL and friends must apply). Every
  * failure is ignored: this is a courtesy, never a reason to refuse.
  */
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+
 function git(dir: string, env: NodeJS.ProcessEnv, args: string[]): { status: number | null; out: string } {
   const result = spawnSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   return { status: result.status, out: result.stdout ?? '' };

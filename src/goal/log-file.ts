@@ -1,11 +1,11 @@
-import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { compactStamp, isoTime } from './time.js';
-
 /**
  * log.md: append-only outliner. One entry = a top bullet with the ISO time, further lines
  * as child bullets. Written with one append call so concurrent writers do not interleave lines.
  */
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { compactStamp, isoTime } from './time.js';
+
 export function formatLogEntry(text: string, now: Date = new Date()): string {
   const lines = text.split('\n').filter((line) => line !== '');
   if (lines.length === 0) return '';

@@ -1,9 +1,9 @@
-import { END_HEAD, isBlank } from './text.js';
-
 /**
  * The Now/Done rewrite shared by `now`, `land` and `lint --fix`. Edits only the first
  * `## Now` and the first Done section, the ones the lint reads; everything else is copied unchanged.
  */
+import { END_HEAD, isBlank } from './text.js';
+
 export const NOTHING_RUNNING = '- (nothing running)';
 
 export interface NowDoneEdit {

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
-import { confine } from '../stores/file/paths.js';
-
 /**
  * Where goals live and how the tools name themselves. The root is fixed
  * (`$HOME/.claude/orchestrate`, no other override) so the drop-in scripts and baton agree.
  */
+import { join } from 'node:path';
+import { confine } from '../stores/file/paths.js';
+
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export function isValidSlug(slug: string): boolean {

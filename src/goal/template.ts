@@ -1,10 +1,10 @@
-import { isoTime } from './time.js';
-
 /**
  * The 25-line state.md that `start` writes, byte-identical to the original template.
  * The sentence is inserted as data, never through a substitution language (the original's sed garbled `&`, `\` and `|`): newlines
  * fold to spaces and `&`, `\`, `|` stay as typed.
  */
+import { isoTime } from './time.js';
+
 export function foldNewlines(text: string): string {
   // Only `\n` is a line break here, every other character is literal; now/land fold the same.
   return text.replaceAll('\n', ' ');

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
-import type { Cli } from '../cli/context.js';
-
 /**
  * `transcript-text.sh <transcript.jsonl> [--since ISO] [--tail N]`: a transcript as plain
  * text for recovery questions. Lines that are not JSON are skipped, never fatal.
  */
+import { readFileSync } from 'node:fs';
+import type { Cli } from '../cli/context.js';
+
 interface Options {
   file: string;
   since: string;

@@ -1,9 +1,9 @@
-import type { RootConfig } from '../project/root.js';
-
 /**
  * The shape of `baton.config.json` (and of a built-in profile, which is the same thing shipped
  * inside baton). Every section is optional; a hook only runs for events some section needs.
  */
+import type { RootConfig } from '../project/root.js';
+
 export interface MirrorConfig {
   /** Path of the one-word mirror file, relative to the project root. */
   file: string;

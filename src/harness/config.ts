@@ -1,8 +1,3 @@
-import type { Issue } from '../core/errors.js';
-import { checkLimits } from '../core/limits.js';
-import type { ConfigInput, HarnessConfig, RuleConfig } from './config-types.js';
-import { ENEO } from './profiles/eneo.js';
-
 /**
  * Validation and merging of `baton.config.json` over a built-in profile. Problems are collected
  * (`{path, message}`), never thrown one by one, so one run of `baton doctor` shows all of them.
@@ -12,6 +7,11 @@ import { ENEO } from './profiles/eneo.js';
  * name; `allow` lists are concatenated; classification merges by field (a project can widen one
  * enum of its profile); any other section replaces the profile's.
  */
+import type { Issue } from '../core/errors.js';
+import { checkLimits } from '../core/limits.js';
+import type { ConfigInput, HarnessConfig, RuleConfig } from './config-types.js';
+import { ENEO } from './profiles/eneo.js';
+
 export const PROFILES: Record<string, HarnessConfig> = { eneo: ENEO };
 
 const EMPTY: HarnessConfig = {

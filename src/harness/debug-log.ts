@@ -1,7 +1,3 @@
-import { closeSync, constants, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { userTempDir } from '../stores/file/paths.js';
-
 /**
  * The hook debug log: `$BATON_DEBUG_LOG`, else `hooks.log` in this user's own temp folder
  * (`${TMPDIR:-/tmp}/baton-<uid>/`, mode 0700, see userTempDir). Hooks write here why they did
@@ -9,6 +5,10 @@ import { userTempDir } from '../stores/file/paths.js';
  * stderr on success. Opened with O_NOFOLLOW: a symlink planted at the log's name is never written
  * through. Kept under ~1 MB by rotating to `.1`. Never throws.
  */
+import { closeSync, constants, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { userTempDir } from '../stores/file/paths.js';
+
 const MAX_BYTES = 1_000_000;
 const FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 

@@ -1,3 +1,10 @@
+/**
+ * The engine side of `baton hook`, shared by both kinds of profile (harness handlers in
+ * run-hook.ts, goal hooks in goal/hooks/run.ts): validates and merges the config, runs the
+ * event's handler (itself lazily imported), renders the outcome in the host's protocol. Every
+ * failure fails open (exit 0, no decision) and is logged, because a hook that crashes silently
+ * disables its gate in the host anyway.
+ */
 import { isBatonError, type Issue } from '../core/errors.js';
 import type { ConfigInput } from './config-types.js';
 import { mergeConfig, validateConfig } from './config.js';
@@ -6,13 +13,6 @@ import { EVENTS, isEventName, type EventName } from './events.js';
 import type { Handler } from './handlers/context.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from './types.js';
 
-/**
- * The engine side of `baton hook`, shared by both kinds of profile (harness handlers in
- * run-hook.ts, goal hooks in goal/hooks/run.ts): validates and merges the config, runs the
- * event's handler (itself lazily imported), renders the outcome in the host's protocol. Every
- * failure fails open (exit 0, no decision) and is logged, because a hook that crashes silently
- * disables its gate in the host anyway.
- */
 export type HandlerTable = Partial<Record<EventName, () => Promise<Handler>>>;
 
 export interface HookRun {

@@ -1,10 +1,10 @@
-import { runPipeline, type HandlerTable, type HookRun } from './pipeline.js';
-import type { Rendered } from './types.js';
-
 /**
  * The harness profiles' handlers, one per event of the registry (events.ts) they implement,
  * each imported only when its event arrives.
  */
+import { runPipeline, type HandlerTable, type HookRun } from './pipeline.js';
+import type { Rendered } from './types.js';
+
 const HANDLERS: HandlerTable = {
   SessionStart: async () => (await import('./handlers/session-start.js')).sessionStart,
   UserPromptSubmit: async () => (await import('./handlers/prompt-audit.js')).promptAudit,

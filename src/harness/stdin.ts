@@ -1,5 +1,3 @@
-import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
-
 /**
  * Reads one hook payload, at most MAX_PAYLOAD_BYTES (a larger one reads as garbage: the hook
  * then exits 0 without deciding). Nothing is ever written to stdin.
@@ -17,6 +15,8 @@ import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:
  * read is ever left pending. Elsewhere, and for sockets (which cannot be reopened), a blocking
  * read is used and a host that never closes stdin keeps the process until it does.
  */
+import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
+
 export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
 const POLL_MS = 5;
 

@@ -1,10 +1,10 @@
-import type { EventName } from './events.js';
-
 /**
  * The host-neutral shapes every hook handler works on. Host adapters (hosts/*.ts) translate a
  * host's payload into HookInput and a HookOutcome back into the host's protocol, so the handlers
  * and the policy rules are written once, in Claude Code's vocabulary.
  */
+import type { EventName } from './events.js';
+
 export type ToolKind = 'edit' | 'bash' | 'other';
 
 export interface HookInput {

@@ -1,3 +1,10 @@
+/**
+ * The SubagentStop wave barrier. Each returning agent's `DONE|artifact` or
+ * `BLOCKED|reason` is counted once per agent_id into `wave.json` (the original's shape and
+ * spellings), and the task document's wave_status / active_agents follow, both inside one
+ * hold of the state lock so that many SubagentStop processes at once count exactly. It never
+ * blocks the host and never writes the output of a failed step: a corrupt wave.json is refused, not rewritten.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isBatonError } from '../core/errors.js';
@@ -8,13 +15,6 @@ import type { HandlerContext } from './handlers/context.js';
 import { withStateLock } from './state-lock.js';
 import type { HookOutcome } from './types.js';
 
-/**
- * The SubagentStop wave barrier. Each returning agent's `DONE|artifact` or
- * `BLOCKED|reason` is counted once per agent_id into `wave.json` (the original's shape and
- * spellings), and the task document's wave_status / active_agents follow, both inside one
- * hold of the state lock so that many SubagentStop processes at once count exactly. It never
- * blocks the host and never writes the output of a failed step: a corrupt wave.json is refused, not rewritten.
- */
 export interface WaveFile {
   wave: number;
   expected: number;

@@ -1,3 +1,9 @@
+/**
+ * `baton mcp`: the tools of tools.ts over stdio, with the official SDK's low-level Server (its
+ * McpServer wants zod schemas; ours are plain JSON Schema, kept short for the agent's context).
+ * Arguments are checked against the same schemas the client is shown, with the SDK's Ajv; a
+ * failure of any kind comes back as a tool error carrying baton's code, never as a crash.
+ */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -5,12 +11,6 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { BatonError, fromSystemError, isBatonError } from '../core/errors.js';
 import { TOOLS, type ToolContext } from './tools.js';
 
-/**
- * `baton mcp`: the tools of tools.ts over stdio, with the official SDK's low-level Server (its
- * McpServer wants zod schemas; ours are plain JSON Schema, kept short for the agent's context).
- * Arguments are checked against the same schemas the client is shown, with the SDK's Ajv; a
- * failure of any kind comes back as a tool error carrying baton's code, never as a crash.
- */
 export interface McpOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;

@@ -1,3 +1,9 @@
+/**
+ * The MCP tools: each one a thin adapter over the library calls the CLI makes (openDoc, Run,
+ * the goal and lint modules), so validation, ownership, limits and path checks are the same
+ * whichever face writes. Schemas are hand-written and short: every tool's schema is sent to the
+ * agent's context on every session.
+ */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
@@ -14,12 +20,6 @@ import { recordPhaseDone } from '../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../run/phases.js';
 import { isInside } from '../stores/file/paths.js';
 
-/**
- * The MCP tools: each one a thin adapter over the library calls the CLI makes (openDoc, Run,
- * the goal and lint modules), so validation, ownership, limits and path checks are the same
- * whichever face writes. Schemas are hand-written and short: every tool's schema is sent to the
- * agent's context on every session.
- */
 export interface ToolContext {
   cwd: string;
   env: NodeJS.ProcessEnv;

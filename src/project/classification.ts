@@ -1,7 +1,3 @@
-import { BatonError } from '../core/errors.js';
-import type { JsonObject } from '../core/json.js';
-import type { ClassRule } from '../harness/config-types.js';
-
 /**
  * The classification fields of the task document (lane, bracket,
  * tenancy_impact, audit_impact, or whatever a project names) checked against the allowed values
@@ -12,6 +8,10 @@ import type { ClassRule } from '../harness/config-types.js';
  * face writes it: `baton task`, a plain `baton update` or `set`, the library, a hook. The whole
  * document is checked, not just the fields an expression touched, like the schema check.
  */
+import { BatonError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+import type { ClassRule } from '../harness/config-types.js';
+
 export type Classification = Record<string, ClassRule | null>;
 
 /** `{path, message}` problems of a document against the rules, all of them. */

@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 /**
  * Reads `baton.config.json` at the project root without validating it: the dispatcher needs only
  * the profile name and which sections exist to decide whether an event is handled at all.
  * Not stores/file's readDocument, which reads alike: importing it would pull the whole file store
  * into the hook front, which every event pays for, handled or not.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 export const CONFIG_FILE = 'baton.config.json';
 
 export type RawConfig =

@@ -1,7 +1,3 @@
-import { resolve } from 'node:path';
-import { readConfigFile, type RawConfig } from './config-file.js';
-import { defaultRoot, markedRoot, rootConfigOf } from './root.js';
-
 /**
  * The project a command, a library call, a hook or a compat script works in: its root and its
  * baton.config.json. Every face gets it here, so they agree on where state lives and which rules
@@ -9,6 +5,10 @@ import { defaultRoot, markedRoot, rootConfigOf } from './root.js';
  * hook front for every event: it reads one small file and calls `existsSync` a few times, and
  * imports nothing else.
  */
+import { resolve } from 'node:path';
+import { readConfigFile, type RawConfig } from './config-file.js';
+import { defaultRoot, markedRoot, rootConfigOf } from './root.js';
+
 export interface ProjectContext {
   /** Where baton.config.json is read: BATON_ROOT, CLAUDE_PROJECT_DIR, the git top level, the cwd. */
   configRoot: string;

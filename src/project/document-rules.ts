@@ -1,3 +1,8 @@
+/**
+ * The rules baton.config.json gives a document, beside its schema's: today the classification of
+ * the task document. The engine asks for them on every write (doc/doc.ts), so they
+ * hold whichever face writes: `baton task`, a plain `update`/`set`/`revert`, the library, a hook.
+ */
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
@@ -7,11 +12,6 @@ import type { HarnessConfig } from '../harness/config-types.js';
 import { checkClassification, type Classification } from './classification.js';
 import type { ProjectContext } from './context.js';
 
-/**
- * The rules baton.config.json gives a document, beside its schema's: today the classification of
- * the task document. The engine asks for them on every write (doc/doc.ts), so they
- * hold whichever face writes: `baton task`, a plain `update`/`set`/`revert`, the library, a hook.
- */
 export interface TaskRules {
   /** The merged configuration: the eneo layout unless the project chose another profile. */
   config: HarnessConfig;

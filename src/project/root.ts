@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-
 /**
  * Project-root discovery, the one used by every face (CLI, library, hooks, compat scripts) through
  * projectContext(). Two steps:
@@ -23,6 +20,9 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
  * BATON_ROOT is an explicit choice and always wins. Only a few `existsSync` calls: cheap enough
  * for the hook front, which resolves the root before deciding whether the event is handled.
  */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
 export interface RootConfig {
   markers: string[];
   nested?: string[];

@@ -1,10 +1,3 @@
-import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { BatonError } from '../core/errors.js';
-import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
-import { confine, SIDECAR } from '../stores/file/paths.js';
-import { RUN_DIR } from './location.js';
-
 /**
  * `baton run clean`: the explicit replacement for the original init's wipe of
  * `.ai_log/`. Evidence files carry no run label, so they cannot be told apart by run; the guard is
@@ -15,6 +8,13 @@ import { RUN_DIR } from './location.js';
  * swept), the engine's `.baton/` folder (history and the locks live writers hold) and the temp
  * files of writes in flight (removing one would fail that write's rename).
  */
+import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BatonError } from '../core/errors.js';
+import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
+import { confine, SIDECAR } from '../stores/file/paths.js';
+import { RUN_DIR } from './location.js';
+
 export const ACTIVE_MS = 24 * 3600_000;
 const STATE_FILE = /^session-(.+)\.json$/;
 

@@ -1,10 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { BatonError } from '../core/errors.js';
-import { isObject, type Json } from '../core/json.js';
-import { isInside } from '../stores/file/paths.js';
-import { PHASE_KEY } from './phases.js';
-
 /**
  * A run's contract: the workflow file that names each phase, its agent, the keys it reads and the
  * keys it must produce. It is parsed once at `run init --contract` and copied into the run, so
@@ -16,6 +9,13 @@ import { PHASE_KEY } from './phases.js';
  * `id`/`name` may stand for `phase`, and `input`/`output` for the plural (the original workflow
  * YAML says `input:`).
  */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { BatonError } from '../core/errors.js';
+import { isObject, type Json } from '../core/json.js';
+import { isInside } from '../stores/file/paths.js';
+import { PHASE_KEY } from './phases.js';
+
 export interface ContractPhase {
   phase: string;
   agent?: string;

@@ -1,3 +1,8 @@
+/**
+ * A run document over the engine's Doc: every write is one locked read-modify-write validated by
+ * the `pipeline-run` schema and kept in history. The run commands only add what the bus needs on
+ * top: the compat "no state file" message and the size limits.
+ */
 import { BatonError, isBatonError } from '../core/errors.js';
 import type { Json, JsonObject } from '../core/json.js';
 import { OPERATION, type Doc, type Updater, type WriteResult } from '../doc/doc.js';
@@ -6,11 +11,6 @@ import type { Contract } from './contract.js';
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.js';
 import { locateRun, type RunLocation } from './location.js';
 
-/**
- * A run document over the engine's Doc: every write is one locked read-modify-write validated by
- * the `pipeline-run` schema and kept in history. The run commands only add what the bus needs on
- * top: the compat "no state file" message and the size limits.
- */
 export const RUN_SCHEMA = 'pipeline-run';
 
 export type PhaseStatus = 'todo' | 'in_progress' | 'done';

@@ -1,3 +1,8 @@
+/**
+ * The original five verbs (init, set, append, get, clear) over a Run. Field names are taken
+ * literally for writes (`set S a.b x` sets the key "a.b", as the original did); only reads fall
+ * back to a dot path, and the exact top-level key always wins so old flat keys stay readable.
+ */
 import { BatonError } from '../core/errors.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { getAt, parsePath } from '../core/paths.js';
@@ -7,11 +12,6 @@ import { Run, type RunDoc } from './document.js';
 import { checkSize } from './limits.js';
 import { emptyPhase } from './phases.js';
 
-/**
- * The original five verbs (init, set, append, get, clear) over a Run. Field names are taken
- * literally for writes (`set S a.b x` sets the key "a.b", as the original did); only reads fall
- * back to a dot path, and the exact top-level key always wins so old flat keys stay readable.
- */
 export interface Outcome {
   /** What to print on stdout. */
   out?: string;

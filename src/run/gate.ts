@@ -1,7 +1,3 @@
-import type { Json } from '../core/json.js';
-import type { PhaseEntry, RunDoc } from './document.js';
-import { inspectPath, looksLikeProjectPath, type PathState } from './project-path.js';
-
 /**
  * The evidence-based gate the orchestrator runs before the next phase: a phase passes when it is done, every
  * output its contract names is present, and every evidence and work-item path is a real file
@@ -9,6 +5,10 @@ import { inspectPath, looksLikeProjectPath, type PathState } from './project-pat
  * file is checked too, an empty evidence file counts as missing, and a phase with no evidence
  * at all fails (a phase that saved nothing has only its own word).
  */
+import type { Json } from '../core/json.js';
+import type { PhaseEntry, RunDoc } from './document.js';
+import { inspectPath, looksLikeProjectPath, type PathState } from './project-path.js';
+
 export interface GateRow {
   holds: boolean;
   kind: 'status' | 'output' | 'evidence' | 'work_item';

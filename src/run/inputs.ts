@@ -1,13 +1,13 @@
-import { BatonError } from '../core/errors.js';
-import type { Json } from '../core/json.js';
-import type { RunDoc } from './document.js';
-
 /**
  * What a phase reads on start: each input key its contract lists,
  * resolved to the value the producing phase recorded (or the run-wide top-level key), plus the
  * evidence paths of those producing phases. Keys and paths, never file content: reading the
  * files is the agent's job, and pasting them here would rebuild the dumps the bus exists to end.
  */
+import { BatonError } from '../core/errors.js';
+import type { Json } from '../core/json.js';
+import type { RunDoc } from './document.js';
+
 export interface ResolvedInput {
   key: string;
   value: Json | undefined;

@@ -1,6 +1,3 @@
-import { BatonError } from '../core/errors.js';
-import type { Json } from '../core/json.js';
-
 /**
  * "Never store a large blob, store a path". A run field is a key value or a path; a
  * report pasted into it defeats the point of the bus (every later agent pays for it again), so
@@ -11,6 +8,9 @@ import type { Json } from '../core/json.js';
  * could not be raised per call or per project; the run commands check here and hand the same
  * limit to the engine, which then refuses any oversize string nested anywhere as a backstop.
  */
+import { BatonError } from '../core/errors.js';
+import type { Json } from '../core/json.js';
+
 export interface SizeLimits {
   warnBytes: number;
   maxBytes: number;

@@ -1,13 +1,13 @@
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { BatonError } from '../core/errors.js';
-import { defaultRoot } from '../project/root.js';
-import { isInside } from '../stores/file/paths.js';
-
 /**
  * Where a run's document lives: `<root>/.ai_log/session-<label>.json`. The label goes
  * into a file name, so it is checked before anything touches the disk: the original put it into
  * the path unchecked, and `../x` or `a/b` wrote wherever they pointed.
  */
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { BatonError } from '../core/errors.js';
+import { defaultRoot } from '../project/root.js';
+import { isInside } from '../stores/file/paths.js';
+
 export const RUN_DIR = '.ai_log';
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** File names stop at 255 bytes; `session-<label>.json` plus the engine's sidecar suffixes must fit. */

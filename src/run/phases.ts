@@ -1,12 +1,12 @@
-import { BatonError } from '../core/errors.js';
-import type { Json } from '../core/json.js';
-import type { PhaseEntry, PhaseStatus, RunDoc } from './document.js';
-
 /**
  * Phase entries and their state machine: todo -> in_progress -> done. Each function here edits the
  * run inside the engine's lock (it is the body of one `update`), so two agents finishing different
  * phases at once both land, and the status they check is the committed one, never a stale copy.
  */
+import { BatonError } from '../core/errors.js';
+import type { Json } from '../core/json.js';
+import type { PhaseEntry, PhaseStatus, RunDoc } from './document.js';
+
 export const PHASE_KEY = /^[0-9]+-[a-z0-9][a-z0-9-]*$/;
 
 export function checkPhaseKey(key: string): string {

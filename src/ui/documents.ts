@@ -1,3 +1,9 @@
+/**
+ * What the dashboard shows, read through the same library calls the CLI makes: documents are
+ * found the way `baton doctor` finds them (a `.baton/` sidecar beside them), read and reverted
+ * through openDoc, runs judged by the gate, goals by the lint. Every path a request names is
+ * resolved against the project root, symlinks included, before anything is read.
+ */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { BatonError, isBatonError } from '../core/errors.js';
@@ -15,12 +21,6 @@ import { phaseOrder } from '../run/show.js';
 import { isInside } from '../stores/file/paths.js';
 import type { HistoryEntry } from '../stores/store.js';
 
-/**
- * What the dashboard shows, read through the same library calls the CLI makes: documents are
- * found the way `baton doctor` finds them (a `.baton/` sidecar beside them), read and reverted
- * through openDoc, runs judged by the gate, goals by the lint. Every path a request names is
- * resolved against the project root, symlinks included, before anything is read.
- */
 export type Kind = 'task' | 'run' | 'goal' | 'document';
 
 export interface Listed {

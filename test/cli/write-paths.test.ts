@@ -1,3 +1,9 @@
+/**
+ * A rule of a document holds whichever command writes it (issue 8 item 4): the schema's x-baton
+ * rules, the project config's classification and the run bus's sealed phases are applied by the
+ * engine for init --force, update, set, append, revert and the library alike, and a refused write
+ * leaves the document, its history and its mirrors as they were.
+ */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -6,12 +12,6 @@ import { describe, it } from 'node:test';
 import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
 import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
 
-/**
- * A rule of a document holds whichever command writes it (issue 8 item 4): the schema's x-baton
- * rules, the project config's classification and the run bus's sealed phases are applied by the
- * engine for init --force, update, set, append, revert and the library alike, and a refused write
- * leaves the document, its history and its mirrors as they were.
- */
 const TASK = '.claude/state/current-task.json';
 const RUN = '.ai_log/session-r1.json';
 

@@ -1,3 +1,7 @@
+/**
+ * The behaviour every Store must show, run against each backend listed in stores.ts; a new
+ * backend is done when this suite passes on it.
+ */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,10 +11,6 @@ import { Doc } from '../../src/doc/doc.js';
 import { isBatonError, type ErrorCode } from '../../src/core/errors.js';
 import type { Store } from '../../src/stores/store.js';
 
-/**
- * The behaviour every Store must show, run against each backend listed in stores.ts; a new
- * backend is done when this suite passes on it.
- */
 export interface StoreHarness {
   store: Store;
   /** Schema refs resolve against this folder (user schema files live there). */

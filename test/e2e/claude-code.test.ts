@@ -1,3 +1,8 @@
+/**
+ * End-to-end with the real Claude Code (pinned, installed on demand: ./claude-code.ts) against a scripted model
+ * stand-in: the plugin is loaded with --plugin-dir, hooks fire with real payloads, tools really
+ * run, and the requests Claude Code sends show what reached the model. Sessions are few and short.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,11 +14,6 @@ import { tempTree } from '../helpers/fixtures.js';
 import { claudeCode } from './claude-code.js';
 import { startMockModel, type MockModel, type Turn } from './mock-model.js';
 
-/**
- * End-to-end with the real Claude Code (pinned, installed on demand: ./claude-code.ts) against a scripted model
- * stand-in: the plugin is loaded with --plugin-dir, hooks fire with real payloads, tools really
- * run, and the requests Claude Code sends show what reached the model. Sessions are few and short.
- */
 const CLAUDE = claudeCode();
 const PLUGIN = join(ROOT, 'plugin');
 

@@ -1,9 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 /**
  * The pinned Claude Code CLI that the end-to-end tests run. It is ~370 MB and only these tests use
  * it, so it is not a devDependency (every `npm ci` and every git-URL install would fetch it): it is
@@ -11,6 +5,12 @@ import { fileURLToPath } from 'node:url';
  * lockfile) into a cache folder, $BATON_CLAUDE_CODE_DIR or ~/.cache/baton/claude-code-<version>.
  * When that fails the tests fail, loudly: they never skip.
  */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 const FILES = join(import.meta.dirname, 'claude-code');
 const VERSION = JSON.parse(readFileSync(join(FILES, 'package.json'), 'utf8')).dependencies[
   '@anthropic-ai/claude-code'

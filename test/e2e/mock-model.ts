@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-
 /**
  * A scripted stand-in for the Anthropic Messages API, so the real Claude Code CLI runs whole
  * sessions offline: hooks fire with real payloads, tools really run, and every request Claude Code
@@ -8,6 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * Only requests that offer tools advance the script: those are the main conversation. Side
  * requests (titles, summaries, token counts) get a short text answer and never eat a scripted turn.
  */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
 export type Turn = { tool: string; input: Record<string, unknown> } | { text: string };
 
 export interface LoggedRequest {

@@ -1,13 +1,13 @@
+/**
+ * Real files in temp dirs and baton as a real process. The CLI is `bin/baton.js` after
+ * `node scripts/build.mjs`; BATON_BIN points elsewhere (a private build) when needed.
+ */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/fixtures.js';
 
-/**
- * Real files in temp dirs and baton as a real process. The CLI is `bin/baton.js` after
- * `node scripts/build.mjs`; BATON_BIN points elsewhere (a private build) when needed.
- */
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BATON_BIN = process.env.BATON_BIN ?? join(REPO, 'bin', 'baton.js');
 

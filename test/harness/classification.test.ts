@@ -1,3 +1,8 @@
+/**
+ * Classification fields: allowed values come from `classification` in
+ * baton.config.json (the eneo profile sets the Eneo enums); with no configuration any string is
+ * accepted. Enforced on init (exit 2) and update (exit 1) through `baton task`, file untouched.
+ */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,11 +10,6 @@ import { describe, it } from 'node:test';
 import { baton } from '../helpers/cli.js';
 import { eneoProject, TASK } from './helpers.js';
 
-/**
- * Classification fields: allowed values come from `classification` in
- * baton.config.json (the eneo profile sets the Eneo enums); with no configuration any string is
- * accepted. Enforced on init (exit 2) and update (exit 1) through `baton task`, file untouched.
- */
 describe('classification', () => {
   it('eneo profile: init refuses bad values with exit 2, naming every bad field; nothing is written', () => {
     const p = eneoProject();

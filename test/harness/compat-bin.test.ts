@@ -1,3 +1,8 @@
+/**
+ * compat/eneo/bin/{eneo-task-init,eneo-task-update,eneo-phase-set}: the Eneo entry points,
+ * run as executables the way the Eneo commands call them. PATH has
+ * node but no `baton` and BATON_BIN is unset, so the shims must find the package's own CLI.
+ */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -6,11 +11,6 @@ import { describe, it } from 'node:test';
 import { cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * compat/eneo/bin/{eneo-task-init,eneo-task-update,eneo-phase-set}: the Eneo entry points,
- * run as executables the way the Eneo commands call them. PATH has
- * node but no `baton` and BATON_BIN is unset, so the shims must find the package's own CLI.
- */
 const BIN_DIR = join(ROOT, 'compat', 'eneo', 'bin');
 const PATH = [dirname(process.execPath), '/usr/bin', '/bin'].join(':');
 

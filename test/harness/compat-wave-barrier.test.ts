@@ -1,3 +1,8 @@
+/**
+ * The original harness's own wave barrier (a fixture written from the original plugin's behaviour against the original
+ * library's functions) with only lib/state.sh swapped for baton's: it still counts, exactly,
+ * even racing baton's own SubagentStop hook on the same wave, because both hold one state lock.
+ */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -6,11 +11,6 @@ import { describe, it } from 'node:test';
 import { BIN, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * The original harness's own wave barrier (a fixture written from the original plugin's behaviour against the original
- * library's functions) with only lib/state.sh swapped for baton's: it still counts, exactly,
- * even racing baton's own SubagentStop hook on the same wave, because both hold one state lock.
- */
 const STATE_SH = join(ROOT, 'compat', 'eneo', 'lib', 'state.sh');
 const BARRIER = join(ROOT, 'test', 'fixtures', 'eneo-hooks', 'wave-barrier.sh');
 

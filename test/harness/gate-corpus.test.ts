@@ -1,3 +1,8 @@
+/**
+ * Issue 9's corpus through the real hook entry: every case is one `baton hook PreToolUse
+ * --profile eneo` process fed a Claude Code PreToolUse payload, four at a time. Every attack must
+ * be denied and every control allowed; a failure lists the cases and what the hook answered.
+ */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
@@ -7,11 +12,6 @@ import { BIN, cleanEnv } from '../helpers/cli.js';
 import { ATTACKS, CONTROLS, type GateCase } from './gate-corpus.js';
 import { decision, eneoProject, startTask, type EneoProject } from './helpers.js';
 
-/**
- * Issue 9's corpus through the real hook entry: every case is one `baton hook PreToolUse
- * --profile eneo` process fed a Claude Code PreToolUse payload, four at a time. Every attack must
- * be denied and every control allowed; a failure lists the cases and what the hook answered.
- */
 const PARALLEL = 4;
 
 function payload(c: GateCase, dir: string): string {

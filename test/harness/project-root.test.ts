@@ -1,3 +1,8 @@
+/**
+ * Project root: configurable markers, nested folders and absolute
+ * fallbacks; with no markers, CLAUDE_PROJECT_DIR, else the git top level, else the working
+ * directory. The config is found at that default root; the markers may move the state below it.
+ */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -6,11 +11,6 @@ import { describe, it } from 'node:test';
 import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * Project root: configurable markers, nested folders and absolute
- * fallbacks; with no markers, CLAUDE_PROJECT_DIR, else the git top level, else the working
- * directory. The config is found at that default root; the markers may move the state below it.
- */
 const INIT = ['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'];
 const STATE = '.claude/state/current-task.json';
 

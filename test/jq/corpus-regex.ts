@@ -1,11 +1,11 @@
-import type { Case } from './jq-binary.js';
-
 /**
  * Regex builtins against jq 1.6: every pattern on every input, reporting offsets, lengths and
  * every capture, so a difference between Oniguruma and the linear-time engine (RE2) in match
  * position, alternation order, laziness or the captures of repeated groups shows up. Patterns
  * that jq 1.6 would take exponential time on appear here on short inputs only.
  */
+import type { Case } from './jq-binary.js';
+
 const PATTERNS = [
   'a', 'a.c', '[a-c]+', '[^b]', '[-a]', '\\d+', '\\w+\\s', '\\s*', '\\s', '\\S+', '[\\s,]+', '[^\\s]+', '[\\S]', '\\.', '[.]', '\\/', '^a', 'b$', '^$', 'a|b|c', 'x*',
   'a{2,}', 'a{0}', 'o{,2}', '(a)(b)?', '(?<x>a)(?<y>b)?', '(ab)+', '(?:ab)+?', 'a.*?c', '(a)+', '(a){2}', '(a){1,3}',

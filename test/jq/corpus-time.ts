@@ -1,10 +1,10 @@
-import type { Case } from './jq-binary.js';
-import { rng } from './generate.js';
-
 /**
  * The date builtins against jq 1.6 on glibc (UTC, C locale). Each batch case runs one program over
  * an array of values, so a few hundred instants and date strings cost a dozen jq processes.
  */
+import type { Case } from './jq-binary.js';
+import { rng } from './generate.js';
+
 const HAND = [
   '"x" | todate', 'null | gmtime', '-1 | gmtime', '-1.5 | gmtime', '1425599507.9 | gmtime', '1e10 | todate', '1.9 | todate',
   '-0.5 | todate', '0 | todate', '1e9 | todate', '[2015,2,5,23,51,47,4,63] | mktime', '[2015,2,5,23,51,47.9,4,63] | mktime',

@@ -1,3 +1,8 @@
+/**
+ * `baton mcp` as an agent host runs it: the SDK's own client spawns the built CLI over stdio in a
+ * temp project. Every tool is called for real; failures must come back as tool errors carrying
+ * baton's error code, with the document on disk unchanged.
+ */
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,11 +13,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { baton, BIN, cleanEnv, ROOT } from '../helpers/cli.js';
 import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
 
-/**
- * `baton mcp` as an agent host runs it: the SDK's own client spawns the built CLI over stdio in a
- * temp project. Every tool is called for real; failures must come back as tool errors carrying
- * baton's error code, with the document on disk unchanged.
- */
 const tree = tempTree({
   'project/owned.schema.json': OWNED_SCHEMA,
   'home/.keep': '',

@@ -1,3 +1,8 @@
+/**
+ * Any name the file system accepts is a valid document name, up to 255 bytes: the lock, metadata,
+ * history and temp files beside it are longer than the name, so for long names they derive from a
+ * hash, while short names keep their readable sidecar names (existing projects are unchanged).
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -5,11 +10,6 @@ import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * Any name the file system accepts is a valid document name, up to 255 bytes: the lock, metadata,
- * history and temp files beside it are longer than the name, so for long names they derive from a
- * hash, while short names keep their readable sidecar names (existing projects are unchanged).
- */
 const NAME_MAX = 255;
 
 function nameOf(bytes: number, unit = 'a'): string {

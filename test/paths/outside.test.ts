@@ -1,3 +1,10 @@
+/**
+ * No command writes outside the project through a symlink. Each case links a folder baton writes
+ * into (the run folder, `.baton/`, the Eneo state, stats and context folders, a goal folder) to a
+ * folder outside, runs the real CLI or hook, and checks that the outside folder is exactly as it
+ * was. baton's own commands refuse with exit 4; faces whose exit codes a spec fixes refuse with
+ * their refusal code (`baton goal`: 1, `baton task`: 1); hooks fail open (exit 0) and write nothing.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -8,13 +15,6 @@ import { baton } from '../helpers/cli.js';
 import { eneoProject, startTask, TASK } from '../harness/helpers.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * No command writes outside the project through a symlink. Each case links a folder baton writes
- * into (the run folder, `.baton/`, the Eneo state, stats and context folders, a goal folder) to a
- * folder outside, runs the real CLI or hook, and checks that the outside folder is exactly as it
- * was. baton's own commands refuse with exit 4; faces whose exit codes a spec fixes refuse with
- * their refusal code (`baton goal`: 1, `baton task`: 1); hooks fail open (exit 0) and write nothing.
- */
 function outsideFolder(files: Record<string, string> = {}): {
   dir: string;
   listing(): Record<string, string>;

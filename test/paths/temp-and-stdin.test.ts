@@ -1,3 +1,8 @@
+/**
+ * The shared temp folder is hostile ground: another user can plant a symlink where baton logs, or
+ * create the folder baton caches in before baton does. And stdin is the caller's: a payload file
+ * given as `< payload.json` must come out of a hook exactly as it went in.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,11 +23,6 @@ import { join } from 'node:path';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * The shared temp folder is hostile ground: another user can plant a symlink where baton logs, or
- * create the folder baton caches in before baton does. And stdin is the caller's: a payload file
- * given as `< payload.json` must come out of a hook exactly as it went in.
- */
 const UID = process.getuid?.() ?? 0;
 const NOBODY = 65534;
 

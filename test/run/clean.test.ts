@@ -1,3 +1,8 @@
+/**
+ * `baton run clean`: the original's init wiped `.ai_log/`, and an orchestrator that
+ * relied on that for a fresh start now asks for it explicitly. It must never take a run's state
+ * (or the engine's history and locks beside it), and it refuses while another run is active.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
@@ -5,11 +10,6 @@ import { join } from 'node:path';
 import { baton, project, snapshot, state } from './helpers.js';
 import { messageLines } from '../helpers/cli.js';
 
-/**
- * `baton run clean`: the original's init wiped `.ai_log/`, and an orchestrator that
- * relied on that for a fresh start now asks for it explicitly. It must never take a run's state
- * (or the engine's history and locks beside it), and it refuses while another run is active.
- */
 const HOUR = 3600_000;
 
 function age(path: string, ms: number): void {

@@ -1,3 +1,7 @@
+/**
+ * compat/pipeline-state/pipeline-state.sh run by bash as a real process, with `baton` on PATH,
+ * exactly as an existing skill calls it.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -6,10 +10,6 @@ import { join } from 'node:path';
 import { cleanEnv } from '../helpers/cli.js';
 import { CLI, project, SHIM, shim, state, type Project } from './helpers.js';
 
-/**
- * compat/pipeline-state/pipeline-state.sh run by bash as a real process, with `baton` on PATH,
- * exactly as an existing skill calls it.
- */
 const USAGE = 'Usage: pipeline-state.sh <init|set|append|get|clear> <session_id> [field] [value]\n';
 
 describe('compat/pipeline-state/pipeline-state.sh', () => {

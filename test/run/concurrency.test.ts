@@ -1,13 +1,13 @@
+/**
+ * Parallel agents finishing at once is the normal case for this bus. The original kept
+ * 3 of 20 parallel appends; every one of these must land.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, batonAsync, project, state } from './helpers.js';
 
-/**
- * Parallel agents finishing at once is the normal case for this bus. The original kept
- * 3 of 20 parallel appends; every one of these must land.
- */
 describe('parallel agents on one run (real processes)', () => {
   it('12 agents doing phase done on their own phases at once: every entry, output and evidence lands', async (t) => {
     const p = project();

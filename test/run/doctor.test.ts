@@ -1,3 +1,8 @@
+/**
+ * The run state is a temporary bus and must never be committed; baton does not edit
+ * .gitignore, but `baton doctor` warns when a run file is not ignored. A warning names the fix
+ * and does not fail the doctor (the documents themselves are healthy).
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -5,11 +10,6 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, project } from './helpers.js';
 
-/**
- * Spec 2: the run state is a temporary bus and must never be committed; baton does not edit
- * .gitignore, but `baton doctor` warns when a run file is not ignored. A warning names the fix
- * and does not fail the doctor (the documents themselves are healthy).
- */
 describe('baton doctor and run files', () => {
   it('warns when .ai_log/session-*.json is not git-ignored, and says ok once it is', (t) => {
     const p = project();

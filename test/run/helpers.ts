@@ -1,13 +1,13 @@
+/**
+ * Real processes on real temp trees. The CLI is `bin/baton.js` after `node scripts/build.mjs`;
+ * BATON_BIN points at another build when needed (as in test/goal).
+ */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BIN, cleanEnv, ROOT, type RunResult } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * Real processes on real temp trees. The CLI is `bin/baton.js` after `node scripts/build.mjs`;
- * BATON_BIN points at another build when needed (as in test/goal).
- */
 export const CLI = process.env.BATON_BIN ?? BIN;
 export const SHIM = join(ROOT, 'compat', 'pipeline-state', 'pipeline-state.sh');
 

@@ -1,11 +1,3 @@
-import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { describe, it } from 'node:test';
-import type { Redirect, Script, Word, WordPart } from '../../src/harness/shell/ast.js';
-import { parseShell } from '../../src/harness/shell/parser.js';
-import { ATTACKS, CONTROLS } from '../harness/gate-corpus.js';
-import { SYNTAX } from './syntax-corpus.js';
-
 /**
  * baton's shell parser against mvdan-sh (mvdan/sh, the parser behind shfmt; a dev dependency
  * only), as the jq engine is tested against jq: every command of the corpus is parsed by both
@@ -14,6 +6,14 @@ import { SYNTAX } from './syntax-corpus.js';
  * redirected compound command. Expansions show as placeholders; the commands inside them are
  * entries of their own. A command one parser rejects must be rejected by the other.
  */
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import type { Redirect, Script, Word, WordPart } from '../../src/harness/shell/ast.js';
+import { parseShell } from '../../src/harness/shell/parser.js';
+import { ATTACKS, CONTROLS } from '../harness/gate-corpus.js';
+import { SYNTAX } from './syntax-corpus.js';
+
 const sh = createRequire(import.meta.url)('mvdan-sh') as any;
 const syntax = sh.syntax;
 const OPS: Record<number, string> = {

@@ -1,3 +1,8 @@
+/**
+ * Faults of the machine made real: a full disk is a small tmpfs, a read-only folder is
+ * a read-only bind mount (chmod does not stop root). Both need root and mount(8); elsewhere these
+ * tests are skipped with the reason.
+ */
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -6,11 +11,6 @@ import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * Faults of the machine made real: a full disk is a small tmpfs, a read-only folder is
- * a read-only bind mount (chmod does not stop root). Both need root and mount(8); elsewhere these
- * tests are skipped with the reason.
- */
 function mount(args: string[]): boolean {
   return spawnSync('mount', args, { stdio: 'ignore' }).status === 0;
 }

@@ -1,3 +1,8 @@
+/**
+ * Stalled and slow lock holders. A holder here is a library process whose updater
+ * announces `holding` and then waits: for a line on stdin (a stall the test controls) or for a
+ * sleep (a slow updater). It prints `done REV` or `error CODE` and exits with the error's code.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,11 +12,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { baton, batonAsync, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * Stalled and slow lock holders. A holder here is a library process whose updater
- * announces `holding` and then waits: for a line on stdin (a stall the test controls) or for a
- * sleep (a slow updater). It prints `done REV` or `error CODE` and exits with the error's code.
- */
 interface Holder {
   child: ChildProcess;
   /** Resolves when the holder prints a line starting with `prefix`. */

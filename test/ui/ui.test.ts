@@ -1,3 +1,8 @@
+/**
+ * `baton ui` in a real browser (Debian's chromium, driven by playwright-core): the built CLI
+ * serves a real project, other processes change its documents, and the page is checked through
+ * the DOM. Waits are for DOM conditions, never for a time.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -9,11 +14,6 @@ import { openDoc } from '../../src/index.js';
 import { baton, BIN, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * `baton ui` in a real browser (Debian's chromium, driven by playwright-core): the built CLI
- * serves a real project, other processes change its documents, and the page is checked through
- * the DOM. Waits are for DOM conditions, never for a time.
- */
 const TASK = '.claude/state/current-task.json';
 const RUN = '.ai_log/session-S1.json';
 const HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">';

@@ -1,3 +1,8 @@
+/**
+ * `baton gate RUN PHASE`: exit 0 when the phase's evidence holds, 1 when it does not. The verdict
+ * is also recorded on the phase (`phases.<p>.gate`) so `baton run show` and the next agent see it;
+ * the check reads files first and the record is a separate locked write.
+ */
 import { COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { Run } from '../../run/document.js';
 import { evaluateGate, formatGate } from '../../run/gate.js';
@@ -6,11 +11,6 @@ import { parseCommand, writerFrom } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 
-/**
- * `baton gate RUN PHASE`: exit 0 when the phase's evidence holds, 1 when it does not. The verdict
- * is also recorded on the phase (`phases.<p>.gate`) so `baton run show` and the next agent see it;
- * the check reads files first and the record is a separate locked write.
- */
 /** The run bus's exit codes (those of pipeline-state.sh), as `baton run` has. */
 export function face(): CompatFace {
   return { lead: 'baton gate: ', codes: COMPAT_EXITS.runBus };

@@ -1,3 +1,8 @@
+/**
+ * A safe read: state problems (missing file, malformed JSON, a jq runtime error) print the
+ * default and exit 0, with a one-line warning for the malformed cases. Only a caller bug (an
+ * expression that does not compile, bad arguments) exits non-zero.
+ */
 import { isBatonError } from '../../core/errors.js';
 import { formatJqCompact, formatJqRaw } from '../../core/jq/index.js';
 import type { Json } from '../../core/json.js';
@@ -6,11 +11,6 @@ import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { jqBudgetFrom, openForCli } from '../open.js';
 
-/**
- * A safe read: state problems (missing file, malformed JSON, a jq runtime error) print the
- * default and exit 0, with a one-line warning for the malformed cases. Only a caller bug (an
- * expression that does not compile, bad arguments) exits non-zero.
- */
 export default async function get(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.get!, args);
   const [file, expr = '.'] = positionals as [string, string?];

@@ -1,3 +1,8 @@
+/**
+ * `baton goal <verb> ...`: the goal lifecycle of the orchestrate workflow. Exit codes are
+ * the workflow's own: 0 done, 1 refused, 2 usage, 3 the user must choose. Refusals print one line
+ * `<tool>: <reason>`, where the tool is `goal.sh` when run through the drop-in script.
+ */
 import { realpathSync } from 'node:fs';
 import { isBatonError } from '../../core/errors.js';
 import { goalRoot, toolNames } from '../../goal/paths.js';
@@ -7,11 +12,6 @@ import type { GoalContext } from '../../goal/commands/context.js';
 import type { Cli } from '../context.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 
-/**
- * `baton goal <verb> ...`: the goal lifecycle of the orchestrate workflow. Exit codes are
- * the workflow's own: 0 done, 1 refused, 2 usage, 3 the user must choose. Refusals print one line
- * `<tool>: <reason>`, where the tool is `goal.sh` when run through the drop-in script.
- */
 type Verb = (ctx: GoalContext, args: string[]) => Promise<number>;
 
 const VERBS: Record<string, () => Promise<Verb>> = {

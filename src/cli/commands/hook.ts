@@ -1,3 +1,10 @@
+/**
+ * `baton hook <Event> [--profile NAME] [--host claude|codex|gemini|cursor]`: reads one payload,
+ * answers in the host's protocol. This file is the cheap front: it reads stdin, the config file,
+ * the event registry and the profiles' event lists, and returns for any event the profile does
+ * not handle before the engine (schemas, documents, policy, goal state) is imported. A hook never
+ * fails its host: every odd input exits 0.
+ */
 import { configEvents, type EventName } from '../../harness/events.js';
 import type { HookRun } from '../../harness/pipeline.js';
 import { CONFIG_ONLY, PROFILE_FRONTS, type ProfileFront } from '../../harness/profiles/index.js';
@@ -6,13 +13,6 @@ import type { HostAdapter, Rendered } from '../../harness/types.js';
 import { projectContext } from '../../project/context.js';
 import type { Cli } from '../context.js';
 
-/**
- * `baton hook <Event> [--profile NAME] [--host claude|codex|gemini|cursor]`: reads one payload,
- * answers in the host's protocol. This file is the cheap front: it reads stdin, the config file,
- * the event registry and the profiles' event lists, and returns for any event the profile does
- * not handle before the engine (schemas, documents, policy, goal state) is imported. A hook never
- * fails its host: every odd input exits 0.
- */
 const HOSTS: Record<string, () => Promise<HostAdapter>> = {
   claude: async () => (await import('../../harness/hosts/claude.js')).claude,
   codex: async () => (await import('../../harness/hosts/codex.js')).codex,

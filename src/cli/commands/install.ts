@@ -1,14 +1,14 @@
+/**
+ * `baton install claude [--project|--user] [--command CMD] [--no-statusline]
+ * [--replace-statusline] [--remove] [--dry-run]`: hooks and status line in Claude Code's settings
+ * for users who do not load the plugin. Only the `claude` host is installable this way for now.
+ */
 import { EXIT } from '../../core/errors.js';
 import { parseCommand, usageError } from '../args.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { installClaude, type InstallOptions } from '../../harness/install/index.js';
 
-/**
- * `baton install claude [--project|--user] [--command CMD] [--no-statusline]
- * [--replace-statusline] [--remove] [--dry-run]`: hooks and status line in Claude Code's settings
- * for users who do not load the plugin. Only the `claude` host is installable this way for now.
- */
 export default async function install(args: string[], cli: Cli): Promise<number> {
   const def = COMMANDS.install!;
   const { positionals, flags } = parseCommand(def, args);

@@ -1,3 +1,10 @@
+/**
+ * `baton lint STATE [LOG] [SIDECAR] [--json] [--fix]`: the state.md lint. Exit 0 for
+ * every existing file whatever it finds; 1 when STATE is missing or not a file (a lint gate must
+ * not pass on a typo); 2 for a usage error. `--json` prints
+ * `{"file", "findings": [{code, message}]}`; `--fix` applies the safe mechanical fixes under the
+ * state lock, prints `fixed: <code>: <change>` lines, then the findings that remain.
+ */
 import { statSync } from 'node:fs';
 import { BatonError } from '../../core/errors.js';
 import { parseCommand } from '../args.js';
@@ -6,13 +13,6 @@ import { COMMANDS } from '../definitions.js';
 import { toolNames } from '../../goal/paths.js';
 import { formatFinding, type Finding } from '../../goal/lint/context.js';
 
-/**
- * `baton lint STATE [LOG] [SIDECAR] [--json] [--fix]`: the state.md lint. Exit 0 for
- * every existing file whatever it finds; 1 when STATE is missing or not a file (a lint gate must
- * not pass on a typo); 2 for a usage error. `--json` prints
- * `{"file", "findings": [{code, message}]}`; `--fix` applies the safe mechanical fixes under the
- * state lock, prints `fixed: <code>: <change>` lines, then the findings that remain.
- */
 export default async function lint(args: string[], cli: Cli): Promise<number> {
   const names = toolNames(cli.env);
   // Through the drop-in state-lint.sh, the original's contract: plain positionals, and

@@ -1,3 +1,7 @@
+/**
+ * `baton phase start|done|get|inputs RUN PHASE`: phase entries without hand-written jq (the
+ * original's docs said to edit the nested entry with raw jq). `done` is one locked read-modify-write, so agents finishing in parallel all land.
+ */
 import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/document.js';
@@ -9,10 +13,6 @@ import { parseCommand, usageError, writerFrom, type Parsed } from '../args.js';
 import { COMMANDS, errorUsage } from '../definitions.js';
 import type { Cli } from '../context.js';
 
-/**
- * `baton phase start|done|get|inputs RUN PHASE`: phase entries without hand-written jq (the
- * original's docs said to edit the nested entry with raw jq). `done` is one locked read-modify-write, so agents finishing in parallel all land.
- */
 const DEF = COMMANDS.phase!;
 const SHORT = errorUsage(DEF);
 const REPEATED = DEF.options.filter((option) => option.repeat).map((option) => option.name);

@@ -1,3 +1,11 @@
+/**
+ * `baton run <init|set|append|get|clear|show> SESSION [FIELD] [VALUE]` and `baton run clean
+ * [SESSION]`: the pipeline-state verbs
+ * with the original's arguments, output lines and exit codes. `--compat` as the first
+ * argument is what compat/pipeline-state/pipeline-state.sh passes: every argument is then
+ * positional (a value such as `--json` is stored as text) and extra arguments are ignored, as the
+ * original script did.
+ */
 import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/document.js';
@@ -7,14 +15,6 @@ import { parseCommand, writerFrom, type Parsed } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 
-/**
- * `baton run <init|set|append|get|clear|show> SESSION [FIELD] [VALUE]` and `baton run clean
- * [SESSION]`: the pipeline-state verbs
- * with the original's arguments, output lines and exit codes. `--compat` as the first
- * argument is what compat/pipeline-state/pipeline-state.sh passes: every argument is then
- * positional (a value such as `--json` is stored as text) and extra arguments are ignored, as the
- * original script did.
- */
 const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show', 'clean'];
 
 /**

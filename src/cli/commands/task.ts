@@ -1,8 +1,3 @@
-import { EXIT } from '../../core/errors.js';
-import type { Json } from '../../core/json.js';
-import { STATE_FACE, stateExit } from '../../harness/task/errors.js';
-import type { Cli } from '../context.js';
-
 /**
  * `baton task <op>`: the Eneo task-state operations on the project's task document,
  * with the compat exit codes and `[state]` messages, so `compat/eneo/lib/state.sh` is a thin
@@ -14,6 +9,11 @@ import type { Cli } from '../context.js';
  *   path task|phase|wave|locks               lock NAME [--pid PID]        unlock HANDLE
  * (path, lock and unlock serve the original library's path and lock functions in state.sh.)
  */
+import { EXIT } from '../../core/errors.js';
+import type { Json } from '../../core/json.js';
+import { STATE_FACE, stateExit } from '../../harness/task/errors.js';
+import type { Cli } from '../context.js';
+
 const USAGE: Record<string, string> = {
   init: 'usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>',
   update: "usage: eneo-task-update '<jq-expression>' [arg-name arg-value]...",

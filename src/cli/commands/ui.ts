@@ -1,3 +1,8 @@
+/**
+ * `baton ui`: serves the dashboard until SIGINT or SIGTERM. Its server, page and watchers live in
+ * this command's own bundle (scripts/build.mjs builds one per command), so no other command's
+ * start-up loads any of it.
+ */
 import { BatonError } from '../../core/errors.js';
 import { defaultRoot } from '../../project/root.js';
 import { isLoopback, startUi } from '../../ui/server.js';
@@ -5,11 +10,6 @@ import { intFlag, parseCommand } from '../args.js';
 import type { Cli } from '../context.js';
 import { COMMANDS } from '../definitions.js';
 
-/**
- * `baton ui`: serves the dashboard until SIGINT or SIGTERM. Its server, page and watchers live in
- * this command's own bundle (scripts/build.mjs builds one per command), so no other command's
- * start-up loads any of it.
- */
 export default async function ui(args: string[], cli: Cli): Promise<number> {
   const { flags } = parseCommand(COMMANDS.ui!, args);
   const port = intFlag(flags.port, 'port', 0) as number;

@@ -1,10 +1,10 @@
-import { JqError } from './errors.js';
-
 /**
  * The running program's budget (see Limits in ../limits.ts). Module state rather than a
  * parameter threaded through every evaluator call: a run is synchronous, so exactly one
  * budget is live at a time, and `tick` stays a decrement and a compare on the hot path.
  */
+import { JqError } from './errors.js';
+
 export interface JqBudget {
   steps: number;
   timeoutMs: number;

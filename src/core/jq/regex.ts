@@ -1,10 +1,3 @@
-import type * as Re2Module from 're2js';
-import type { Matcher, RE2JS } from 're2js';
-import { tick } from './budget.js';
-import { JqError, Raised, unsupported } from './errors.js';
-import type { Json, JsonObject } from './values.js';
-import { describe } from './values.js';
-
 /**
  * jq 1.6 uses Oniguruma (Perl_NT syntax), a backtracking engine: on `(a+)+$` against 5,000
  * characters it gives up ("Regex failure: retry-limit-in-match over"), and a JS RegExp never
@@ -22,6 +15,13 @@ import { describe } from './values.js';
  * a JS RegExp with a step limit cannot be interrupted mid-match; V8's experimental linear
  * engine needs a process flag (`--enable-experimental-regexp-engine`) that a library cannot set.
  */
+import type * as Re2Module from 're2js';
+import type { Matcher, RE2JS } from 're2js';
+import { tick } from './budget.js';
+import { JqError, Raised, unsupported } from './errors.js';
+import type { Json, JsonObject } from './values.js';
+import { describe } from './values.js';
+
 interface Translated {
   source: string;
   names: (string | null)[]; // per capture group, in order

@@ -1,6 +1,3 @@
-import { Raised, unsupported } from './errors.js';
-import type { Json } from './values.js';
-
 /**
  * jq 1.6's date builtins (gmtime, mktime, strftime, strptime) for UTC, as Debian's jq 1.6 runs
  * them on glibc in the C locale with TZ unset. jq hands these to libc, so the quirks are glibc's:
@@ -10,6 +7,8 @@ import type { Json } from './values.js';
  * prints other years without padding, and huge ones crash jq 1.6), and only the conversions
  * below: anything else is refused rather than guessed.
  */
+import { Raised, unsupported } from './errors.js';
+import type { Json } from './values.js';
 
 type Tm = [year: number, mon: number, mday: number, hour: number, min: number, sec: number, wday: number, yday: number];
 

@@ -1,11 +1,11 @@
-import { BatonError } from '../errors.js';
-import { isObject, type Json, type JsonObject } from '../json.js';
-
 /**
  * baton's own schema keywords, under `x-baton`, for what JSON Schema cannot say: who may write
  * which field, what never changes, who may create or delete the document, which fields only named
  * operations may change, the stamp field and mirror files.
  */
+import { BatonError } from '../errors.js';
+import { isObject, type Json, type JsonObject } from '../json.js';
+
 export interface Mirror {
   /** Top-level field copied out. */
   field: string;

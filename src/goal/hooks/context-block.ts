@@ -1,3 +1,7 @@
+/**
+ * The context block injected into the owning session: fixed lines, then the crash warning,
+ * lost agents, the full lint, the scratch report and (optionally) the head, in that order.
+ */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { envNumber, type ToolNames } from '../paths.js';
@@ -9,10 +13,6 @@ import { diskUsageBytes } from '../disk-usage.js';
 import { extractHead } from './head.js';
 import type { Scope } from './scope.js';
 
-/**
- * The context block injected into the owning session: fixed lines, then the crash warning,
- * lost agents, the full lint, the scratch report and (optionally) the head, in that order.
- */
 export interface BlockRequest {
   who: string;
   mode: string;

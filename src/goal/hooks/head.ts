@@ -1,9 +1,9 @@
-import { END_HEAD } from '../text.js';
-
 /**
  * Head extraction for injection: lines above the first line containing the end marker,
  * at most 40 lines and 4000 bytes, with a notice when the head was cut or has no end marker.
  */
+import { END_HEAD } from '../text.js';
+
 export const HEAD_LINES = 40;
 export const HEAD_BYTES = 4000;
 const TRUNCATED = '[head truncated at 40 lines - move detail below the end-of-head line]';

@@ -1,3 +1,8 @@
+/**
+ * The goal hooks of the `orchestrate` profile as handlers of the one hook pipeline: the events
+ * of the registry they implement, each loaded only once a goal is in scope. They return the same
+ * outcome as the harness handlers; the pipeline renders it and keeps them silent (a goal hook never speaks on stderr).
+ */
 import type { Handler, HandlerContext } from '../../harness/handlers/context.js';
 import { runPipeline, type HandlerTable, type HookRun } from '../../harness/pipeline.js';
 import type { HookOutcome, Rendered } from '../../harness/types.js';
@@ -5,11 +10,6 @@ import { goalRoot } from '../paths.js';
 import { goalInput, type GoalPayload } from './input.js';
 import { resolveScope, type Scope } from './scope.js';
 
-/**
- * The goal hooks of the `orchestrate` profile as handlers of the one hook pipeline: the events
- * of the registry they implement, each loaded only once a goal is in scope. They return the same
- * outcome as the harness handlers; the pipeline renders it and keeps them silent (a goal hook never speaks on stderr).
- */
 type GoalHook = (scope: Scope, input: GoalPayload, context: HandlerContext) => Promise<HookOutcome>;
 
 function inScope(load: () => Promise<GoalHook>): () => Promise<Handler> {

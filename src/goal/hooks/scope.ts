@@ -1,14 +1,14 @@
+/**
+ * Scope: a valid pointer, a cwd at or below its launch dir (physical paths; `/w/app-x` is
+ * not below `/w/app`), and the goal's state file. The owner is the pointer's session when it
+ * equals the hook's non-empty session id.
+ */
 import { realpathSync } from 'node:fs';
 import { goalPaths, isValidSlug, type GoalPaths } from '../paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';
 import type { GoalPayload } from './input.js';
 
-/**
- * Scope: a valid pointer, a cwd at or below its launch dir (physical paths; `/w/app-x` is
- * not below `/w/app`), and the goal's state file. The owner is the pointer's session when it
- * equals the hook's non-empty session id.
- */
 export interface Scope {
   root: string;
   pointer: Pointer;

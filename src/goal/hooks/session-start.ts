@@ -1,3 +1,7 @@
+/**
+ * SessionStart: the owner gets the goal's context; a session started by /clear takes over
+ * a goal its predecessor handed off (`session=cleared:<id>`). Everyone else: silence.
+ */
 import type { HandlerContext } from '../../harness/handlers/context.js';
 import type { HookOutcome } from '../../harness/types.js';
 import { envNumber, toolNames } from '../paths.js';
@@ -8,10 +12,6 @@ import { contextBlock } from './context-block.js';
 import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 
-/**
- * SessionStart: the owner gets the goal's context; a session started by /clear takes over
- * a goal its predecessor handed off (`session=cleared:<id>`). Everyone else: silence.
- */
 export const MODE_LINE = 'Orchestrate mode is active: load the /orchestrate skill with "resume" before anything else.';
 
 export async function sessionStart(scope: Scope, input: GoalPayload, { env }: HandlerContext): Promise<HookOutcome> {

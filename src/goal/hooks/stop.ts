@@ -1,3 +1,8 @@
+/**
+ * Stop: a non-owner whose turn ran goal.sh start/resume claims the goal; the owner is nudged
+ * when the turn changed things without recording them, and told about lint findings only when
+ * the finding set changed since the last report (`.lint-last`).
+ */
 import { readFileSync } from 'node:fs';
 import type { HandlerContext } from '../../harness/handlers/context.js';
 import type { HookOutcome } from '../../harness/types.js';
@@ -11,11 +16,6 @@ import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.js';
 
-/**
- * Stop: a non-owner whose turn ran goal.sh start/resume claims the goal; the owner is nudged
- * when the turn changed things without recording them, and told about lint findings only when
- * the finding set changed since the last report (`.lint-last`).
- */
 /** Names the command the turn really ran (`goal.sh resume`, `baton goal start`), not always goal.sh. */
 const claimMode = (invocation: string) =>
   `This session took the goal over with ${invocation}. Reconcile any crash or lost-agent lines below before other work.`;

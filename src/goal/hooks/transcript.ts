@@ -1,9 +1,9 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-
 /**
  * The Stop hook's view of the turn: the last 3000 transcript lines, parsed one by one
  * (broken lines skipped), from the last real user prompt on, as a list of tool calls.
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
 export const TAIL_LINES = 3000;
 const CHUNK = 1 << 20;
 

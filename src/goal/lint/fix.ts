@@ -1,3 +1,9 @@
+/**
+ * `baton lint --fix`: the codes with a safe mechanical fix. Now's blank lines and a missing
+ * placeholder (the Now rewrite of `goal.sh`), Done out of order (stable reorder of the stamped
+ * lines among themselves and of the log-timed lines among themselves, nothing else moves), and
+ * a stale marker (any fix writes the file, and updated= is set to that moment).
+ */
 import { isoTime } from '../time.js';
 import { isBlank, joinLines, sectionLines, setMarkerField } from '../text.js';
 import { NOTHING_RUNNING, rewriteNowDone } from '../now-done.js';
@@ -5,12 +11,6 @@ import { editState } from '../state-file.js';
 import { doneKey, logTimes } from './rules/done-order.js';
 import { buildContext, runRules, type LintOptions } from './run.js';
 
-/**
- * `baton lint --fix`: the codes with a safe mechanical fix. Now's blank lines and a missing
- * placeholder (the Now rewrite of `goal.sh`), Done out of order (stable reorder of the stamped
- * lines among themselves and of the log-timed lines among themselves, nothing else moves), and
- * a stale marker (any fix writes the file, and updated= is set to that moment).
- */
 export const FIXABLE = new Set(['now-blank', 'now-empty', 'done-order', 'marker-stale']);
 
 export interface Fix {

@@ -1,3 +1,8 @@
+/**
+ * Runs every rule over one state file. The only file written is the sidecar, and only
+ * when section-stale changed it. Returns undefined when the state file is not a regular file
+ * (the lint then prints nothing and exits 0).
+ */
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../stores/file/atomic.js';
@@ -6,11 +11,6 @@ import { wholeSeconds } from '../time.js';
 import { makeContext, thresholdsFrom, type Finding, type LintContext, type Sidecar } from './context.js';
 import { RULES } from './rules/index.js';
 
-/**
- * Runs every rule over one state file. The only file written is the sidecar, and only
- * when section-stale changed it. Returns undefined when the state file is not a regular file
- * (the lint then prints nothing and exits 0).
- */
 export interface LintOptions {
   logPath?: string | undefined;
   sidecarPath?: string | undefined;

@@ -1,3 +1,8 @@
+/**
+ * What may keep the main agent from stopping, in the order the Stop handler runs them: the wave
+ * gate, the built-in presets (the Eneo harness's stop-ratchet and typecheck-on-stop hooks), then
+ * the project's `stop.commands`. Each answers with a failure (the block reason) or nothing.
+ */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -5,11 +10,6 @@ import type { HarnessConfig, StopCommand } from '../config-types.js';
 import type { StateReader } from '../policy/state.js';
 import { isReady, normalizeWave } from '../wave-barrier.js';
 
-/**
- * What may keep the main agent from stopping, in the order the Stop handler runs them: the wave
- * gate, the built-in presets (the Eneo harness's stop-ratchet and typecheck-on-stop hooks), then
- * the project's `stop.commands`. Each answers with a failure (the block reason) or nothing.
- */
 export interface Failure {
   /** Names the check in logs and in the repeat guard. */
   name: string;

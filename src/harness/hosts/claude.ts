@@ -1,13 +1,13 @@
-import { hostEvents } from '../events.js';
-import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
-import { normalize, type ToolTable } from './normalize.js';
-
 /**
  * Claude Code. A deny is exit 0 with `hookSpecificOutput.permissionDecision: "deny"` rather than
  * exit 2: the JSON form carries the reason to the model the same way, and it cannot be confused
  * with a crashed hook. The reason also goes to stderr (the debug log). SessionStart context is
  * plain stdout; a Stop block is `{"decision": "block", "reason"}`.
  */
+import { hostEvents } from '../events.js';
+import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
+import { normalize, type ToolTable } from './normalize.js';
+
 export const CLAUDE_TOOLS: ToolTable = {
   tools: {
     Edit: { name: 'Edit', kind: 'edit' },

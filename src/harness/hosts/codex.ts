@@ -1,13 +1,13 @@
-import { hostEvents } from '../events.js';
-import type { HostAdapter } from '../types.js';
-import { CLAUDE_TOOLS, renderClaudeLike } from './claude.js';
-import { normalize, type ToolTable } from './normalize.js';
-
 /**
  * OpenAI Codex CLI: events, payloads and decisions mirror Claude Code's. What differs is the
  * tools: file edits arrive as `apply_patch` (paths read from the patch envelope) and shell
  * commands as `shell`/`exec_command`/`local_shell`, possibly as an argv array.
  */
+import { hostEvents } from '../events.js';
+import type { HostAdapter } from '../types.js';
+import { CLAUDE_TOOLS, renderClaudeLike } from './claude.js';
+import { normalize, type ToolTable } from './normalize.js';
+
 const TOOLS: ToolTable = {
   tools: {
     ...CLAUDE_TOOLS.tools,

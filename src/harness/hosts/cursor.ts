@@ -1,13 +1,13 @@
-import { hostEvents } from '../events.js';
-import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
-import { normalize, type ToolTable } from './normalize.js';
-
 /**
  * Cursor: camelCase events (`preToolUse`, `beforeShellExecution`, `subagentStop`, ...), the
  * project in `workspace_roots`, and answers as `{"permission": "deny", "user_message",
  * "agent_message"}`; `stop` continues the agent with `followup_message`. An allowed call prints
  * nothing, which leaves Cursor's own permission settings in charge.
  */
+import { hostEvents } from '../events.js';
+import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
+import { normalize, type ToolTable } from './normalize.js';
+
 const EVENTS = hostEvents('cursor');
 
 const TOOLS: ToolTable = {

@@ -1,13 +1,13 @@
-import { hostEvents } from '../events.js';
-import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
-import { normalize, type ToolTable } from './normalize.js';
-
 /**
  * Gemini CLI: its own event names (BeforeTool, AfterAgent, PreCompress, ...), tools named
  * `write_file`/`replace`/`run_shell_command`, and decisions as `{"decision": "allow"|"deny",
  * "reason"}`. Context goes in `hookSpecificOutput.additionalContext`. Timeouts in its settings
  * are milliseconds.
  */
+import { hostEvents } from '../events.js';
+import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
+import { normalize, type ToolTable } from './normalize.js';
+
 const EVENTS = hostEvents('gemini');
 
 const TOOLS: ToolTable = {

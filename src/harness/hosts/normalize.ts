@@ -1,12 +1,12 @@
-import { isAbsolute, resolve } from 'node:path';
-import { patchPaths } from '../shell/apply-patch.js';
-import type { HookInput, ToolKind } from '../types.js';
-
 /**
  * Builds the host-neutral HookInput from a payload. Hosts differ in tool names and in where the
  * file path or command sits; each adapter passes its table of tool names and this function reads
  * every known location. Missing, null or mistyped fields read as empty, never as an error.
  */
+import { isAbsolute, resolve } from 'node:path';
+import { patchPaths } from '../shell/apply-patch.js';
+import type { HookInput, ToolKind } from '../types.js';
+
 export interface ToolTable {
   /** Host tool name -> canonical name and kind. */
   tools: Record<string, { name: string; kind: ToolKind }>;

@@ -1,10 +1,10 @@
-import { EVENT_NAMES, EVENTS } from '../events.js';
-
 /**
  * The hooks baton registers with Claude Code, read from the event registry (events.ts): the
  * plugin's `plugin/hooks/hooks.json` (committed; test/install/registry.test.ts fails until it
  * matches) and the settings entries `baton install claude` writes.
  */
+import { EVENT_NAMES, EVENTS } from '../events.js';
+
 export interface HookSpec {
   event: string;
   matcher?: string;

@@ -1,3 +1,8 @@
+/**
+ * `baton install claude`: writes baton's hooks and status line into a Claude Code settings file,
+ * for users who do not want the plugin. The file is read, checked and merged in memory and then
+ * replaced atomically, so a malformed file or a failure halfway leaves it exactly as it was.
+ */
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, isAbsolute } from 'node:path';
 import { BatonError } from '../../core/errors.js';
@@ -7,11 +12,6 @@ import { confine } from '../../stores/file/paths.js';
 import { hookEntries } from './hooks.js';
 import { checkSettings, mergeSettings, type MergeRequest } from './settings.js';
 
-/**
- * `baton install claude`: writes baton's hooks and status line into a Claude Code settings file,
- * for users who do not want the plugin. The file is read, checked and merged in memory and then
- * replaced atomically, so a malformed file or a failure halfway leaves it exactly as it was.
- */
 export interface InstallOptions {
   scope: 'project' | 'user';
   cwd: string;

@@ -1,6 +1,3 @@
-import { BatonError } from '../../core/errors.js';
-import type { HookEntry } from './hooks.js';
-
 /**
  * Merging baton's entries into a Claude Code settings object without clobbering it: unrelated keys,
  * hooks and matchers stay where they are; baton's own commands (recognised by `baton.js ... hook` /
@@ -8,6 +5,9 @@ import type { HookEntry } from './hooks.js';
  * moved checkout updates its paths. A foreign statusLine is kept unless the caller says to replace
  * it: a user may have one of their own they care about. Pure: the caller reads and writes files.
  */
+import { BatonError } from '../../core/errors.js';
+import type { HookEntry } from './hooks.js';
+
 type Settings = Record<string, unknown>;
 
 export interface MergeRequest {

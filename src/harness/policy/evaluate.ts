@@ -1,3 +1,11 @@
+/**
+ * The PreToolUse policy: rules in config order, first match denies, then baton's own state
+ * (state-files.ts). A path is checked as given (`.` and `..` normalised) and as the file it
+ * really is once symlinks are followed; the allow-list exempts each of them only for itself, so
+ * `.env.example -> .env` is still `.env`. Shell commands are read by the analysis in ../shell
+ * (the caller passes it, so only Bash calls load the parser). What the analysis cannot resolve
+ * goes to fail-closed.ts, unless `"shell": {"strict": false}`.
+ */
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { HarnessConfig, RuleConfig } from '../config-types.js';
@@ -9,14 +17,6 @@ import { realPath, treeEntries } from './real-path.js';
 import { stateRule, STATE_RULE } from './state-files.js';
 import { StateReader } from './state.js';
 
-/**
- * The PreToolUse policy: rules in config order, first match denies, then baton's own state
- * (state-files.ts). A path is checked as given (`.` and `..` normalised) and as the file it
- * really is once symlinks are followed; the allow-list exempts each of them only for itself, so
- * `.env.example -> .env` is still `.env`. Shell commands are read by the analysis in ../shell
- * (the caller passes it, so only Bash calls load the parser). What the analysis cannot resolve
- * goes to fail-closed.ts, unless `"shell": {"strict": false}`.
- */
 export interface Denial {
   rule: string;
   message: string;

@@ -1,3 +1,9 @@
+/**
+ * Strict mode: a shell command whose writes baton could not resolve (an unknown target, an
+ * opaque program, a folder past the walk bound) is denied when what it writes could be a file a
+ * rule protects now. An unknown file name in a literal folder is checked against the names it
+ * could be; anything less known, against every path the command names (docs/gates.md).
+ */
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { HarnessConfig, RuleConfig } from '../config-types.js';
 import type { Analysis, Write } from '../shell/analyze.js';
@@ -5,12 +11,6 @@ import type { Denial } from './evaluate.js';
 import { realPath, MAX_TREE } from './real-path.js';
 import { STATE_RULE } from './state-files.js';
 
-/**
- * Strict mode: a shell command whose writes baton could not resolve (an unknown target, an
- * opaque program, a folder past the walk bound) is denied when what it writes could be a file a
- * rule protects now. An unknown file name in a literal folder is checked against the names it
- * could be; anything less known, against every path the command names (docs/gates.md).
- */
 export interface FailClosedInput {
   writes: Write[];
   overflow: Write[];

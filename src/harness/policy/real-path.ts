@@ -1,12 +1,12 @@
-import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-
 /**
  * Where a write really lands: the path walked one component at a time, each existing symlink
  * replaced by its target (a dangling one too: `ln -s .env .env.example` makes `.env.example` a
  * name for `.env` before `.env` exists), `..` applied after the link it follows, as the kernel
  * does. Components that do not exist yet are appended as written.
  */
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+
 const MAX_LINKS = 40;
 export const MAX_TREE = 5000;
 

@@ -1,12 +1,12 @@
-import { resolve } from 'node:path';
-import type { HarnessConfig, RuleConfig } from '../config-types.js';
-
 /**
  * baton's own state: the configured documents, their mirrors, the wave file and every `.baton/`
  * folder (locks, metadata, history). They change only through baton, which validates, locks and
  * records each change; a tool or shell write to them is denied in every phase, whatever the
  * allow-list says. Running baton itself (`baton task phase-set`, `eneo-phase-set`) stays allowed.
  */
+import { resolve } from 'node:path';
+import type { HarnessConfig, RuleConfig } from '../config-types.js';
+
 export const STATE_RULE = 'baton-state';
 
 export function stateRule(config: HarnessConfig, root: string): RuleConfig {

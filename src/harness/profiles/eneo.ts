@@ -1,5 +1,3 @@
-import type { HarnessConfig } from '../config-types.js';
-
 /**
  * The `eneo` profile: the Eneo harness (its wave barrier and hooks) expressed as baton
  * configuration. Path classes use bash `case` semantics (`*` also matches `/`) over absolute
@@ -7,6 +5,8 @@ import type { HarnessConfig } from '../config-types.js';
  * (the original had two lists that disagreed), and `.env.example` and friends are allowed before
  * any rule runs (the original's env pattern blocked them).
  */
+import type { HarnessConfig } from '../config-types.js';
+
 const GATE = '.claude/rules/eneo-context.md';
 const PHASE = { doc: 'task', field: 'tdd_phase' } as const;
 
@@ -182,7 +182,7 @@ export const ENEO: HarnessConfig = {
     // The task and every run of the run bus (`baton run`), so both can be restored after compaction.
     documents: ['task', '.ai_log/session-*.json'],
   },
-  // Spec 2.1: the Eneo values of the classification fields, enforced by `baton task` on writes.
+  // The Eneo values of the classification fields, enforced by `baton task` on writes.
   classification: {
     lane: ['fast', 'standard', 'deep'],
     bracket: { min: 1, max: 4 },

@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import type { EventName } from '../events.js';
-
 /**
  * What the hook front knows of each built-in profile without loading it: the events it handles
  * (from the registry in events.ts) and a cheap test of whether there is anything to do at all.
@@ -12,6 +9,9 @@ import type { EventName } from '../events.js';
  *   decide "no active goal" with one stat, and are silent by contract:
  *   exit 0, nothing on stderr, whatever happens.
  */
+import { existsSync } from 'node:fs';
+import type { EventName } from '../events.js';
+
 export interface ProfileFront {
   kind: 'harness' | 'goal';
   events: readonly EventName[];

@@ -1,9 +1,3 @@
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { AndOr, Command, Redirect, Script, Word, WordPart } from './ast.js';
-import { cloneEnv, expandWord, globPaths, type Env, type Field } from './expand.js';
-import { parseShell, ShellSyntaxError } from './parser.js';
-import { runCommand } from './commands.js';
-
 /**
  * Every file a shell command may write, read from its syntax tree: redirections of every kind,
  * the target arguments of known writers (commands.ts), through `cd`/`pushd`, variables the
@@ -12,6 +6,12 @@ import { runCommand } from './commands.js';
  * an `Opaque` program text) so the policy can fail closed. Programs a command runs may write
  * files internally (a test runner, a build script): that is outside what a reading can see.
  */
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { AndOr, Command, Redirect, Script, Word, WordPart } from './ast.js';
+import { cloneEnv, expandWord, globPaths, type Env, type Field } from './expand.js';
+import { parseShell, ShellSyntaxError } from './parser.js';
+import { runCommand } from './commands.js';
+
 export interface Write {
   /** The target as written (after quote removal), for messages. */
   given: string;

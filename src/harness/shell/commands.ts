@@ -1,3 +1,9 @@
+/**
+ * What known commands do to the shell's state and to files: `cd`/`pushd`/`popd` and `export`
+ * change the environment later commands see; writers (cp, mv, rm, sed -i, git checkout...) name
+ * their targets; wrappers (sudo, env, timeout, xargs...) run another command; shells and `eval`
+ * run text; interpreters run a program text baton can only inspect (interpreters.ts).
+ */
 import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { linkTarget, type Stdin, type Walker, type WriteFlags } from './analyze.js';
@@ -5,12 +11,6 @@ import { patchPaths } from './apply-patch.js';
 import { cloneEnv, type Env, type Field } from './expand.js';
 import { interpreterRisk, isInterpreter } from './interpreters.js';
 
-/**
- * What known commands do to the shell's state and to files: `cd`/`pushd`/`popd` and `export`
- * change the environment later commands see; writers (cp, mv, rm, sed -i, git checkout...) name
- * their targets; wrappers (sudo, env, timeout, xargs...) run another command; shells and `eval`
- * run text; interpreters run a program text baton can only inspect (interpreters.ts).
- */
 type Flags = WriteFlags;
 interface Ctx {
   walker: Walker;

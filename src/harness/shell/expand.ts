@@ -1,13 +1,13 @@
-import { readdirSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import type { Word, WordPart } from './ast.js';
-
 /**
  * Word expansion as bash does it, as far as a static reading can go: variables the command set
  * itself, `~`, `$PWD`, brace expansion, then globs against the real tree. Whatever depends on
  * running something (a `$(...)`, a variable from the environment, `$RANDOM`) stays an unknown
  * piece that names its construct, so the policy can fail closed on it.
  */
+import { readdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Word, WordPart } from './ast.js';
+
 export const MAX_FIELDS = 256;
 const MAX_GLOB_MATCHES = 512;
 const MAX_BRACE_GROUPS = 32;

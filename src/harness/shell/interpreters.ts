@@ -1,5 +1,3 @@
-import type { Stdin } from './analyze.js';
-
 /**
  * Interpreter one-liners (`python -c`, `node -e`, `perl -e`, `ruby -e`, awk programs...): baton
  * cannot follow what a program does, so it looks for the calls that may write (open for writing,
@@ -8,6 +6,8 @@ import type { Stdin } from './analyze.js';
  * policy denies it only when the command also names a protected path. A program run from a file
  * (`python tools/gen.py`) is a program like any other: its internal writes are a documented limit.
  */
+import type { Stdin } from './analyze.js';
+
 interface Program {
   /** Options whose next word is the program text. */
   code: RegExp;

@@ -1,6 +1,3 @@
-import type { AndOr, Assignment, Command, Pipeline, Redirect, Script, Word } from './ast.js';
-import { Lexer, ShellSyntaxError } from './words.js';
-
 /**
  * A parser for the bash command language, written here because every library measured costs a
  * Bash PreToolUse hook more than its 25 ms budget (Node 20, 2 cores, cold process, issue 9):
@@ -21,6 +18,9 @@ import { Lexer, ShellSyntaxError } from './words.js';
  * assignments (and arrays), functions, if/while/until/for/select/case, `[[ ]]`, `(( ))`.
  * Anything else is a ShellSyntaxError, which the policy treats as "cannot tell" (fail closed).
  */
+import type { AndOr, Assignment, Command, Pipeline, Redirect, Script, Word } from './ast.js';
+import { Lexer, ShellSyntaxError } from './words.js';
+
 const RESERVED = new Set([
   'if',
   'then',

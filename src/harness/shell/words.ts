@@ -1,11 +1,11 @@
-import type { Redirect, Script, Word, WordPart } from './ast.js';
-
 /**
  * The word level of the shell grammar: quoting (`'...'`, `"..."`, `$'...'`, backslashes), the
  * expansions (`$x`, `${x...}`, `$(...)`, backquotes, `$((...))`, `<(...)`) and here-document
  * bodies. The command level (parser.ts) extends this class; an expansion that holds a script
  * calls back into it through `nested`.
  */
+import type { Redirect, Script, Word, WordPart } from './ast.js';
+
 export class ShellSyntaxError extends Error {}
 
 /** Characters that end an unquoted word. */

@@ -1,10 +1,10 @@
-import { isObject, type Json } from '../../core/json.js';
-
 /**
  * Line 2 of the status line: slug, phase, wave with its bar, TDD
  * phase, then agents, next hint or an ellipsis. Each field is read from the parsed JSON, never
  * from a joined text row, so an empty field cannot shift the others.
  */
+import { isObject, type Json } from '../../core/json.js';
+
 export const ANSI = {
   reset: '\x1b[0m',
   bold: '\x1b[1m',

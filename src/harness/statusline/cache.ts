@@ -1,8 +1,3 @@
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fnv32 as fingerprint } from '../../core/hash.js';
-import { userTempDir } from '../../stores/file/paths.js';
-
 /**
  * Small files under `${TMPDIR:-/tmp}/baton-<uid>/statusline/`: git counts per session and folder,
  * and the last good output per session. userTempDir creates that folder 0700 and refuses one
@@ -13,6 +8,11 @@ import { userTempDir } from '../../stores/file/paths.js';
  * lost. Every function here swallows I/O errors: a cache
  * that cannot be used is only slower, never a failure.
  */
+import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fnv32 as fingerprint } from '../../core/hash.js';
+import { userTempDir } from '../../stores/file/paths.js';
+
 export const CACHE_TTL_MS = 5000;
 
 export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {

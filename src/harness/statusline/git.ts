@@ -1,7 +1,3 @@
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { readCache, writeCache } from './cache.js';
-
 /**
  * Git facts for line 1: branch, staged and modified counts.
  *
@@ -12,6 +8,10 @@ import { readCache, writeCache } from './cache.js';
  * session and folder. `--no-optional-locks` keeps the status line from taking the index lock while
  * the agent runs git itself.
  */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { readCache, writeCache } from './cache.js';
+
 export interface GitInfo {
   branch: string;
   staged: number;

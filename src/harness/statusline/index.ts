@@ -1,3 +1,8 @@
+/**
+ * `baton statusline`: the host's status JSON in, one or two rows out.
+ * The host blanks the line when a run fails, so this never throws and never returns an empty
+ * string: after any failure it replays the session's last good output, or at least `[model]`.
+ */
 import { renderTaskLine } from '../status/task-line.js';
 import { gitKey, lastGoodName, readCache, writeCache } from './cache.js';
 import { gitInfo } from './git.js';
@@ -5,11 +10,6 @@ import { parseStatusInput, type StatusInput } from './input.js';
 import { renderLine1 } from './line.js';
 import { readStatuslineConfig, readTask, statusRoot } from './task.js';
 
-/**
- * `baton statusline`: the host's status JSON in, one or two rows out.
- * The host blanks the line when a run fails, so this never throws and never returns an empty
- * string: after any failure it replays the session's last good output, or at least `[model]`.
- */
 export interface StatuslineContext {
   stdin: string;
   env: NodeJS.ProcessEnv;

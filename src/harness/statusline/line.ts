@@ -1,13 +1,13 @@
-import { basename } from 'node:path';
-import { clean, painter, SEP } from '../status/task-line.js';
-import type { GitInfo } from './git.js';
-import type { StatusInput } from './input.js';
-
 /**
  * Line 1 of the status line (model, folder, worktree, git, context, limits, time, cost; the
  * Eneo original's environment badge is Eneo-specific and not built in). Pure: everything it shows
  * comes from its arguments, so tests can pin every colour and rounding case.
  */
+import { basename } from 'node:path';
+import { clean, painter, SEP } from '../status/task-line.js';
+import type { GitInfo } from './git.js';
+import type { StatusInput } from './input.js';
+
 export interface Line1Options {
   color: boolean;
   showCost: boolean;

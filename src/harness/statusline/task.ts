@@ -1,9 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import type { Json } from '../../core/json.js';
-import { markedRoot, rootConfigOf } from '../../project/root.js';
-import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
-
 /**
  * Where line 2 reads its task document, and the status-line settings of `baton.config.json`.
  * The few fields needed are read straight from the file (same shape as `src/harness/config.ts`):
@@ -14,6 +8,12 @@ import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
  *   { "statusline": { "costEnv": "NAME" } }          variable that turns the cost segment on
  *   { "root": {...} } or { "profile": ... }         root markers (the eneo ones by default), see project/root.ts
  */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Json } from '../../core/json.js';
+import { markedRoot, rootConfigOf } from '../../project/root.js';
+import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
+
 export const DEFAULT_STATE_DIR = '.claude/state';
 export const TASK_FILE = 'current-task.json';
 export const DEFAULT_COST_ENV = 'ENEO_STATUSLINE_SHOW_COST';

@@ -1,3 +1,10 @@
+/**
+ * The Eneo task-state operations over baton documents. Every write (init, update,
+ * phase-set, next-hint-consume, clear, wave-start) holds the one state lock
+ * (`.locks/state.lock`, where a leftover bash writer's lock would collide with it) across the
+ * task document, its phase mirror and wave.json; the mirror is written by the eneo-task schema's
+ * mirror rule. The document's own lock is taken inside it, always in that order.
+ */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
@@ -11,13 +18,6 @@ import { heldBy } from './shell-lock.js';
 import { stateError, stateExit } from './errors.js';
 import { stateNote, type TaskSetup } from './setup.js';
 
-/**
- * The Eneo task-state operations over baton documents. Every write (init, update,
- * phase-set, next-hint-consume, clear, wave-start) holds the one state lock
- * (`.locks/state.lock`, where a leftover bash writer's lock would collide with it) across the
- * task document, its phase mirror and wave.json; the mirror is written by the eneo-task schema's
- * mirror rule. The document's own lock is taken inside it, always in that order.
- */
 export const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
 const WRITER = 'eneo-state';
 /** The helpers' exit code for an operation on a task that was never started. */

@@ -1,3 +1,7 @@
+/**
+ * What the `baton task` operations share: the project's task document, state folder and wave
+ * file (from baton.config.json, the eneo profile's layout by default).
+ */
 import { resolve } from 'node:path';
 import type { Cli } from '../../cli/context.js';
 import { EXIT } from '../../core/errors.js';
@@ -9,10 +13,6 @@ import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../config-types.js';
 import { stateExit } from './errors.js';
 
-/**
- * What the `baton task` operations share: the project's task document, state folder and wave
- * file (from baton.config.json, the eneo profile's layout by default).
- */
 export interface TaskSetup {
   root: string;
   config: HarnessConfig;

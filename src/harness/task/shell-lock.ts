@@ -1,10 +1,3 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { EXIT, isBatonError } from '../../core/errors.js';
-import { acquireLock, HOST, isAlive, readOwner, releaseLock } from '../../stores/file/lock.js';
-import { stateExit } from './errors.js';
-import type { TaskSetup } from './setup.js';
-
 /**
  * The original library's lock functions for shell callers (`eneo_acquire_lock` and
  * `eneo_release_lock` in compat/eneo/lib/state.sh), on baton's own lock files: the named lock is
@@ -15,6 +8,13 @@ import type { TaskSetup } from './setup.js';
  * works inside that shell's hold instead of waiting for it, and only while the shell holds it:
  * otherwise it takes the lock as every write does.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EXIT, isBatonError } from '../../core/errors.js';
+import { acquireLock, HOST, isAlive, readOwner, releaseLock } from '../../stores/file/lock.js';
+import { stateExit } from './errors.js';
+import type { TaskSetup } from './setup.js';
+
 const NAME = /^[A-Za-z0-9_-]+$/;
 
 export function lockPath(setup: TaskSetup, name: string): string {

@@ -1,3 +1,9 @@
+/**
+ * Atomic replace: unique temp file in the target's own folder, fsync, rename, fsync the folder.
+ * Hand-written rather than `write-file-atomic` because that library does not fsync the folder
+ * (a rename is only durable once its directory entry is) and costs ~4 ms of module loading in
+ * every hook process. There is deliberately no non-atomic fallback.
+ */
 import {
   closeSync,
   fchmodSync,
@@ -14,12 +20,6 @@ import { BatonError, isBatonError, systemFix } from '../../core/errors.js';
 import { uniqueHex } from '../../core/hash.js';
 import { tempName } from './paths.js';
 
-/**
- * Atomic replace: unique temp file in the target's own folder, fsync, rename, fsync the folder.
- * Hand-written rather than `write-file-atomic` because that library does not fsync the folder
- * (a rename is only durable once its directory entry is) and costs ~4 ms of module loading in
- * every hook process. There is deliberately no non-atomic fallback.
- */
 export interface AtomicWriteOptions {
   /** fsync file and folder (default true). Mirrors and caches pass false: they are derived data. */
   durable?: boolean;

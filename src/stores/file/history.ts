@@ -1,3 +1,9 @@
+/**
+ * History as append-only JSON Lines, cut into segments of SEGMENT_SIZE revisions named by their
+ * first revision. A commit appends one line and reads only the tail of the newest segment, so
+ * the cost of a write does not grow with the number of revisions; segments older than the
+ * retention window are dropped whole (each segment starts with a snapshot, so replay still works).
+ */
 import {
   closeSync,
   fdatasyncSync,
@@ -18,12 +24,6 @@ import type { HistoryEntry } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from './atomic.js';
 import { openNoFollow } from './paths.js';
 
-/**
- * History as append-only JSON Lines, cut into segments of SEGMENT_SIZE revisions named by their
- * first revision. A commit appends one line and reads only the tail of the newest segment, so
- * the cost of a write does not grow with the number of revisions; segments older than the
- * retention window are dropped whole (each segment starts with a snapshot, so replay still works).
- */
 export const SEGMENT_SIZE = 1000;
 export const DEFAULT_HISTORY_KEEP = 10_000;
 

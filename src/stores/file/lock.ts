@@ -1,22 +1,3 @@
-import {
-  closeSync,
-  fstatSync,
-  linkSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  utimesSync,
-  watch,
-  writeSync,
-  type FSWatcher,
-} from 'node:fs';
-import { hostname } from 'node:os';
-import { dirname } from 'node:path';
-import { BatonError, systemFix } from '../../core/errors.js';
-import { uniqueHex } from '../../core/hash.js';
-import { makeDir, tempPathFor, unlinkQuietly } from './atomic.js';
-
 /**
  * Cross-process lock as an exclusively created lock file holding an owner record.
  *
@@ -37,6 +18,25 @@ import { makeDir, tempPathFor, unlinkQuietly } from './atomic.js';
  *   poll cheaply (one lstat) otherwise. The wait budget counts from the last time the lock
  *   changed hands: a long queue that keeps moving never times out, a hung holder does.
  */
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  utimesSync,
+  watch,
+  writeSync,
+  type FSWatcher,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { BatonError, systemFix } from '../../core/errors.js';
+import { uniqueHex } from '../../core/hash.js';
+import { makeDir, tempPathFor, unlinkQuietly } from './atomic.js';
+
 export interface LockOptions {
   /** How long to wait while the lock does not change hands before failing with `lock_timeout` (default 30 s). */
   timeoutMs?: number;

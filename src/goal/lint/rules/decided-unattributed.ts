@@ -1,10 +1,10 @@
-import type { LintRule } from '../context.js';
-import { entries } from '../context.js';
-
 /**
  * A ruling ends `(<who>, YYYY-MM-DD)`. Any parenthesised group without nesting holding a
  * comma then a 20xx year (or the template's literal `<YYYY-MM-DD>`) counts as attributed.
  */
+import type { LintRule } from '../context.js';
+import { entries } from '../context.js';
+
 const ATTRIBUTED = /\([^()]*,[ \t]*(?:20\d\d|<YYYY-MM-DD>)[^()]*\)/;
 
 export const rule: LintRule = {

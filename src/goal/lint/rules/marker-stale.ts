@@ -1,10 +1,10 @@
-import type { LintRule } from '../context.js';
-import { readMarkerField } from '../../text.js';
-
 /**
  * updated= must match the file's last change (within the slack) and not lie in the future.
  * Values that are not a date (the template's `<ISO UTC>`) skip the check.
  */
+import type { LintRule } from '../context.js';
+import { readMarkerField } from '../../text.js';
+
 const FORMATS = [
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z?$/,
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})Z?$/,

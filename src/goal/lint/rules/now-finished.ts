@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { LintRule } from '../context.js';
-import { expandHome, parseAgentEntry } from '../../text.js';
-
 /**
  * An agent entry whose report exists has returned and should be landed. The report is cut at
  * ` (` (`reports/x.md (late)`); an empty report never counts (it would resolve to the goal
  * folder itself, which always exists).
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { LintRule } from '../context.js';
+import { expandHome, parseAgentEntry } from '../../text.js';
+
 export const rule: LintRule = {
   id: 'now-finished',
   check(ctx) {

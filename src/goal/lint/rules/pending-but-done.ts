@@ -1,10 +1,10 @@
-import type { LintRule } from '../context.js';
-
 /**
  * An issue or PR number still pending in Next, Awaiting user or Queue while Done or Decided
  * records it as merged or closed. The global case-insensitive regex gives exactly the original's
  * longest, non-overlapping left-to-right matches.
  */
+import type { LintRule } from '../context.js';
+
 const FINISHED = /#(\d+)[^#]{0,25}(?:merged|closed)|(?:merged|closed)[^#]{0,12}#(\d+)/gi;
 const PENDING_SECTIONS = ['Next', 'Awaiting user', 'Queue'];
 

@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
-import type { LintContext, LintRule } from '../context.js';
-import { entries } from '../context.js';
-
 /**
  * A pending section that has not changed while Done grew by STATE_LINT_STALE_DONE items is
  * probably out of date. Hashes live in the `.lint` sidecar (`<key> <hash> <done count>`), so the
  * orchestrator stays the only writer of state.md. After a report the count starts again.
  */
+import { createHash } from 'node:crypto';
+import type { LintContext, LintRule } from '../context.js';
+import { entries } from '../context.js';
+
 const TRACKED = ['Next', 'Awaiting user', 'Queue', 'Map'];
 const PLACEHOLDER = /^- \([^()]*\)$/;
 
