@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'usage'
   | 'not_found'
   | 'exists'
+  | 'conflict'
   | 'jq_syntax'
   | 'jq_runtime'
   | 'jq_unsupported'
@@ -39,6 +40,7 @@ export const EXIT_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   usage: EXIT.usage,
   not_found: EXIT.refused,
   exists: EXIT.refused,
+  conflict: EXIT.refused,
   jq_syntax: EXIT.usage,
   jq_runtime: EXIT.usage,
   jq_unsupported: EXIT.usage,

@@ -4,7 +4,7 @@
  * `<tool>: <reason>`, where the tool is `goal.sh` when run through the drop-in script.
  */
 import { realpathSync } from 'node:fs';
-import { isBatonError } from '../../core/errors.js';
+import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { goalRoot, toolNames } from '../../goal/paths.js';
 import { foldNewlines } from '../../goal/template.js';
 import { usageText } from '../../goal/commands/usage.js';
@@ -13,6 +13,11 @@ import type { Cli } from '../context.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 
 type Verb = (ctx: GoalContext, args: string[]) => Promise<number>;
+
+/** goal.sh's exit codes, and its lead: the tool's name as it is run. */
+export function face(cli: Cli): CompatFace {
+  return { lead: `${toolNames(cli.env).goal}: `, codes: COMPAT_EXITS.goal };
+}
 
 const VERBS: Record<string, () => Promise<Verb>> = {
   start: async () => (await import('../../goal/commands/start.js')).default,
@@ -45,42 +50,25 @@ export default async function goal(argv: string[], cli: Cli): Promise<number> {
   if (verb === 'transcript' && !names.compat) return (await import('../../goal/transcript-text.js')).default(args, cli);
   if (isUsageError(verb, args)) {
     // goal.sh prints its usage block; `baton goal` says what was wrong, then the usage.
-    if (names.compat) cli.err(usageText(names.goal));
-    else {
-      const def = COMMANDS.goal!;
-      const why =
-        verb === undefined
-          ? 'missing command'
-          : def.subcommands?.[verb]
-            ? `missing argument for ${verb}`
-            : `unknown command '${verb}'`;
-      cli.err(`baton goal: ${why}\n${usageLine(def, verb)}\n`);
-    }
-    return 2;
+    const def = COMMANDS.goal!;
+    const why =
+      verb === undefined
+        ? 'missing command'
+        : def.subcommands?.[verb]
+          ? `missing argument for ${verb}`
+          : `unknown command '${verb}'`;
+    const text = names.compat ? usageText(names.goal).trimEnd() : `baton goal: ${why}\n${usageLine(def, verb)}`;
+    throw new BatonError('usage', text, { compat: { exitCode: EXIT.usage, lead: '' } });
   }
   const root = goalRoot(cli.env);
-  if (root === undefined) {
-    cli.err(`${names.goal}: HOME is not set; the goals live in $HOME/.claude/orchestrate\n`);
-    return 1;
-  }
+  if (root === undefined)
+    throw new BatonError('not_found', 'HOME is not set; the goals live in $HOME/.claude/orchestrate');
   let cwd = cli.cwd;
   try {
     cwd = realpathSync(cli.cwd);
   } catch {
     // keep the given one
   }
-  try {
-    const run = await (VERBS[verb as string] as () => Promise<Verb>)();
-    return await run({ root, names, cli, cwd }, args);
-  } catch (error) {
-    if (isBatonError(error, 'usage')) {
-      cli.err(usageText(names.goal));
-      return 2;
-    }
-    const message = isBatonError(error)
-      ? error.message
-      : `internal error: ${(error as Error)?.message ?? String(error)}`;
-    cli.err(`${names.goal}: ${message}\n`);
-    return 1;
-  }
+  const run = await (VERBS[verb as string] as () => Promise<Verb>)();
+  return await run({ root, names, cli, cwd }, args);
 }

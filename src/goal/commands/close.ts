@@ -43,7 +43,7 @@ export default async function close(ctx: GoalContext): Promise<number> {
   try {
     mkdirSync(dest, { recursive: true });
   } catch {
-    throw refuse(`cannot create ${dest}`);
+    throw refuse('io', `cannot create ${dest}`);
   }
   await underStateLock(paths.state, () => {
     for (const name of readdirSync(paths.dir)) {

@@ -1,8 +1,9 @@
 import type { Cli } from '../../cli/context.js';
-import { BatonError } from '../../core/errors.js';
+import { BatonError, EXIT, type ErrorCode } from '../../core/errors.js';
 import { goalPaths, isValidSlug, type GoalPaths, type ToolNames } from '../paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';
+import { usageText } from './usage.js';
 
 /** What every goal verb gets: the resolved root, how to name itself, the process face. */
 export interface GoalContext {
@@ -13,13 +14,18 @@ export interface GoalContext {
   cwd: string;
 }
 
-/** A refusal: exit 1 with one line `<tool>: <reason>` on stderr. */
-export function refuse(reason: string): BatonError {
-  return new BatonError('not_found', reason);
+/**
+ * A refusal, with the code callers (and the MCP goal tool) match on. `baton goal` reports each as
+ * goal.sh did: exit 1 and one line `<tool>: <reason>` (its face, in cli/commands/goal.ts); a
+ * usage error is the one refusal with another exit code, so it is `usageError`.
+ */
+export function refuse(code: Exclude<ErrorCode, 'usage'>, reason: string): BatonError {
+  return new BatonError(code, reason);
 }
 
-export function usageError(): BatonError {
-  return new BatonError('usage', 'usage');
+/** A missing argument: goal.sh's usage block, exit 2. */
+export function usageError(ctx: GoalContext): BatonError {
+  return new BatonError('usage', usageText(ctx.names.goal).trimEnd(), { compat: { exitCode: EXIT.usage, lead: '' } });
 }
 
 export const LABEL_WIDTH = 10;
@@ -47,8 +53,8 @@ export function pathsBlock(ctx: GoalContext, slug: string, launchDir: string): s
 export function activeGoal(ctx: GoalContext, needState: boolean): { pointer: Pointer; paths: GoalPaths } {
   const pointer = readPointer(ctx.root);
   // A pointer naming an invalid slug could aim outside ROOT; treat it as no goal at all.
-  if (!pointer || !isValidSlug(pointer.slug)) throw refuse('no active goal');
+  if (!pointer || !isValidSlug(pointer.slug)) throw refuse('not_found', 'no active goal');
   const paths = goalPaths(ctx.root, pointer.slug);
-  if (needState && !isRegularFile(paths.state)) throw refuse(`goal '${pointer.slug}' has no state file`);
+  if (needState && !isRegularFile(paths.state)) throw refuse('not_found', `goal '${pointer.slug}' has no state file`);
   return { pointer, paths };
 }

@@ -31,7 +31,7 @@ async function rewrite(
       paths.state,
       (lines) => {
         before = lines;
-        if (!hasNowHeading(lines)) throw refuse(`${paths.state} has no '## Now' line`);
+        if (!hasNowHeading(lines)) throw refuse('invalid', `${paths.state} has no '## Now' line`);
         return rewriteNowDone(lines, edit(clock()));
       },
       { touchUpdated: true },
@@ -39,7 +39,7 @@ async function rewrite(
     return { before, after };
   } catch (error) {
     if (isBatonError(error) && error.code !== 'io') throw error;
-    throw refuse(`cannot rewrite ${paths.state}`);
+    throw refuse('io', `cannot rewrite ${paths.state}`);
   }
 }
 
@@ -54,7 +54,7 @@ function printNow(ctx: GoalContext, lines: string[]): void {
 /** `now <entry...>`. */
 export async function now(ctx: GoalContext, args: string[]): Promise<number> {
   const entry = entryText(args);
-  if (entry === '') throw usageError();
+  if (entry === '') throw usageError(ctx);
   const { after } = await rewrite(ctx, () => ({ addEntry: toBytes(`- ${entry}`) }));
   printNow(ctx, after);
   return 0;
@@ -63,7 +63,7 @@ export async function now(ctx: GoalContext, args: string[]): Promise<number> {
 /** `land <label> [<done text...>]`: the Done line is appended even for an unknown label. */
 export async function land(ctx: GoalContext, args: string[]): Promise<number> {
   const label = args[0] ?? '';
-  if (label === '') throw usageError();
+  if (label === '') throw usageError(ctx);
   const text = args.slice(1).join(' ') !== '' ? entryText(args.slice(1)) : undefined;
   const { before, after } = await rewrite(ctx, (now) => ({
     dropLabel: toBytes(label),

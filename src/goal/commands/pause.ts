@@ -29,7 +29,7 @@ export async function pauseOther(ctx: GoalContext, slug: string): Promise<void> 
 
 export default async function pause(ctx: GoalContext): Promise<number> {
   const pointer = readPointer(ctx.root);
-  if (!pointer) throw refuse('no active goal');
+  if (!pointer) throw refuse('not_found', 'no active goal');
   await markPaused(ctx, pointer.slug);
   removePointer(ctx.root);
   ctx.cli.out(labelled('paused', pointer.slug));

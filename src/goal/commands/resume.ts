@@ -37,10 +37,11 @@ export default async function resume(ctx: GoalContext, args: string[]): Promise<
   const slug = args[0];
   if (slug === undefined || slug === '') return showPointer(ctx);
   // An invalid slug could name something outside ROOT (`resume ../x`): it is simply no goal.
-  if (!isValidSlug(slug)) throw refuse(`no goal '${slug}' (${ctx.names.goal} list)`);
+  if (!isValidSlug(slug)) throw refuse('not_found', `no goal '${slug}' (${ctx.names.goal} list)`);
   const paths = goalPaths(ctx.root, slug);
-  if (!isRegularFile(paths.state)) throw refuse(`no goal '${slug}' (${ctx.names.goal} list)`);
-  if (readMarkerField(readLines(paths.state), 'status') === 'closed') throw refuse(`goal '${slug}' is closed`);
+  if (!isRegularFile(paths.state)) throw refuse('not_found', `no goal '${slug}' (${ctx.names.goal} list)`);
+  if (readMarkerField(readLines(paths.state), 'status') === 'closed')
+    throw refuse('conflict', `goal '${slug}' is closed`);
   const wasActive = readPointer(ctx.root)?.slug === slug;
   await pauseOther(ctx, slug);
   // Resuming the active goal leaves state.md untouched: its mtime feeds the crash check.
@@ -49,7 +50,7 @@ export default async function resume(ctx: GoalContext, args: string[]): Promise<
   try {
     writePointer(ctx.root, { slug, dir: ctx.cwd, session: '' });
   } catch {
-    throw refuse(`cannot write ${ctx.root}/active`);
+    throw refuse('io', `cannot write ${ctx.root}/active`);
   }
   excludeStatusFile(ctx.cwd, ctx.cli.env);
   appendLog(paths.log, `goal:${slug} resumed in ${ctx.cwd}`);

@@ -22,31 +22,32 @@ function existsAnyType(path: string): boolean {
 export default async function start(ctx: GoalContext, args: string[]): Promise<number> {
   const slug = args[0] ?? '';
   const sentence = foldNewlines(args.slice(1).join(' '));
-  if (slug === '' || sentence === '') throw usageError();
-  if (!isValidSlug(slug)) throw refuse(`bad slug '${slug}' (lower-case letters, digits, '-')`);
+  if (slug === '' || sentence === '') throw usageError(ctx);
+  if (!isValidSlug(slug)) throw refuse('invalid', `bad slug '${slug}' (lower-case letters, digits, '-')`);
   const paths = goalPaths(ctx.root, slug);
-  if (existsAnyType(paths.state)) throw refuse(`goal '${slug}' exists; use: ${ctx.names.goal} resume ${slug}`);
+  if (existsAnyType(paths.state))
+    throw refuse('exists', `goal '${slug}' exists; use: ${ctx.names.goal} resume ${slug}`);
   if (existsAnyType(join(ctx.root, 'archive', slug)))
-    throw refuse(`a stopped goal is archived as '${slug}'; pick another slug`);
+    throw refuse('exists', `a stopped goal is archived as '${slug}'; pick another slug`);
 
   await pauseOther(ctx, slug);
   try {
     for (const sub of ['briefs', 'reports', 'maps', 'scratch']) mkdirSync(join(paths.dir, sub), { recursive: true });
   } catch {
-    throw refuse(`cannot create ${paths.dir}`);
+    throw refuse('io', `cannot create ${paths.dir}`);
   }
   // Written completely or not at all, and before the pointer, so a pointer never names a half-written goal.
   try {
     if (existsSync(paths.state)) throw new Error('appeared meanwhile');
     writeFileAtomic(paths.state, initialState(sentence));
   } catch {
-    throw refuse(`cannot write ${paths.state}`);
+    throw refuse('io', `cannot write ${paths.state}`);
   }
   appendLog(paths.log, `goal:${slug} started in ${ctx.cwd}: ${sentence}`);
   try {
     writePointer(ctx.root, { slug, dir: ctx.cwd, session: '' });
   } catch {
-    throw refuse(`cannot write ${join(ctx.root, 'active')}`);
+    throw refuse('io', `cannot write ${join(ctx.root, 'active')}`);
   }
   excludeStatusFile(ctx.cwd, ctx.cli.env);
   ctx.cli.out(pathsBlock(ctx, slug, ctx.cwd));
