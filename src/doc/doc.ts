@@ -17,9 +17,9 @@ import { getAt, parsePath, setAt } from '../core/paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
 import { typedValue } from '../core/schema/typed-value.js';
 import { projectContext, type ProjectContext } from '../project/context.js';
-import type { Current, Decision, DocMeta, HistoryEntry, Operation, Store } from '../stores/store.js';
+import type { Current, Decision, DocMeta, HistoryEntry, Operation, ReadResult, Store } from '../stores/store.js';
 import { buildChange } from './commit.js';
-import { mirrorTargets, writeMirrors } from './mirrors.js';
+import { mirrorHolds, mirrorTargets, writeMirrors } from './mirrors.js';
 
 export type Args = Record<string, Json>;
 
@@ -73,7 +73,24 @@ export class Doc {
   async read(): Promise<Json | undefined> {
     const read = await this.store.read(this.key);
     if (read.state === 'corrupt') throw corrupt(this.key, read.error, 'read');
+    if (read.meta?.schema !== undefined) await this.refreshMirrors(read.meta.schema, read);
     return read.state === 'ok' ? read.doc : undefined;
+  }
+
+  /**
+   * Rewrites this machine's mirror files that differ from the document read (another machine
+   * committed). Best effort: a mirror is derived, and a write reports what keeps it from landing.
+   */
+  private async refreshMirrors(ref: string, read: ReadResult): Promise<void> {
+    try {
+      const { loadSchema } = await import('./schemas.js');
+      const schema = await loadSchema(ref, this.root);
+      const doc = read.state === 'ok' && isObject(read.doc) ? read.doc : null;
+      const stale = mirrorTargets(this.root, this.key, schema, doc).filter((mirror) => !mirrorHolds(mirror));
+      if (stale.length > 0) writeMirrors(this.root, stale);
+    } catch {
+      // The read stands; the next write (or the doctor) reports and restores the mirror.
+    }
   }
 
   /** Results of a jq expression on the document; none when the document does not exist. */

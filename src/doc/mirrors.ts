@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
@@ -53,5 +53,14 @@ export function writeMirrors(root: string, mirrors: Mirror[]): void {
   for (const mirror of mirrors) {
     if (!existsSync(dirname(mirror.file))) mkdirInside(root, dirname(mirror.file), 'mirror folder');
     writeFileAtomic(mirror.file, mirror.content, { durable: false });
+  }
+}
+
+/** Whether the mirror file already says what it should. */
+export function mirrorHolds(mirror: Mirror): boolean {
+  try {
+    return readFileSync(mirror.file, 'utf8') === mirror.content;
+  } catch {
+    return false;
   }
 }

@@ -36,10 +36,17 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export type ReadResult =
+export type ReadResult = (
   | { state: 'missing' }
   | { state: 'ok'; doc: Json; text: string; bom?: true }
-  | { state: 'corrupt'; text: string; error: string };
+  | { state: 'corrupt'; text: string; error: string }
+) & {
+  /**
+   * The document's metadata, from a store shared between machines: commits made elsewhere leave
+   * this machine's mirror files behind, so the engine brings them up to date on a read.
+   */
+  meta?: DocMeta;
+};
 
 export interface DocMeta {
   /** Built-in schema name or schema file path. */

@@ -106,13 +106,14 @@ export class PostgresStore implements Store {
     const row = await this.withClient(
       async (client) =>
         (
-          await client.query<{ text: string }>(`SELECT text FROM baton_documents WHERE project = $1 AND key = $2`, [
-            this.project,
-            key,
-          ])
+          await client.query<{ text: string; meta: string }>(
+            `SELECT text, meta FROM baton_documents WHERE project = $1 AND key = $2`,
+            [this.project, key],
+          )
         ).rows[0],
     );
-    return parseText(row?.text ?? '');
+    if (!row) return { state: 'missing' };
+    return { ...parseText(row.text), meta: parseMeta(row.meta, key) };
   }
 
   async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
