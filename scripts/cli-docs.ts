@@ -35,6 +35,7 @@ export function cliReference(): string {
       '```',
     );
     if (def.details) out.push('', def.details);
+    if (def.exitCodes) out.push('', `Exit codes: ${def.exitCodes}.`);
     if (def.subcommands) {
       out.push(
         '',

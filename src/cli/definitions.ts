@@ -30,8 +30,14 @@ export interface CommandDef {
   options: OptionDef[];
   /** Further help text: paragraphs shown by `baton help <name>` and in docs/cli.md. */
   details?: string;
+  /** The exit codes of a command that stands in for another tool (its face), in place of baton's own. */
+  exitCodes?: string;
   subcommands?: Record<string, { usage: string; summary: string }>;
 }
+
+/** pipeline-state.sh's exit codes, which `baton run`, `phase` and `gate` keep. */
+const RUN_BUS_EXITS =
+  '0 ok, 1 refused (a refusal of any kind, as pipeline-state.sh), 2 usage or jq syntax error, 5 writer not allowed (a sealed run field), 70 internal error';
 
 const AS: OptionDef = {
   name: 'as',
@@ -182,7 +188,7 @@ const list: CommandDef[] = [
     summary: 'the goal workflow of the orchestrate design (state.md)',
     usage: ['start|resume|pause|close|list|touch|now|land|transcript ...'],
     options: [],
-    details: 'Exit 0 done, 1 refused (the message says why), 2 usage, 3 the user must choose.',
+    exitCodes: "0 done, 1 refused (the message says why), 2 usage, 3 the user must choose (goal.sh's own)",
     subcommands: {
       start: { usage: 'start SLUG GOAL-SENTENCE', summary: 'create the goal folder and point at it' },
       resume: {
@@ -221,6 +227,7 @@ const list: CommandDef[] = [
       'clean [SESSION] [--older-than 24h] [--force]',
     ],
     positionals: [0, 4],
+    exitCodes: `${RUN_BUS_EXITS}; 4 unsafe input from clean, baton's own verb (a run folder linked out of the project)`,
     options: [
       RUN_NAME,
       { name: 'json', help: 'set/append: VALUE is JSON' },
@@ -269,6 +276,7 @@ const list: CommandDef[] = [
       AS,
     ],
     details: 'RUN is the session label or the .ai_log/session-<label>.json path.',
+    exitCodes: RUN_BUS_EXITS,
     subcommands: {
       start: { usage: 'start RUN PHASE --agent A [--rerun]', summary: 'mark a phase started' },
       done: {
@@ -288,13 +296,15 @@ const list: CommandDef[] = [
     usage: ['RUN PHASE [--name N] [--json]'],
     positionals: [2, 2],
     options: [RUN_NAME, JSON_OUT, AS],
+    exitCodes: RUN_BUS_EXITS,
   },
   {
     name: 'task',
     summary: 'Eneo task state (what compat/eneo/lib/state.sh runs)',
     usage: ['init|update|get|phase-set|next-hint-consume|clear|wave-start|path|lock|unlock ...'],
     options: [],
-    details: "Values after -- are taken literally. Exit codes are the Eneo helpers' own.",
+    details: 'Values after -- are taken literally.',
+    exitCodes: "0 done, 1 refused, 2 usage, 3 no current task (the Eneo helpers' own)",
     subcommands: {
       init: { usage: 'init SLUG LANE BRACKET TENANCY AUDIT', summary: 'start a task' },
       update: { usage: 'update [--if-exists] -- EXPR [NAME VALUE]...', summary: 'jq update of the task' },
@@ -418,7 +428,7 @@ export function helpText(def: CommandDef, sub?: string): string {
     const width = Math.max(...labels.map((label) => label.length));
     parts.push('', 'options:', ...shown.map((option, i) => `  ${(labels[i] as string).padEnd(width)}  ${option.help}`));
   }
-  parts.push('', `exit codes: ${EXIT_CODES}`);
+  parts.push('', `exit codes: ${def.exitCodes ?? EXIT_CODES}`);
   return `${parts.join('\n')}\n`;
 }
 
