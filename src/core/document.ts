@@ -11,7 +11,7 @@ import { checkShape, DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { CompiledSchema } from './schema/index.js';
 import { writerMatches } from './schema/rules.js';
 
-export const DEFAULT_MAX_VALUE_BYTES = 64 * 1024;
+const DEFAULT_MAX_VALUE_BYTES = 64 * 1024;
 
 export interface WriteContext {
   schema: CompiledSchema;
@@ -90,7 +90,7 @@ export function checkReplace(old: JsonObject, candidate: JsonObject, oldContext:
 }
 
 /** Sealed fields change only through their operations; on creation, setting one is a change. */
-export function checkSealed(current: JsonObject | undefined, doc: JsonObject, context: WriteContext): void {
+function checkSealed(current: JsonObject | undefined, doc: JsonObject, context: WriteContext): void {
   for (const [field, operations] of Object.entries(context.schema.rules.sealed)) {
     const changed = current ? !deepEqual(current[field], doc[field]) : doc[field] !== undefined;
     if (changed && (context.operation === undefined || !operations.includes(context.operation))) {

@@ -17,12 +17,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * A string holding half of a UTF-16 surrogate pair is valid to JavaScript but has no UTF-8 form:
  * jq and most JSON readers refuse the file. Refused at every write and at every JSON argument.
  */
-export function refuseLoneSurrogates(
-  value: Json,
-  what: string,
-  code: 'invalid' | 'usage' = 'invalid',
-  path = '',
-): void {
+function refuseLoneSurrogates(value: Json, what: string, code: 'invalid' | 'usage' = 'invalid', path = ''): void {
   if (typeof value === 'string') {
     if (LONE_SURROGATE.test(value))
       throw new BatonError(
@@ -35,17 +30,6 @@ export function refuseLoneSurrogates(
       refuseLoneSurrogates(key, what, code, `${path} (a key)`);
       refuseLoneSurrogates(item, what, code, `${path}.${key}`);
     }
-  }
-}
-
-export function parseDocument(text: string, label: string): Json {
-  try {
-    return JSON.parse(text) as Json;
-  } catch (error) {
-    throw new BatonError(
-      'corrupt',
-      `${label} is not valid JSON (${(error as Error).message}); run 'baton doctor --repair' to restore the last good revision`,
-    );
   }
 }
 

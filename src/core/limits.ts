@@ -46,7 +46,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
  */
 export const MAX_DEPTH_CEILING = 1000;
 
-export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
+const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
 
 /** Problems with a `limits` section (baton.config.json): unknown names, non-positive numbers. */
 export function checkLimits(raw: unknown, at = 'limits'): Issue[] {

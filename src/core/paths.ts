@@ -6,8 +6,6 @@ import { BatonError } from './errors.js';
 import { isObject, type Json } from './json.js';
 import { DEFAULT_LIMITS } from './limits.js';
 
-export type PathSegment = string | number;
-
 /** Segments of a path naming a field; the document itself (`''`, `.`) is not a field. */
 export function parsePath(text: string): string[] {
   // `arr[0].name` is read as `arr.0.name`: an index into an array, as jq writes it.

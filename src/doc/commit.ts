@@ -2,7 +2,7 @@ import { formatDocument, hashText, type JsonObject } from '../core/json.js';
 import type { Change, Current, DocMeta, EntryDraft, HistoryEntry, Operation } from '../stores/store.js';
 
 /** A full copy every 100 revisions bounds any replay to 99 patches. */
-export const SNAPSHOT_EVERY = 100;
+const SNAPSHOT_EVERY = 100;
 
 /** Operations whose result is not a small step from the previous revision keep a full copy. */
 const FULL_COPY: ReadonlySet<Operation['kind']> = new Set(['init', 'revert', 'repair', 'snapshot']);

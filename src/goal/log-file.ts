@@ -6,7 +6,7 @@ import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'nod
 import { join } from 'node:path';
 import { compactStamp, isoTime } from './time.js';
 
-export function formatLogEntry(text: string, now: Date = new Date()): string {
+function formatLogEntry(text: string, now: Date = new Date()): string {
   const lines = text.split('\n').filter((line) => line !== '');
   if (lines.length === 0) return '';
   const [first, ...rest] = lines;

@@ -16,7 +16,7 @@ export interface NowDoneEdit {
 }
 
 /** The naming rule of 3.8: ` -> L -> ` anywhere, or `- L` then end, space or `:`. */
-export function namesLabel(line: string, label: string): boolean {
+function namesLabel(line: string, label: string): boolean {
   if (label === '-' || label === '') return false;
   if (line.includes(` -> ${label} -> `)) return true;
   if (!line.startsWith(`- ${label}`)) return false;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { confine } from '../stores/file/paths.js';
 
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export function isValidSlug(slug: string): boolean {
   return SLUG_PATTERN.test(slug) && slug !== 'archive' && slug !== 'active';

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../stores/file/atomic.js';
 import { mkdirInside } from '../stores/file/paths.js';
@@ -11,7 +11,7 @@ export interface Pointer {
   session: string;
 }
 
-export function pointerPath(root: string): string {
+function pointerPath(root: string): string {
   return join(root, 'active');
 }
 
@@ -46,8 +46,4 @@ export function removePointer(root: string): void {
   } catch {
     // already gone
   }
-}
-
-export function pointerExists(root: string): boolean {
-  return existsSync(pointerPath(root));
 }

@@ -12,7 +12,7 @@ import { userTempDir } from '../stores/file/paths.js';
 const MAX_BYTES = 1_000_000;
 const FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
-export function debugLogPath(env: NodeJS.ProcessEnv): string | undefined {
+function debugLogPath(env: NodeJS.ProcessEnv): string | undefined {
   if (env.BATON_DEBUG_LOG) return env.BATON_DEBUG_LOG;
   const dir = userTempDir(env);
   return dir === undefined ? undefined : join(dir, 'hooks.log');

@@ -17,7 +17,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 
-export const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
+const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
 const POLL_MS = 5;
 
 export function readPayload(timeoutMs = 1000): Promise<string> {

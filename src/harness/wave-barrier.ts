@@ -60,7 +60,7 @@ export function isReady(status: string): boolean {
 }
 
 /** The new wave file for one result (pure). */
-export function countResult(wave: WaveFile, result: AgentResult, agentId: string): WaveFile {
+function countResult(wave: WaveFile, result: AgentResult, agentId: string): WaveFile {
   const next: WaveFile = {
     ...wave,
     seen_agents: [...wave.seen_agents],
@@ -81,7 +81,7 @@ export function countResult(wave: WaveFile, result: AgentResult, agentId: string
 }
 
 /** The task document after one result (pure): wave_status and one active agent removed. */
-export function taskAfter(doc: JsonObject, wave: WaveFile, result: AgentResult, agentType: string): JsonObject {
+function taskAfter(doc: JsonObject, wave: WaveFile, result: AgentResult, agentType: string): JsonObject {
   const key = String(wave.wave);
   const ready = isReady(wave.status);
   const status =

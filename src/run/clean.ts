@@ -15,7 +15,7 @@ import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
 import { confine, SIDECAR } from '../stores/file/paths.js';
 import { RUN_DIR } from './location.js';
 
-export const ACTIVE_MS = 24 * 3600_000;
+const ACTIVE_MS = 24 * 3600_000;
 const STATE_FILE = /^session-(.+)\.json$/;
 
 export interface CleanOptions {

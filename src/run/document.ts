@@ -11,8 +11,6 @@ import type { Contract } from './contract.js';
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.js';
 import { locateRun, type RunLocation } from './location.js';
 
-export const RUN_SCHEMA = 'pipeline-run';
-
 export type PhaseStatus = 'todo' | 'in_progress' | 'done';
 
 export interface PhaseEntry {

@@ -22,7 +22,7 @@ export interface RunLocation {
   key: string;
 }
 
-export function checkLabel(label: string, what = 'session id'): string {
+function checkLabel(label: string, what = 'session id'): string {
   if (!LABEL.test(label) || label.includes('..')) {
     throw new BatonError(
       'usage',

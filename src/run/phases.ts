@@ -24,7 +24,7 @@ export function emptyPhase(agent?: string): PhaseEntry {
 }
 
 /** The entry for `key`, created as `todo` the first time any part of it is written. */
-export function phaseEntry(run: RunDoc, key: string, agent?: string): PhaseEntry {
+function phaseEntry(run: RunDoc, key: string, agent?: string): PhaseEntry {
   run.phases ??= {};
   run.phases[key] ??= emptyPhase(agent);
   return run.phases[key];

@@ -40,7 +40,7 @@ export interface Project {
 }
 
 /** Bounds what one request may make the server read (an evidence file, a state.md). */
-export const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_FILE_BYTES = 1024 * 1024;
 const HISTORY_PAGE_MAX = 1000;
 
 export function openProject(root: string, env: NodeJS.ProcessEnv): Project {
@@ -172,7 +172,7 @@ export function checkId(project: Project, id: string): string {
 }
 
 /** The real path of a project file to read: refused when it, or a symlink on the way, leads out. */
-export function confineRead(project: Project, path: string): string {
+function confineRead(project: Project, path: string): string {
   const absolute = resolve(project.root, path);
   if (!isInside(project.root, absolute)) throw new BatonError('unsafe_path', `${path} is outside the project`);
   let real: string;

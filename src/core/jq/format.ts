@@ -9,7 +9,7 @@ const DBL_MAX = 1.7976931348623157e308;
  * laid out like David Gay's g_fmt with a 15-digit allowance before switching to exponent
  * form, and a two-digit minimum exponent (1e-07, 1e+21). Infinities clamp to DBL_MAX.
  */
-export function formatNumber(d: number): string {
+function formatNumber(d: number): string {
   if (d !== d) return 'null';
   if (d > DBL_MAX) d = DBL_MAX;
   else if (d < -DBL_MAX) d = -DBL_MAX;
@@ -33,7 +33,7 @@ export function formatNumber(d: number): string {
   return sign + digits.slice(0, decpt) + '.' + digits.slice(decpt);
 }
 
-export function escapeString(s: string): string {
+function escapeString(s: string): string {
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {

@@ -4,7 +4,7 @@ import type { Token } from './lexer.js';
 import { TokenStream } from './parser-base.js';
 
 /** `?` that wraps a whole term in try (jq's `Exp '?'`), as opposed to an optional index. */
-export const postfixTry = new WeakSet<Node>();
+const postfixTry = new WeakSet<Node>();
 
 /** jq `Term`s: primaries, postfix indexing, strings, object construction and patterns. */
 export abstract class TermParser extends TokenStream {
@@ -269,7 +269,7 @@ export abstract class TermParser extends TokenStream {
   }
 }
 
-export function lineOf(src: string, pos: number): number {
+function lineOf(src: string, pos: number): number {
   let line = 1;
   for (let i = 0; i < pos; i++) if (src[i] === '\n') line++;
   return line;

@@ -13,7 +13,7 @@ function codepoints(s: string): string[] {
 }
 
 /** jq's parse_slice: null bounds default, negatives count from the end, end rounds up. */
-export function sliceBounds(len: number, from: Json, to: Json): [number, number] {
+function sliceBounds(len: number, from: Json, to: Json): [number, number] {
   let s = from === null ? 0 : from;
   let e = to === null ? len : to;
   if (typeof s !== 'number' || typeof e !== 'number')
@@ -70,7 +70,7 @@ function arrayIndices(a: Json[], b: Json[]): Json {
 }
 
 /** jv_set: copy-on-write update of one component. */
-export function setIndex(t: Json, k: Json, v: Json): Json {
+function setIndex(t: Json, k: Json, v: Json): Json {
   if (typeof k === 'string' && (t === null || isObject(t))) return objSet(t ?? {}, k, v);
   if (typeof k === 'number' && (t === null || Array.isArray(t))) {
     const arr = t ?? [];

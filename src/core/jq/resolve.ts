@@ -5,7 +5,7 @@ import { JQ16_BUILTINS, preludeSource, refusalReason } from './prelude.js';
 import { NATIVES } from './builtins.js';
 
 // Implemented directly by the evaluator (jq bytecodes or path-aware C functions).
-export const SPECIAL = new Set(['empty/0', 'error/1', 'path/1', 'getpath/1', 'range/2', 'not/0']);
+const SPECIAL = new Set(['empty/0', 'error/1', 'path/1', 'getpath/1', 'range/2', 'not/0']);
 
 /** Not a legal jq name, so no program can bind or shadow it. */
 export const NOW_VAR = '*now';

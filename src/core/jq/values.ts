@@ -52,7 +52,7 @@ function checkInsertOrder(o: JsonObject, k: string): void {
 }
 
 /** Sets an own property, also for "__proto__", without mutating `o`'s prototype chain. */
-export function defineOwn(o: JsonObject, k: string, v: Json): void {
+function defineOwn(o: JsonObject, k: string, v: Json): void {
   if (k === '__proto__')
     Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
@@ -122,7 +122,7 @@ export function compare(a: Json, b: Json): number {
   return 0;
 }
 
-export function compareStrings(a: string, b: string): number {
+function compareStrings(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const ca = a.charCodeAt(i);

@@ -28,7 +28,7 @@ export function usageError(ctx: GoalContext): BatonError {
   return new BatonError('usage', usageText(ctx.names.goal).trimEnd(), { compat: { exitCode: EXIT.usage, lead: '' } });
 }
 
-export const LABEL_WIDTH = 10;
+const LABEL_WIDTH = 10;
 
 export function labelled(label: string, value: string): string {
   return `${`${label}:`.padEnd(LABEL_WIDTH)}${value}\n`;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { GoalContext } from './context.js';
 
 /** First `# Goal:` line minus the prefix and the spaces after it, cut to 80 characters. */
-export function goalSentence(lines: string[]): string {
+function goalSentence(lines: string[]): string {
   const line = lines.find((l) => l.startsWith('# Goal:'));
   return line === undefined ? '' : line.slice('# Goal:'.length).replace(/^ +/, '').slice(0, 80);
 }

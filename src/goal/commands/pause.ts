@@ -6,7 +6,7 @@ import { readMarkerField, setMarkerField } from '../text.js';
 import { labelled, refuse, type GoalContext } from './context.js';
 
 /** Marks a goal paused and logs it, unless its state file is missing or closed. */
-export async function markPaused(ctx: GoalContext, slug: string): Promise<void> {
+async function markPaused(ctx: GoalContext, slug: string): Promise<void> {
   if (!isValidSlug(slug)) return;
   const paths = goalPaths(ctx.root, slug);
   if (!isRegularFile(paths.state)) return;

@@ -4,8 +4,8 @@
  */
 import { END_HEAD } from '../text.js';
 
-export const HEAD_LINES = 40;
-export const HEAD_BYTES = 4000;
+const HEAD_LINES = 40;
+const HEAD_BYTES = 4000;
 const TRUNCATED = '[head truncated at 40 lines - move detail below the end-of-head line]';
 const NO_END = `[no "${END_HEAD}" line - showing the first 40 lines only]`;
 

@@ -12,7 +12,7 @@ import { contextBlock } from './context-block.js';
 import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 
-export const MODE_LINE = 'Orchestrate mode is active: load the /orchestrate skill with "resume" before anything else.';
+const MODE_LINE = 'Orchestrate mode is active: load the /orchestrate skill with "resume" before anything else.';
 
 export async function sessionStart(scope: Scope, input: GoalPayload, { env }: HandlerContext): Promise<HookOutcome> {
   if (!scope.owner) {

@@ -27,7 +27,7 @@ function isBookkeeping(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`) || path.endsWith('/.claude/status.md');
 }
 
-export function classifyTurn(calls: ToolCall[], scope: Scope): { substantive: boolean; touched: boolean } {
+function classifyTurn(calls: ToolCall[], scope: Scope): { substantive: boolean; touched: boolean } {
   let substantive = false;
   let touched = false;
   for (const call of calls) {

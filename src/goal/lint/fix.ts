@@ -11,7 +11,7 @@ import { editState } from '../state-file.js';
 import { doneKey, logTimes } from './rules/done-order.js';
 import { buildContext, runRules, type LintOptions } from './run.js';
 
-export const FIXABLE = new Set(['now-blank', 'now-empty', 'done-order', 'marker-stale']);
+const FIXABLE = new Set(['now-blank', 'now-empty', 'done-order', 'marker-stale']);
 
 export interface Fix {
   code: string;
@@ -32,7 +32,7 @@ function doneIndices(lines: string[]): number[] {
 }
 
 /** Stable sort of each kind of keyed Done line within the slots that kind already occupies. */
-export function reorderDone(lines: string[], logLines: string[] | undefined): string[] {
+function reorderDone(lines: string[], logLines: string[] | undefined): string[] {
   const times = logTimes(logLines);
   const out = [...lines];
   for (const kind of ['stamp', 'log'] as const) {

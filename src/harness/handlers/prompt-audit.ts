@@ -51,7 +51,7 @@ export async function promptAudit({ input, config, root, now }: HandlerContext):
  * `<task-notification>` element: the host speaking, not the user, so it is neither audited nor
  * counted as activity on the task.
  */
-export function isTaskNotification(prompt: string): boolean {
+function isTaskNotification(prompt: string): boolean {
   return /^\s*<task-notification>/.test(prompt) && prompt.includes('</task-notification>');
 }
 

@@ -33,7 +33,7 @@ export async function sessionStart({ config, root }: HandlerContext): Promise<Ho
   return outcome;
 }
 
-export function resumeLine(doc: Record<string, unknown>): string {
+function resumeLine(doc: Record<string, unknown>): string {
   const parts = [`Resume: ${doc.slug}`];
   if (present(doc.phase) && present(doc.phase_total)) parts.push(`Phase ${doc.phase}/${doc.phase_total}`);
   if (present(doc.wave) && present(doc.wave_total)) parts.push(`Wave ${doc.wave}/${doc.wave_total}`);

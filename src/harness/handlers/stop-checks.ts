@@ -155,7 +155,6 @@ export function typecheck({ root, env, log }: CheckContext): Failure | undefined
 }
 
 export const PRESETS = { ratchet, typecheck } as const;
-export type PresetName = keyof typeof PRESETS;
 
 /** One `stop.commands` entry: the command's output tail is the reason. */
 export function command(entry: StopCommand, { root, env }: CheckContext): Failure | undefined {

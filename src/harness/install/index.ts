@@ -33,7 +33,7 @@ export interface InstallResult {
   notes: string[];
 }
 
-export function settingsFile(scope: InstallOptions['scope'], cwd: string, env: NodeJS.ProcessEnv): string {
+function settingsFile(scope: InstallOptions['scope'], cwd: string, env: NodeJS.ProcessEnv): string {
   if (scope === 'project') return join(defaultRoot(cwd, env), '.claude', 'settings.json');
   const configDir = env.CLAUDE_CONFIG_DIR || (env.HOME ? join(env.HOME, '.claude') : undefined);
   if (!configDir)

@@ -153,7 +153,7 @@ function ruleTest(rule: RuleConfig, classes: HarnessConfig['pathClasses']): (abs
   return (abs) => test(abs) && also(abs) && !unless(abs);
 }
 
-export function renderMessage(rule: RuleConfig, values: Record<string, string>): string {
+function renderMessage(rule: RuleConfig, values: Record<string, string>): string {
   // A command rule matches no file: its default text names the command pattern instead.
   const what = values.file ? '{tool} on {file}' : `this {tool} command matches /${rule.command ?? ''}/`;
   const text =

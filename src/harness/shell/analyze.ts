@@ -297,7 +297,7 @@ export class Walker {
 }
 
 /** The literal values of fields, or undefined when any is unknown. */
-export function fieldValues(fields: Field[]): string[] | undefined {
+function fieldValues(fields: Field[]): string[] | undefined {
   return fields.some((f) => f.unknown) ? undefined : fields.map((f) => f.text);
 }
 

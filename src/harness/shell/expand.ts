@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Word, WordPart } from './ast.js';
 
-export const MAX_FIELDS = 256;
+const MAX_FIELDS = 256;
 const MAX_GLOB_MATCHES = 512;
 const MAX_BRACE_GROUPS = 32;
 

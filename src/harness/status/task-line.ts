@@ -5,7 +5,7 @@
  */
 import { isObject, type Json } from '../../core/json.js';
 
-export const ANSI = {
+const ANSI = {
   reset: '\x1b[0m',
   bold: '\x1b[1m',
   dim: '\x1b[2m',
@@ -59,7 +59,7 @@ export function renderTaskLine(doc: Json | undefined, color = true): string | un
   return parts.join(SEP);
 }
 
-export function waveBar(total: Json | undefined, status: Json | undefined): string {
+function waveBar(total: Json | undefined, status: Json | undefined): string {
   if (typeof total !== 'number' || !Number.isInteger(total) || total < 0) return '';
   const states = isObject(status) ? status : {};
   let bar = '';

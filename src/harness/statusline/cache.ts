@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fnv32 as fingerprint } from '../../core/hash.js';
 import { userTempDir } from '../../stores/file/paths.js';
 
-export const CACHE_TTL_MS = 5000;
+const CACHE_TTL_MS = 5000;
 
 export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
   return userTempDir(env, 'statusline');

@@ -22,7 +22,7 @@ export interface GitInfo {
 export const DEFAULT_GIT_TIMEOUT_MS = 150;
 
 /** The git folder of `dir`, or undefined outside a repo. A `.git` file points elsewhere (worktrees). */
-export function findGitDir(dir: string): string | undefined {
+function findGitDir(dir: string): string | undefined {
   for (let at = resolve(dir); ; at = dirname(at)) {
     const dotGit = join(at, '.git');
     try {
@@ -37,7 +37,7 @@ export function findGitDir(dir: string): string | undefined {
 }
 
 /** Like `git branch --show-current`: the short name under refs/heads, empty when detached. */
-export function readBranch(gitDir: string): string {
+function readBranch(gitDir: string): string {
   try {
     const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
     return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) : '';
@@ -47,7 +47,7 @@ export function readBranch(gitDir: string): string {
 }
 
 /** Staged = entries with an index change (X), modified = worktree change (Y); untracked not counted. */
-export async function countChanges(
+async function countChanges(
   dir: string,
   timeoutMs = DEFAULT_GIT_TIMEOUT_MS,
 ): Promise<{ staged: number; modified: number } | undefined> {

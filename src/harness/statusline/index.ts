@@ -16,7 +16,7 @@ export interface StatuslineContext {
   cwd: string;
 }
 
-export async function renderStatusline(input: StatusInput, context: StatuslineContext): Promise<string> {
+async function renderStatusline(input: StatusInput, context: StatuslineContext): Promise<string> {
   const { env, cwd } = context;
   const color = !env.NO_COLOR;
   const dir = input.currentDir ?? cwd;

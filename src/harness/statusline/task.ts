@@ -14,9 +14,9 @@ import type { Json } from '../../core/json.js';
 import { markedRoot, rootConfigOf } from '../../project/root.js';
 import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
 
-export const DEFAULT_STATE_DIR = '.claude/state';
-export const TASK_FILE = 'current-task.json';
-export const DEFAULT_COST_ENV = 'ENEO_STATUSLINE_SHOW_COST';
+const DEFAULT_STATE_DIR = '.claude/state';
+const TASK_FILE = 'current-task.json';
+const DEFAULT_COST_ENV = 'ENEO_STATUSLINE_SHOW_COST';
 
 export interface StatuslineConfig {
   /** The project root after root markers: the task path is relative to it. */

@@ -18,7 +18,7 @@ import { heldBy } from './shell-lock.js';
 import { stateError, stateExit } from './errors.js';
 import { stateNote, type TaskSetup } from './setup.js';
 
-export const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
+const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
 const WRITER = 'eneo-state';
 /** The helpers' exit code for an operation on a task that was never started. */
 const NO_TASK = 3;

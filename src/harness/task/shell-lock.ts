@@ -17,7 +17,7 @@ import type { TaskSetup } from './setup.js';
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 
-export function lockPath(setup: TaskSetup, name: string): string {
+function lockPath(setup: TaskSetup, name: string): string {
   return resolve(setup.stateDir, '.locks', `${name}.lock`);
 }
 

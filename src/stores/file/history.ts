@@ -24,7 +24,7 @@ import type { HistoryEntry } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from './atomic.js';
 import { openNoFollow } from './paths.js';
 
-export const SEGMENT_SIZE = 1000;
+const SEGMENT_SIZE = 1000;
 export const DEFAULT_HISTORY_KEEP = 10_000;
 
 const SEGMENT_NAME = /^(\d{12})\.jsonl$/;
@@ -42,7 +42,7 @@ export function segmentFiles(dir: string): string[] {
     .map((name) => join(dir, name));
 }
 
-export function segmentStart(rev: number): number {
+function segmentStart(rev: number): number {
   return Math.floor((rev - 1) / SEGMENT_SIZE) * SEGMENT_SIZE + 1;
 }
 

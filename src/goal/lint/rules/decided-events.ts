@@ -13,5 +13,3 @@ export const rule: LintRule = {
       : [];
   },
 };
-
-export const { id, check } = rule;

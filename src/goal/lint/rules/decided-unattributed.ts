@@ -19,5 +19,3 @@ export const rule: LintRule = {
       : [];
   },
 };
-
-export const { id, check } = rule;

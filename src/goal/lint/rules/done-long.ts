@@ -10,5 +10,3 @@ export const rule: LintRule = {
     return count > max ? [`${count} ## Done entries (> ${max}); one line per finished item, not per agent return`] : [];
   },
 };
-
-export const { id, check } = rule;

@@ -32,7 +32,7 @@ export function doneKey(
   return time === undefined ? undefined : { kind: 'log', value: time };
 }
 
-export function countInversions(ctx: LintContext): number {
+function countInversions(ctx: LintContext): number {
   const times = logTimes(ctx.logLines);
   const previous: Record<'stamp' | 'log', string | undefined> = { stamp: undefined, log: undefined };
   let count = 0;
@@ -53,5 +53,3 @@ export const rule: LintRule = {
     return count > 0 ? [`${count} ## Done entr(y/ies) sit above an older one; append each at the end of Done`] : [];
   },
 };
-
-export const { id, check } = rule;

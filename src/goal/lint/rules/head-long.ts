@@ -2,8 +2,8 @@ import type { LintRule } from '../context.js';
 import { END_HEAD } from '../../text.js';
 
 /** The head is injected capped at 40 lines / 4000 bytes; a longer head is cut short. */
-export const HEAD_MAX_LINES = 40;
-export const HEAD_MAX_BYTES = 4000;
+const HEAD_MAX_LINES = 40;
+const HEAD_MAX_BYTES = 4000;
 
 export const rule: LintRule = {
   id: 'head-long',
@@ -19,5 +19,3 @@ export const rule: LintRule = {
       : [];
   },
 };
-
-export const { id, check } = rule;

@@ -11,7 +11,7 @@ const FORMATS = [
   /^(\d{4})-(\d{2})-(\d{2})$/,
 ];
 
-export function parseMarkerTime(value: string): number | undefined {
+function parseMarkerTime(value: string): number | undefined {
   for (const format of FORMATS) {
     const match = format.exec(value);
     if (!match) continue;
@@ -25,7 +25,7 @@ export function parseMarkerTime(value: string): number | undefined {
   return undefined;
 }
 
-export const FUTURE_SLACK_SECONDS = 300;
+const FUTURE_SLACK_SECONDS = 300;
 
 export const rule: LintRule = {
   id: 'marker-stale',
@@ -39,5 +39,3 @@ export const rule: LintRule = {
       : [];
   },
 };
-
-export const { id, check } = rule;

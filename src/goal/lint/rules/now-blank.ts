@@ -9,5 +9,3 @@ export const rule: LintRule = {
     return blank > 1 ? [`${blank - 1} blank line(s) inside ## Now; one entry per line, none blank`] : [];
   },
 };
-
-export const { id, check } = rule;

@@ -25,5 +25,3 @@ export const rule: LintRule = {
     return out;
   },
 };
-
-export const { id, check } = rule;

@@ -8,7 +8,7 @@ import type { LintRule } from '../context.js';
 const FINISHED = /#(\d+)[^#]{0,25}(?:merged|closed)|(?:merged|closed)[^#]{0,12}#(\d+)/gi;
 const PENDING_SECTIONS = ['Next', 'Awaiting user', 'Queue'];
 
-export function finishedNumbers(lines: string[]): Set<string> {
+function finishedNumbers(lines: string[]): Set<string> {
   const found = new Set<string>();
   for (const line of lines) {
     for (const match of line.matchAll(FINISHED)) found.add(`#${match[1] ?? match[2]}`);
@@ -34,5 +34,3 @@ export const rule: LintRule = {
     return out;
   },
 };
-
-export const { id, check } = rule;

@@ -10,7 +10,7 @@ import { entries } from '../context.js';
 const TRACKED = ['Next', 'Awaiting user', 'Queue', 'Map'];
 const PLACEHOLDER = /^- \([^()]*\)$/;
 
-export function sectionHash(lines: string[]): string {
+function sectionHash(lines: string[]): string {
   return createHash('md5')
     .update(lines.map((line) => `${line}\n`).join(''))
     .digest('hex')
@@ -58,5 +58,3 @@ export const rule: LintRule = {
     return out;
   },
 };
-
-export const { id, check } = rule;

@@ -10,5 +10,3 @@ export const rule: LintRule = {
       : [];
   },
 };
-
-export const { id, check } = rule;
