@@ -46,7 +46,7 @@ function segmentStart(rev: number): number {
   return Math.floor((rev - 1) / SEGMENT_SIZE) * SEGMENT_SIZE + 1;
 }
 
-function segmentPath(dir: string, rev: number): string {
+export function segmentPath(dir: string, rev: number): string {
   return join(dir, `${String(segmentStart(rev)).padStart(12, '0')}.jsonl`);
 }
 

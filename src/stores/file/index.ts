@@ -213,7 +213,7 @@ export class FileStore implements Store {
  * The `.baton/` folder beside documents, with a `.gitignore` of `*` in it (as pytest and mypy do
  * for their caches): history and locks are this machine's state, never something to commit.
  */
-function ensureSidecar(sidecar: string): void {
+export function ensureSidecar(sidecar: string): void {
   if (existsSync(join(sidecar, '.gitignore'))) return;
   makeDir(sidecar);
   try {

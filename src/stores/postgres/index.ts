@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client, Pool, PoolClient } from 'pg';
 import { BatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
+import type { DocumentDump, PortableStore } from '../portable.js';
 import { replay } from '../replay.js';
 import {
   checkNextRevision,
@@ -34,16 +35,6 @@ export interface PostgresStoreOptions {
   poolSize?: number;
 }
 
-/** One document's full record, as `baton store export` carries it. */
-export interface DocumentDump {
-  key: string;
-  /** The stored text ('' when the last revision deleted it). */
-  text: string;
-  meta: DocMeta;
-  /** Every revision kept, oldest first. */
-  entries: HistoryEntry[];
-}
-
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const pg = await import('pg');
   return new PostgresStore(options, (pg.default ?? pg) as typeof import('pg'));
@@ -68,7 +59,7 @@ const TRANSACTION_ATTEMPTS = 3;
  * history row and the document written together, and a notification sent on commit. A client that
  * dies mid-update leaves nothing (the server rolls the transaction back) and no lock behind.
  */
-export class PostgresStore implements Store {
+export class PostgresStore implements Store, PortableStore {
   readonly kind = 'postgres';
   readonly project: string;
   readonly url: string;
@@ -466,8 +457,11 @@ async function rollback(client: PoolClient): Promise<void> {
 
 function parseText(text: string): ReadResult {
   if (text === '') return { state: 'missing' };
+  // A text imported from the file store may keep the byte-order mark an editor saved there.
+  const bom = text.charCodeAt(0) === 0xfeff;
   try {
-    return { state: 'ok', doc: JSON.parse(text) as Json, text };
+    const doc = JSON.parse(bom ? text.slice(1) : text) as Json;
+    return bom ? { state: 'ok', doc, text, bom } : { state: 'ok', doc, text };
   } catch (error) {
     return { state: 'corrupt', text, error: (error as Error).message };
   }
