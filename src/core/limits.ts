@@ -2,10 +2,10 @@
  * The budgets and size limits every write and every jq run is held to, so that no input (an
  * expression, a value, a document) can hang a writer while it holds the lock, exhaust Node's
  * memory, or overflow the stack. Each has a default here; a project overrides them in the
- * `limits` section of baton.config.json, and a caller per call (library options, CLI flags).
- * This module holds the names, defaults and validation only: no I/O.
+ * `limits` section of baton.config.json (checked by its schema), and a caller per call (library
+ * options, CLI flags). This module holds the names and defaults only: no I/O.
  */
-import { BatonError, type Issue } from './errors.js';
+import { BatonError } from './errors.js';
 import type { Json } from './json.js';
 
 export interface Limits {
@@ -43,43 +43,11 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
  * The deepest nesting any configuration may allow. Measured: at depth 2,000 the write path's own
  * recursion (history replay, serialisation) overflows Node's default stack; 1,000 passes every
  * command. A file edited outside baton beyond this depth reads as corrupt (`doctor --repair`).
+ * schemas/baton.config.schema.json holds the same ceiling for `limits.maxDepth`.
  */
 export const MAX_DEPTH_CEILING = 1000;
 
 const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
-
-/** Problems with a `limits` section (baton.config.json): unknown names, non-positive numbers. */
-export function checkLimits(raw: unknown, at = 'limits'): Issue[] {
-  if (raw === undefined) return [];
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return [
-      { path: at, message: `must be an object like {"jqTimeoutMs": 10000}; known limits: ${LIMIT_NAMES.join(', ')}` },
-    ];
-  }
-  const issues: Issue[] = [];
-  for (const [name, value] of Object.entries(raw)) {
-    if (!(LIMIT_NAMES as string[]).includes(name))
-      issues.push({ path: `${at}.${name}`, message: `unknown limit; known limits: ${LIMIT_NAMES.join(', ')}` });
-    else if (!Number.isSafeInteger(value) || (value as number) <= 0)
-      issues.push({ path: `${at}.${name}`, message: 'must be a positive integer' });
-    else if (name === 'maxDepth' && (value as number) > MAX_DEPTH_CEILING)
-      issues.push({
-        path: `${at}.${name}`,
-        message: `must be at most ${MAX_DEPTH_CEILING} (deeper values overflow the stack)`,
-      });
-  }
-  return issues;
-}
-
-/** The `limits` section of a project's config; bad values refuse the call rather than being ignored. */
-export function projectLimits(config: Record<string, unknown>): Partial<Limits> | undefined {
-  if (config.limits === undefined) return undefined;
-  const issues = checkLimits(config.limits);
-  const first = issues[0];
-  if (first)
-    throw new BatonError('usage', `baton.config.json ${first.path}: ${first.message}; fix the file`, { issues });
-  return config.limits as Partial<Limits>;
-}
 
 /** Defaults overridden by each layer in turn (project config, then the call); bad values are skipped. */
 export function resolveLimits(...layers: (Partial<Limits> | Record<string, unknown> | undefined)[]): Limits {

@@ -11,7 +11,8 @@ import {
 } from '../core/document.js';
 import { compileJq } from '../core/jq/index.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
-import { projectLimits, resolveLimits, type Limits } from '../core/limits.js';
+import { resolveLimits, type Limits } from '../core/limits.js';
+import { projectLimits } from '../project/config-schema.js';
 import { diff } from '../core/patch.js';
 import { getAt, parsePath, setAt } from '../core/paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';

@@ -31,10 +31,14 @@ export async function harnessChecks(
     add(false, `${CONFIG_FILE} loads`, file.error);
     return rows;
   }
-  const issues = validateConfig(file.value);
-  add(issues.length === 0, `${CONFIG_FILE} is valid`, issues.map((i) => `${i.path}: ${i.message}`).join('; '));
-  if (issues.length > 0) return rows;
-  const config = mergeConfig(file.value);
+  const checked = validateConfig(file.value);
+  add(
+    checked.config !== undefined,
+    `${CONFIG_FILE} is valid`,
+    checked.issues.map((i) => `${i.path}: ${i.message}`).join('; '),
+  );
+  if (!checked.config) return rows;
+  const config = mergeConfig(checked.config);
   // The state lives under the marker-resolved root when the config sets markers.
   const root = markedRoot(configRoot, rootConfigOf(file.value, config.profile), cwd, env);
   const rel = (path: string) => relative(root, path) || path;

@@ -5,9 +5,8 @@
  * failure fails open (exit 0, no decision) and is logged, because a hook that crashes silently
  * disables its gate in the host anyway.
  */
-import { isBatonError, type Issue } from '../core/errors.js';
-import type { ConfigInput } from './config-types.js';
-import { mergeConfig, validateConfig } from './config.js';
+import { isBatonError } from '../core/errors.js';
+import { mergeConfig, validateConfig, type HarnessConfig } from './config.js';
 import { debugLog } from './debug-log.js';
 import { EVENTS, isEventName, type EventName } from './events.js';
 import type { Handler } from './handlers/context.js';
@@ -20,7 +19,8 @@ export interface HookRun {
   hostEvent: string;
   raw: Record<string, unknown>;
   garbage: boolean;
-  config: ConfigInput;
+  /** baton.config.json as read; checked against its schema before any handler sees it. */
+  config: Record<string, unknown>;
   configError?: string;
   profile?: string;
   root: string;
@@ -44,12 +44,11 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
     debugLog(run.env, run.hostEvent, ['stdin was not a JSON object; nothing to decide, exiting 0']);
     return silent;
   }
-  const problems = configProblems(run);
-  if (problems) {
-    debugLog(run.env, run.hostEvent, [problems]);
-    return run.adapter.render(input, { notice: problems, log: [problems] });
+  const config = effectiveConfig(run);
+  if (typeof config === 'string') {
+    debugLog(run.env, run.hostEvent, [config]);
+    return run.adapter.render(input, { notice: config, log: [config] });
   }
-  const config = mergeConfig(run.config, run.profile);
   let outcome: HookOutcome;
   try {
     const load = handlers[input.event];
@@ -86,9 +85,11 @@ function exitTwo(input: HookInput, outcome: HookOutcome, adapter: HostAdapter): 
   return { stdout: '', stderr: `${reason}\n`, code: 2 };
 }
 
-function configProblems(run: HookRun): string | undefined {
-  if (run.configError) return `baton: ${run.configError}; baton hooks are off until it is fixed`;
-  const issues: Issue[] = validateConfig(run.config, run.profile);
-  if (issues.length === 0) return undefined;
-  return `baton: baton.config.json has ${issues.length} problem(s): ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}; baton hooks are off until it is fixed`;
+/** The merged config, or why the hooks are off. */
+function effectiveConfig(run: HookRun): HarnessConfig | string {
+  const off = 'baton hooks are off until it is fixed';
+  if (run.configError) return `baton: ${run.configError}; ${off}`;
+  const { config, issues } = validateConfig(run.config, run.profile);
+  if (config) return mergeConfig(config, run.profile);
+  return `baton: baton.config.json has ${issues.length} problem(s): ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}; ${off}`;
 }

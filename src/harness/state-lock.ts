@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { withLock } from '../stores/file/lock.js';
 import { confine } from '../stores/file/paths.js';
-import type { HarnessConfig } from './config-types.js';
+import type { HarnessConfig } from './config.js';
 
 /**
  * The one state lock of the Eneo harness (`<stateDir>/.locks/state.lock`). Every operation that writes

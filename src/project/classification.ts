@@ -10,7 +10,7 @@
  */
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
-import type { ClassRule } from '../harness/config-types.js';
+import type { ClassRule } from '../generated/types/baton-config.js';
 
 export type Classification = Record<string, ClassRule | null>;
 

@@ -7,9 +7,10 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
-import { mergeConfig } from '../harness/config.js';
-import type { HarnessConfig } from '../harness/config-types.js';
+import { mergeConfig, type BatonConfig, type HarnessConfig } from '../harness/config.js';
 import { checkClassification, type Classification } from './classification.js';
+import { CONFIG_FILE } from './config-file.js';
+import { checkConfig, configRefusal } from './config-schema.js';
 import type { ProjectContext } from './context.js';
 
 export interface TaskRules {
@@ -20,15 +21,20 @@ export interface TaskRules {
   classification: Classification | undefined;
 }
 
+/** The task document's rules; a config the schema refuses refuses the call (usage, exit 2). */
 export function taskRules(project: ProjectContext): TaskRules {
-  const raw = project.config;
-  const chosen = typeof raw.profile === 'string' && raw.profile !== 'orchestrate' ? raw.profile : undefined;
+  const checked = checkConfig(project.config);
+  if (!checked.config) throw new BatonError('usage', configRefusal(configPath(project), checked.issues));
+  return rulesOf(checked.config, project.root);
+}
+
+function rulesOf(raw: BatonConfig, root: string): TaskRules {
+  const chosen = raw.profile !== undefined && raw.profile !== 'orchestrate' ? raw.profile : undefined;
   // The eneo layout is where `baton task` keeps the task, but its enums apply only to a project
   // that chose the profile: with no configuration any value is accepted.
   const config = mergeConfig(raw, chosen ?? 'eneo');
-  const classification =
-    chosen === undefined ? (raw.classification as Classification | undefined) : config.classification;
-  const path = resolve(project.root, config.documents.task?.path ?? `${config.stateDir}/current-task.json`);
+  const classification = chosen === undefined ? raw.classification : config.classification;
+  const path = resolve(root, config.documents.task?.path ?? `${config.stateDir}/current-task.json`);
   return {
     config,
     path,
@@ -39,10 +45,12 @@ export function taskRules(project: ProjectContext): TaskRules {
 /** The check the project config adds to a write of `file`, or undefined when it adds none. */
 export function projectCheck(project: ProjectContext, file: string): ((doc: JsonObject) => void) | undefined {
   if (project.file.state === 'missing') return undefined;
-  if (project.file.state === 'invalid') {
+  const checked = project.file.state === 'ok' ? checkConfig(project.config) : undefined;
+  if (!checked?.config) {
     // Fail closed: a broken config must not switch the task document's rules off.
-    if (canonical(file) !== canonical(taskRules({ ...project, config: {} }).path)) return undefined;
-    const { error } = project.file;
+    if (canonical(file) !== canonical(rulesOf({}, project.root).path)) return undefined;
+    const error =
+      project.file.state === 'invalid' ? project.file.error : configRefusal(configPath(project), checked?.issues ?? []);
     return () => {
       throw new BatonError(
         'usage',
@@ -50,9 +58,13 @@ export function projectCheck(project: ProjectContext, file: string): ((doc: Json
       );
     };
   }
-  const { path, classification } = taskRules(project);
+  const { path, classification } = rulesOf(checked.config, project.root);
   if (!classification || canonical(file) !== canonical(path)) return undefined;
   return (doc) => checkClassification(doc, classification);
+}
+
+function configPath(project: ProjectContext): string {
+  return join(project.configRoot, CONFIG_FILE);
 }
 
 /** The real path, through symlinks, of a file that may not exist yet (its folder resolved). */

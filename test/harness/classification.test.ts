@@ -81,8 +81,11 @@ describe('classification', () => {
     );
     try {
       const doctor = baton(['doctor'], { cwd: p.dir, env: p.env });
-      assert.match(doctor.stdout, /classification\.lane: must be a list of allowed values or an integer range/);
-      assert.match(doctor.stdout, /root: must be \{"markers"/);
+      assert.match(
+        doctor.stdout,
+        /classification\.lane: expected a list of allowed values, an integer range \{"min": 1, "max": 4\}, or null, found "fast"/,
+      );
+      assert.match(doctor.stdout, /root\.markers: expected a list of strings, found "x"/);
       assert.doesNotMatch(doctor.stdout, /statusline: unknown section/);
       writeFileSync(
         join(p.dir, 'baton.config.json'),
@@ -90,7 +93,7 @@ describe('classification', () => {
       );
       assert.match(
         baton(['doctor'], { cwd: p.dir, env: p.env }).stdout,
-        /statusline: must be \{"costEnv": "ENV_VAR_NAME", "gitTimeoutMs": <positive integer>\}/,
+        /statusline\.gitTimeoutMs: expected a positive integer, found 0/,
       );
       writeFileSync(
         join(p.dir, 'baton.config.json'),

@@ -178,8 +178,8 @@ describe('rules of a project config', () => {
       assert.equal(r.code, 0);
       const out = JSON.parse(r.stdout) as { systemMessage: string; hookSpecificOutput?: unknown };
       assert.equal(out.hookSpecificOutput, undefined);
-      assert.match(out.systemMessage, /rules\[0\]\.on: must be "edit", "bash" or "both"/);
-      assert.match(out.systemMessage, /rules\[0\]\.command: is not a valid regular expression/);
+      assert.match(out.systemMessage, /rules\[0\]\.on: expected one of "edit", "bash", "both", found "write"/);
+      assert.match(out.systemMessage, /rules\[0\]\.command: expected a valid regular expression, found "\("/);
       assert.match(p.read('.debug.log'), /baton hooks are off until it is fixed/);
     } finally {
       p.cleanup();

@@ -5,7 +5,7 @@
  * (the original had two lists that disagreed), and `.env.example` and friends are allowed before
  * any rule runs (the original's env pattern blocked them).
  */
-import type { HarnessConfig } from '../config-types.js';
+import type { HarnessConfig } from '../config.js';
 
 const GATE = '.claude/rules/eneo-context.md';
 const PHASE = { doc: 'task', field: 'tdd_phase' } as const;

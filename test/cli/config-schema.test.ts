@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { PROFILES } from '../../src/harness/config.js';
+import { checkConfig } from '../../src/project/config-schema.js';
+import { baton, ROOT } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+/**
+ * baton.config.json is checked against schemas/baton.config.schema.json, the file an editor is
+ * pointed at with `"$schema"`: a problem names the JSON path and what was expected there, and a
+ * config the schema refuses refuses writes to the task document rather than switching its rules off.
+ */
+const TASK = '.claude/state/current-task.json';
+const SHIPPED = './node_modules/baton-state/schemas/baton.config.schema.json';
+
+function files(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (!name.endsWith('.lock')) out[path.slice(dir.length + 1)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('baton.config.json from its schema', () => {
+  it('a config the schema refuses refuses task writes: exit 2, one line naming the file, the path, what was expected and the fix', () => {
+    const { dir, cleanup } = tempTree({
+      'baton.config.json': '{"profile": "eneo"}',
+      '.git/HEAD': 'ref: refs/heads/main\n',
+    });
+    try {
+      const env = { BATON_ROOT: dir };
+      assert.equal(baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: dir, env }).code, 0);
+      writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo", "classification": {"lane": "fast"}}');
+      const before = files(dir);
+      const r = baton(['set', TASK, 'lane', 'standard'], { cwd: dir, env });
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.ok(r.stderr.includes(join(dir, 'baton.config.json')), r.stderr);
+      assert.match(
+        r.stderr,
+        /classification\.lane: expected a list of allowed values, an integer range \{"min": 1, "max": 4\}, or null, found "fast"; fix the file/,
+      );
+      assert.notEqual(baton(['task', 'update', '--', '.lane = "standard"'], { cwd: dir, env }).code, 0);
+      assert.deepEqual(files(dir), before);
+      // Other documents are not the config's to rule: they are written as before.
+      assert.equal(baton(['init', 'other.json'], { cwd: dir, env }).code, 0);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('accepts a "$schema" key, and the schema it names ships in the package', () => {
+    const { dir, cleanup } = tempTree({
+      'baton.config.json': JSON.stringify({ $schema: SHIPPED, profile: 'eneo' }),
+    });
+    try {
+      const doctor = baton(['doctor'], { cwd: dir, env: { BATON_ROOT: dir } });
+      assert.match(doctor.stdout, /ok\s+baton\.config\.json is valid/);
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; files: string[] };
+      assert.ok(SHIPPED.includes(`/${pkg.name}/`) && pkg.files.includes('schemas'));
+      const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/baton.config.schema.json'), 'utf8')) as {
+        properties: Record<string, unknown>;
+      };
+      assert.ok('$schema' in schema.properties);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('names the JSON path of every problem and what was expected there', () => {
+    const { issues } = checkConfig({
+      profile: 'eneo-ish',
+      pathClasses: { 'a.b': ['x', 1] },
+      rules: [{ id: 'r', on: 'edit' }],
+      limits: { maxDepth: 5000 },
+      stop: { waveGate: 'never' },
+      bogus: true,
+    });
+    assert.deepEqual(
+      issues.map((i) => `${i.path}: ${i.message}`),
+      [
+        'bogus: unknown section; expected one of description, profile, stateDir, documents, pathClasses, allow, rules, disable, sessionStart, audit, wave, snapshot, stop, lanes, requiredFiles, classification, root, statusline, denyProtocol, shell, limits',
+        'profile: expected one of "eneo", "orchestrate", found "eneo-ish"',
+        'pathClasses["a.b"][1]: expected string, found 1',
+        'rules[0]: expected a rule with "id", "on" and "paths" (classes or globs) or "command" (a regular expression), found an object',
+        'stop.waveGate: expected one of "incomplete", "blocked", "off", found "never"',
+        'limits.maxDepth: expected an integer from 1 to 1000 (deeper nesting overflows the stack), found 5000',
+      ],
+    );
+  });
+
+  it('every built-in profile is a valid config', () => {
+    for (const [name, profile] of Object.entries(PROFILES)) assert.deepEqual(checkConfig(profile).issues, [], name);
+  });
+});
