@@ -44,7 +44,10 @@ describe('baton doctor harness rows', () => {
       assert.equal(baton(['clear', '.claude/state/wave.json'], { cwd: p.dir, env: p.env }).code, 0);
       assert.doesNotMatch(doctor(), /wave\.json present/);
       p.write('baton.config.json', '{"profile": "eneo", "lanes": {"deep": "x"}}');
-      assert.match(doctor(), /fail\s+baton\.config\.json is valid\s+lanes\.deep: expected a list of strings, found "x"/);
+      assert.match(
+        doctor(),
+        /fail\s+baton\.config\.json is valid\s+lanes\.deep: expected a list of strings, found "x"/,
+      );
     } finally {
       p.cleanup();
     }
