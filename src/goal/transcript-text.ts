@@ -4,6 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Cli } from '../cli/context.js';
+import { BatonError, EXIT, type ErrorCode } from '../core/errors.js';
+
+/** transcript-text.sh's refusals: its exit code and its bare message line. */
+function refusal(code: ErrorCode, exitCode: number, message: string): BatonError {
+  return new BatonError(code, message, { compat: { exitCode, lead: '' } });
+}
 
 interface Options {
   file: string;
@@ -11,7 +17,7 @@ interface Options {
   tail: number | undefined;
 }
 
-function parseArgs(args: string[], cli: Cli): Options | number {
+function parseArgs(args: string[]): Options {
   let file: string | undefined;
   let since = '';
   let tail: number | undefined;
@@ -20,15 +26,10 @@ function parseArgs(args: string[], cli: Cli): Options | number {
     if (arg === '--since' && i + 1 < args.length) since = args[++i] as string;
     else if (arg === '--tail' && i + 1 < args.length) tail = Math.max(0, Number.parseInt(args[++i] as string, 10) || 0);
     else if (file === undefined && !arg.startsWith('--')) file = arg;
-    else {
-      cli.err(`unknown argument: ${arg}\n`);
-      return 2;
-    }
+    else throw refusal('usage', EXIT.usage, `unknown argument: ${arg}`);
   }
-  if (file === undefined) {
-    cli.err('usage: transcript-text.sh <transcript.jsonl> [--since <ISO>] [--tail <N>]\n');
-    return 1;
-  }
+  if (file === undefined)
+    throw refusal('usage', EXIT.refused, 'usage: transcript-text.sh <transcript.jsonl> [--since <ISO>] [--tail <N>]');
   return { file, since, tail };
 }
 
@@ -69,14 +70,12 @@ function render(record: Record<string, unknown>, since: string): string[] {
 }
 
 export default async function transcriptText(args: string[], cli: Cli): Promise<number> {
-  const options = parseArgs(args, cli);
-  if (typeof options === 'number') return options;
+  const options = parseArgs(args);
   let raw: string;
   try {
     raw = readFileSync(options.file, 'utf8');
   } catch {
-    cli.err(`cannot read ${options.file}\n`);
-    return 1;
+    throw refusal('io', EXIT.refused, `cannot read ${options.file}`);
   }
   const out: string[] = [];
   for (const line of raw.split('\n')) {

@@ -6,7 +6,7 @@
  * state lock, prints `fixed: <code>: <change>` lines, then the findings that remain.
  */
 import { statSync } from 'node:fs';
-import { BatonError } from '../../core/errors.js';
+import { BatonError, EXIT } from '../../core/errors.js';
 import { parseCommand } from '../args.js';
 import type { Cli } from '../context.js';
 import { COMMANDS } from '../definitions.js';
@@ -21,10 +21,11 @@ export default async function lint(args: string[], cli: Cli): Promise<number> {
   const json = flags.json === true;
   const fix = flags.fix === true;
   const [state, log, sidecar] = positionals as [string?, string?, string?];
-  if (!state) {
-    cli.err('usage: baton lint <state.md> [<log.md>] [<sidecar>] [--json] [--fix]\n');
-    return 1;
-  }
+  // state-lint.sh's usage line and exit code.
+  if (!state)
+    throw new BatonError('usage', 'usage: baton lint <state.md> [<log.md>] [<sidecar>] [--json] [--fix]', {
+      compat: { exitCode: EXIT.refused, lead: '' },
+    });
   const stat = statSync(state, { throwIfNoEntry: false });
   if (!stat?.isFile()) {
     if (names.compat) return 0;

@@ -32,21 +32,18 @@ export function face(_cli: Cli, args: string[]): CompatFace {
 export default async function run(argv: string[], cli: Cli): Promise<number> {
   const compat = argv[0] === '--compat';
   const prog = compat ? 'pipeline-state.sh' : 'baton run';
-  const usage = `Usage: ${prog} <init|set|append|get|clear> <session_id> [field] [value]\n`;
+  const usage = `Usage: ${prog} <init|set|append|get|clear> <session_id> [field] [value]`;
+  // The original's usage line, and its exit 1.
+  const misuse = (text: string) => new BatonError('usage', text, { compat: { exitCode: EXIT.refused, lead: '' } });
   const parsed: Parsed = compat
     ? { positionals: argv.slice(1), flags: {}, vars: {} }
     : parseCommand(COMMANDS.run!, argv);
   const [verb = '', session = '', field, value] = parsed.positionals;
   // The original had no clean (its init wiped .ai_log/), so the compat shim keeps it unknown.
   if (verb === 'clean' && !compat) return await clean(session, field, parsed, cli);
-  if (verb === '' || session === '') {
-    cli.err(usage);
-    return EXIT.refused;
-  }
-  if (!VERBS.includes(verb) || (compat && (verb === 'show' || verb === 'clean'))) {
-    cli.err(`Unknown command: ${verb}\n${usage}`);
-    return EXIT.refused;
-  }
+  if (verb === '' || session === '') throw misuse(usage);
+  if (!VERBS.includes(verb) || (compat && (verb === 'show' || verb === 'clean')))
+    throw misuse(`Unknown command: ${verb}\n${usage}`);
   const { flags } = parsed;
   const target = new Run(
     session,
