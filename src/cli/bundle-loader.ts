@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
-import { fnv32 } from '../core/hash.js';
+import { fnv1a32 } from '../core/hash.js';
 import { userTempDir } from '../stores/file/paths.js';
 
 /**
@@ -25,7 +25,7 @@ export function loadBundle<T>(file: string): T {
     // The temp folder only when the install has no cache: finding it costs a mkdir and two lstats.
     const own = userTempDir(process.env, 'v8-cache');
     if (own !== undefined) {
-      const place = join(own, `${fnv32(file)}-${name}`);
+      const place = join(own, `${fnv1a32(file)}-${name}`);
       places.push(place);
       const data = readOptional(place);
       if (data) found = { place, data };

@@ -4,6 +4,7 @@
  * immutables and ownership against what the caller changed, stamp last (so an expression cannot
  * fake or suppress it), check sizes, validate the whole document, then diff.
  */
+import { isoSeconds } from './time.js';
 import { BatonError, type Issue } from './errors.js';
 import { deepEqual, isObject, typeName, type Json, type JsonObject } from './json.js';
 import { diff, type PatchOp } from './patch.js';
@@ -33,8 +34,7 @@ export interface Commit {
 }
 
 export function stampText(now: Date, format: 'seconds' | 'millis'): string {
-  const iso = now.toISOString();
-  return format === 'millis' ? iso : `${iso.slice(0, 19)}Z`;
+  return format === 'millis' ? now.toISOString() : isoSeconds(now);
 }
 
 /** The single JSON object an update must produce, or a clear refusal. */

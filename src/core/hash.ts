@@ -5,8 +5,13 @@
  * need to differ between concurrent writers.
  */
 
-/** FNV-1a over UTF-16 code units, two 32-bit lanes with different offsets: 16 hex characters. */
-export function fnv64(text: string): string {
+/**
+ * Two 32-bit FNV-1a lanes over UTF-16 code units, side by side: 16 hex characters. Not FNV-64
+ * (no 64-bit arithmetic, which costs BigInt here): the first lane is plain FNV-1a 32, the second
+ * starts from another offset with another multiplier. History entries store this hash, so it must
+ * not change.
+ */
+export function twoLaneFnv1a(text: string): string {
   let a = 0x811c9dc5;
   let b = 0xcbf29ce4;
   for (let i = 0; i < text.length; i++) {
@@ -17,9 +22,9 @@ export function fnv64(text: string): string {
   return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
 
-/** 32-bit FNV-1a: a short stable fingerprint (8 hex characters). */
-export function fnv32(text: string): string {
-  return fnv64(text).slice(0, 8);
+/** FNV-1a 32 over UTF-16 code units (the first lane): a short stable fingerprint, 8 hex characters. */
+export function fnv1a32(text: string): string {
+  return twoLaneFnv1a(text).slice(0, 8);
 }
 
 /** `length` random hex characters; pid and time make clashes between processes implausible. */

@@ -49,7 +49,7 @@ export function parseJsonArg(text: string, what: string): Json {
 }
 
 /** Short content hash used to tie a history entry to the exact text it committed. */
-export { fnv64 as hashText } from './hash.js';
+export { twoLaneFnv1a as hashText } from './hash.js';
 
 export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

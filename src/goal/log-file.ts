@@ -4,14 +4,15 @@
  */
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { compactStamp, isoTime } from './time.js';
+import { isoSeconds } from '../core/time.js';
+import { compactStamp } from './time.js';
 
 function formatLogEntry(text: string, now: Date = new Date()): string {
   const lines = text.split('\n').filter((line) => line !== '');
   if (lines.length === 0) return '';
   const [first, ...rest] = lines;
   const children = rest.map((line) => `  - ${line.startsWith('- ') ? line.slice(2) : line}\n`);
-  return `- ${isoTime(now)} ${first}\n${children.join('')}`;
+  return `- ${isoSeconds(now)} ${first}\n${children.join('')}`;
 }
 
 export function appendLog(logFile: string, text: string, now?: Date): void {

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../stores/file/atomic.js';
 import { withLock } from '../stores/file/lock.js';
-import { isoTime } from './time.js';
+import { isoSeconds } from '../core/time.js';
 import { joinLines, setMarkerField, splitLines, usesCrlf } from './text.js';
 import { stateLockPath } from './paths.js';
 
@@ -54,7 +54,7 @@ export async function editState(
     const raw = readFileSync(stateFile, 'latin1');
     const before = splitLines(raw);
     let after = edit(before);
-    if (options.touchUpdated) after = setMarkerField(after ?? before, 'updated', isoTime(options.now));
+    if (options.touchUpdated) after = setMarkerField(after ?? before, 'updated', isoSeconds(options.now));
     if (after === undefined || after === before) return before;
     writeFileAtomic(stateFile, Buffer.from(joinLines(after, usesCrlf(raw) ? '\r\n' : '\n'), 'latin1'));
     return after;

@@ -3,7 +3,7 @@
  * The sentence is inserted as data, never through a substitution language (the original's sed garbled `&`, `\` and `|`): newlines
  * fold to spaces and `&`, `\`, `|` stay as typed.
  */
-import { isoTime } from './time.js';
+import { isoSeconds } from '../core/time.js';
 
 export function foldNewlines(text: string): string {
   // Only `\n` is a line break here, every other character is literal; now/land fold the same.
@@ -12,7 +12,7 @@ export function foldNewlines(text: string): string {
 
 export function initialState(sentence: string, now: Date = new Date()): string {
   return [
-    `<!-- state: updated=${isoTime(now)} status=active -->`,
+    `<!-- state: updated=${isoSeconds(now)} status=active -->`,
     `# Goal: ${foldNewlines(sentence)}`,
     '',
     '## Now',

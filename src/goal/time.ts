@@ -1,9 +1,6 @@
+/** The goal files' UTC formats beside isoSeconds (core/time.ts), and their clock, injectable for tests. */
 import { readFileSync } from 'node:fs';
-
-/** The three UTC formats of the goal files. The clock is injectable for tests. */
-export function isoTime(date: Date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+import { isoSeconds } from '../core/time.js';
 
 /** `YYYY-MM-DD HH:MMZ`, the stamp of a Done line. */
 export function doneStamp(date: Date = new Date()): string {
@@ -13,12 +10,12 @@ export function doneStamp(date: Date = new Date()): string {
 
 /** `YYYYMMDDTHHMMSSZ`, used in rotated log names and colliding archive folders. */
 export function compactStamp(date: Date = new Date()): string {
-  return isoTime(date).replace(/[-:]/g, '');
+  return isoSeconds(date).replace(/[-:]/g, '');
 }
 
 /** `HH:MM:SSZ` of an epoch second. */
 export function clockTime(epochSeconds: number): string {
-  return isoTime(new Date(epochSeconds * 1000)).slice(11);
+  return isoSeconds(new Date(epochSeconds * 1000)).slice(11);
 }
 
 /** File times compare in whole seconds, as the stamps they are compared with. */

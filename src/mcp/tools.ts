@@ -4,6 +4,7 @@
  * whichever face writes. Schemas are hand-written and short: every tool's schema is sent to the
  * agent's context on every session.
  */
+import { isoSeconds } from '../core/time.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
@@ -81,7 +82,6 @@ const written = ({ rev, notes }: { rev: number; notes: string[] }): Json => ({
   ...(notes.length > 0 ? { notes } : {}),
 });
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const now = (): string => `${new Date().toISOString().slice(0, 19)}Z`;
 
 function openRun(input: Record<string, unknown>, ctx: ToolContext): Run {
   checkPhaseKey(input.phase as string);
@@ -193,7 +193,10 @@ export const TOOLS: ToolDef[] = [
       if (input.action === 'done') return phaseDone(run, key, input);
       const agent = str(input.agent);
       if (!agent) throw new BatonError('usage', `phase start needs agent (the agent that runs ${key})`);
-      await run.update((doc) => void startPhase(doc, key, { agent, now: now(), rerun: input.rerun === true }), 'phase');
+      await run.update(
+        (doc) => void startPhase(doc, key, { agent, now: isoSeconds(), rerun: input.rerun === true }),
+        'phase',
+      );
       return { started: key };
     },
   },
@@ -213,7 +216,7 @@ export const TOOLS: ToolDef[] = [
           if (entry)
             entry.gate = {
               result: result.pass ? 'pass' : 'fail',
-              at: now(),
+              at: isoSeconds(),
               ...(missing.length > 0 ? { missing } : {}),
             };
         }, 'gate');

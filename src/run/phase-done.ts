@@ -1,3 +1,4 @@
+import { isoSeconds } from '../core/time.js';
 import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
 import { OUTPUT_KEY } from './contract.js';
@@ -64,7 +65,7 @@ export async function recordPhaseDone(
     if (inspectPath(path, root) !== 'ok')
       warnings.push(`warning: ${path} does not exist yet (or is empty); the gate fails until it does`);
   }
-  const now = `${new Date().toISOString().slice(0, 19)}Z`;
+  const now = isoSeconds();
   await run.update(
     (doc) =>
       void finishPhase(doc, key, {

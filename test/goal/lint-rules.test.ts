@@ -6,7 +6,7 @@ import { lintState } from '../../src/goal/lint/run.js';
 import { formatFinding } from '../../src/goal/lint/context.js';
 import { RULES } from '../../src/goal/lint/rules/index.js';
 import { initialState } from '../../src/goal/template.js';
-import { isoTime } from '../../src/goal/time.js';
+import { isoSeconds } from '../../src/core/time.js';
 import { tempFile } from './helpers.js';
 
 /** In-process lint: each code fires on a crafted file and stays silent on a clean one. */
@@ -28,7 +28,7 @@ function lint(
   return (findings ?? []).map(formatFinding);
 }
 
-const marker = () => `<!-- state: updated=${isoTime()} status=active -->`;
+const marker = () => `<!-- state: updated=${isoSeconds()} status=active -->`;
 const file = (...sections: string[]) => `${marker()}\n# Goal: g\n\n${sections.join('\n')}\n`;
 
 test("the twelve codes are registered in the original lint's output order, each with id and check", () => {
@@ -191,8 +191,8 @@ test('L8 marker-stale: old or future markers fire, ten minutes back is fine, non
   assert.deepEqual(lint(at('2025-01-01T00:00:00Z')), [
     "lint: marker-stale: updated=2025-01-01T00:00:00Z does not match the file's last change; run goal.sh touch, never type the time",
   ]);
-  assert.equal(lint(at(isoTime(new Date(Date.now() + 600_000)))).length, 1);
-  assert.deepEqual(lint(at(isoTime(new Date(Date.now() - 600_000)))), []);
+  assert.equal(lint(at(isoSeconds(new Date(Date.now() + 600_000)))).length, 1);
+  assert.deepEqual(lint(at(isoSeconds(new Date(Date.now() - 600_000)))), []);
   assert.deepEqual(lint(at('<ISO UTC>')), []);
   assert.equal(lint(at('2025-01-01')).length, 1);
   assert.deepEqual(lint(at('2025-01-01T00:00:00Z'), { env: { STATE_LINT_MARKER_SLACK: '999999999' } }), []);

@@ -3,6 +3,7 @@
  * is also recorded on the phase (`phases.<p>.gate`) so `baton run show` and the next agent see it;
  * the check reads files first and the record is a separate locked write.
  */
+import { isoSeconds } from '../../core/time.js';
 import { COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { Run } from '../../run/document.js';
 import { evaluateGate, formatGate } from '../../run/gate.js';
@@ -28,7 +29,7 @@ export default async function gate(argv: string[], cli: Cli): Promise<number> {
   const doc = await run.read();
   const result = evaluateGate(doc, key, run.location.root);
   const missing = result.rows.filter((row) => !row.holds).map((row) => `${row.kind} ${row.subject}`);
-  const at = `${new Date().toISOString().slice(0, 19)}Z`;
+  const at = isoSeconds();
   if (doc.phases?.[key]) {
     await run.update((current) => {
       const entry = current.phases?.[key];

@@ -2,6 +2,7 @@
  * `baton phase start|done|get|inputs RUN PHASE`: phase entries without hand-written jq (the
  * original's docs said to edit the nested entry with raw jq). `done` is one locked read-modify-write, so agents finishing in parallel all land.
  */
+import { isoSeconds } from '../../core/time.js';
 import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/document.js';
@@ -53,7 +54,7 @@ async function start(run: Run, key: string, parsed: Parsed): Promise<number> {
   const agent = str(parsed.flags.agent);
   if (!agent) throw new BatonError('usage', `phase start needs --agent NAME (the agent that runs ${key})`);
   await run.update(
-    (doc) => void startPhase(doc, key, { agent, now: now(), rerun: parsed.flags.rerun === true }),
+    (doc) => void startPhase(doc, key, { agent, now: isoSeconds(), rerun: parsed.flags.rerun === true }),
     'phase',
   );
   return EXIT.ok;
@@ -129,8 +130,4 @@ function takeRepeated(argv: string[], names: string[]): { lists: Record<string, 
 
 function str(value: string | true | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function now(): string {
-  return `${new Date().toISOString().slice(0, 19)}Z`;
 }

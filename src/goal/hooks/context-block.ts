@@ -8,7 +8,8 @@ import { envNumber, type ToolNames } from '../paths.js';
 import { formatFinding } from '../lint/context.js';
 import { lintState } from '../lint/run.js';
 import { expandHome, parseAgentEntry } from '../text.js';
-import { clockTime, isoTime, wholeSeconds } from '../time.js';
+import { isoSeconds } from '../../core/time.js';
+import { clockTime, wholeSeconds } from '../time.js';
 import { diskUsageBytes } from '../disk-usage.js';
 import { extractHead } from './head.js';
 import type { Scope } from './scope.js';
@@ -57,7 +58,7 @@ function crashWarning(scope: Scope, request: BlockRequest): string[] {
   if (!newest || stateMtime === undefined || newest.mtime - stateMtime <= CRASH_SLACK_SECONDS) return [];
   return [
     '',
-    `Previous transcript ${newest.path} was last written ${isoTime(new Date(newest.mtime * 1000))},`,
+    `Previous transcript ${newest.path} was last written ${isoSeconds(new Date(newest.mtime * 1000))},`,
     `AFTER the state file (${clockTime(stateMtime)}), so it may hold work the file lacks`,
     '(a crash, or a turn that ended unflushed). Reconcile before any work and say what you found:',
     `ask a haiku agent a specific question of: ${request.names.transcriptCommand} <transcript> --since <ISO>.`,

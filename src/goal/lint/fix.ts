@@ -4,7 +4,7 @@
  * lines among themselves and of the log-timed lines among themselves, nothing else moves), and
  * a stale marker (any fix writes the file, and updated= is set to that moment).
  */
-import { isoTime } from '../time.js';
+import { isoSeconds } from '../../core/time.js';
 import { isBlank, joinLines, sectionLines, setMarkerField } from '../text.js';
 import { NOTHING_RUNNING, rewriteNowDone } from '../now-done.js';
 import { editState } from '../state-file.js';
@@ -75,7 +75,7 @@ export async function fixState(statePath: string, options: LintOptions): Promise
       next = reorderDone(next, before.logLines);
       fixes.push({ code: 'done-order', change: 'put the ## Done entries in time order' });
     }
-    const stamp = isoTime(options.now);
+    const stamp = isoSeconds(options.now);
     const marked = setMarkerField(next, 'updated', stamp);
     if (found.has('marker-stale') && marked !== next)
       fixes.push({ code: 'marker-stale', change: `set updated=${stamp}` });

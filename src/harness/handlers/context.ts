@@ -18,8 +18,3 @@ export type Handler = (context: HandlerContext) => Promise<HookOutcome>;
 export function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== false && value !== '';
 }
-
-/** `YYYY-MM-DDTHH:MM:SSZ`, the stamp format of the task document. */
-export function isoSeconds(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
-}

@@ -5,7 +5,8 @@ import { writeFileAtomic } from '../../stores/file/atomic.js';
 import { confine, mkdirInside } from '../../stores/file/paths.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
-import { isoSeconds, type HandlerContext } from './context.js';
+import { isoSeconds } from '../../core/time.js';
+import type { HandlerContext } from './context.js';
 
 /**
  * UserPromptSubmit audit: one JSONL record with the prompt's hash and length, never

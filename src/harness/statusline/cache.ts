@@ -10,7 +10,7 @@
  */
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fnv32 as fingerprint } from '../../core/hash.js';
+import { fnv1a32 as fingerprint } from '../../core/hash.js';
 import { userTempDir } from '../../stores/file/paths.js';
 
 const CACHE_TTL_MS = 5000;

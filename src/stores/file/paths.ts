@@ -2,7 +2,7 @@ import { constants, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../../core/errors.js';
-import { fnv64 } from '../../core/hash.js';
+import { twoLaneFnv1a } from '../../core/hash.js';
 
 /** Where a document and its sidecar files live on disk. */
 export interface DocPaths {
@@ -34,7 +34,7 @@ export function shortName(name: string): string {
   const bytes = Buffer.from(name, 'utf8');
   let cut = Math.min(bytes.length, 150);
   while (cut > 0 && cut < bytes.length && ((bytes[cut] as number) & 0xc0) === 0x80) cut--;
-  return `${bytes.subarray(0, cut).toString('utf8')}~${fnv64(name)}`;
+  return `${bytes.subarray(0, cut).toString('utf8')}~${twoLaneFnv1a(name)}`;
 }
 
 /** The base of a document's lock, metadata and history names. */
