@@ -37,7 +37,8 @@ export function loadBundle<T>(file: string): T {
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} as T };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run(module.exports, createRequire(file), module, file, dirname(file));
   // Written at exit, so the cache also holds the functions this run compiled lazily.
   if (!found || script.cachedDataRejected)
     process.once('exit', () => saveCache(script, found?.place ? [found.place] : places));

@@ -2,9 +2,9 @@ import { readFileSync, writeSync } from 'node:fs';
 
 /** What a command may touch of its process; tests run the CLI as a real process instead. */
 export interface Cli {
-  out(text: string): void;
-  err(text: string): void;
-  readStdin(): string;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  readStdin: () => string;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }

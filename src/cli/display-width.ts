@@ -5,6 +5,8 @@
  */
 const WIDE =
   /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/u;
+// Each character is tested alone (for...of): a variation selector in the class is matched as itself.
+// eslint-disable-next-line no-misleading-character-class
 const ZERO = /[\p{M}\u200B-\u200F\u2060\uFE00-\uFE0F\uFEFF]/u;
 
 export function displayWidth(text: string): number {

@@ -97,6 +97,6 @@ function help(cli: Cli, [name, sub]: string[]): number {
   return EXIT.ok;
 }
 
-main(process.argv.slice(2)).then((code) => {
+void main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

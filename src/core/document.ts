@@ -209,7 +209,7 @@ export function initialDocument(schema: CompiledSchema, values: JsonObject, now:
   const properties = isObject(schema.schema.properties) ? schema.schema.properties : {};
   for (const [field, spec] of Object.entries(properties)) {
     if (!isObject(spec) || !('default' in spec)) continue;
-    const fallback = spec.default as Json;
+    const fallback = spec.default;
     doc[field] = fallback === '$now' ? stampText(now, schema.rules.stampFormat) : structuredClone(fallback);
   }
   return Object.assign(doc, values);

@@ -19,7 +19,7 @@ export function diskUsageBytes(path: string, seen: Set<string> = new Set()): num
   }
   let total = stat.blocks !== undefined ? stat.blocks * 512 : stat.size;
   if (stat.isDirectory()) {
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(path);
     } catch {

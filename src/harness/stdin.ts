@@ -62,8 +62,7 @@ export function readPayload(timeoutMs = 1000): Promise<string> {
       }
       read(0, buffer, 0, buffer.length, null, (error, bytes) => {
         if (settled) return;
-        if (error)
-          return (error as NodeJS.ErrnoException).code === 'EAGAIN' ? void setTimeout(next, POLL_MS) : finish();
+        if (error) return error.code === 'EAGAIN' ? void setTimeout(next, POLL_MS) : finish();
         got(buffer, bytes);
       });
     };

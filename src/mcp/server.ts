@@ -71,12 +71,13 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   });
   await server.connect(transport);
   // The client ends the session by closing our stdin.
-  process.stdin.once('end', async () => {
+  process.stdin.once('end', () => void drainAndClose());
+  async function drainAndClose(): Promise<void> {
     while (running.size > 0) await Promise.allSettled([...running]);
     // The SDK sends a result a few microtasks after its handler settles.
     await new Promise((resolve) => setImmediate(resolve));
     await server.close();
-  });
+  }
   await closed;
 }
 

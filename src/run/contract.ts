@@ -98,7 +98,7 @@ function readPhase(key: string | undefined, item: Json, where: string, issues: s
   const agent = entry.agent;
   if (agent !== undefined && typeof agent !== 'string') issues.push(`${where}.agent must be a string`);
   return {
-    phase: String(phase),
+    phase: typeof phase === 'string' ? phase : JSON.stringify(phase ?? null),
     ...(typeof agent === 'string' ? { agent } : {}),
     inputs: keys(entry.inputs ?? entry.input, `${where}.inputs`, issues),
     outputs: keys(entry.outputs ?? entry.output, `${where}.outputs`, issues),

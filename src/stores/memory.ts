@@ -24,7 +24,7 @@ export class MemoryStore implements Store {
   async read(key: string): Promise<ReadResult> {
     const text = this.docs.get(key)?.text;
     if (text === undefined || text === '') return { state: 'missing' };
-    return { state: 'ok', doc: JSON.parse(text), text };
+    return { state: 'ok', doc: JSON.parse(text) as Json, text };
   }
 
   async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {

@@ -89,9 +89,9 @@ export async function listDocuments(project: Project): Promise<Listed[]> {
         const status = isObject(value) && typeof value.status === 'string' ? value.status : undefined;
         const title =
           kind === 'task' && isObject(value)
-            ? String(value.slug)
+            ? asText(value.slug)
             : kind === 'run' && isObject(value)
-              ? `run ${String(value.session)}`
+              ? `run ${asText(value.session)}`
               : id;
         listed.push({ id, kind, title, mtime, ...(status ? { status } : {}) });
       } catch (error) {
@@ -282,4 +282,9 @@ export async function revisionDiff(project: Project, id: string, rev: number): P
 
 export async function revertTo(project: Project, id: string, rev: number, writer: string): Promise<number> {
   return (await doc(project, id).revert(rev, { writer })).rev;
+}
+
+/** A field shown as a title: a string as it is, any other value as its JSON. */
+function asText(value: Json | undefined): string {
+  return typeof value === 'string' ? value : JSON.stringify(value ?? null);
 }

@@ -153,7 +153,7 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
             'the dashboard is read-only; start it with baton ui --allow-writes to revert',
           );
         const body = await readJson(req, port);
-        const id = checkId(project, String(body.doc));
+        const id = checkId(project, typeof body.doc === 'string' ? body.doc : '');
         if (id.startsWith('goal:')) throw new BatonError('usage', 'a goal has no revisions to revert');
         return send(res, 200, { rev: await revertTo(project, id, rev(body.rev), options.writer) });
       }

@@ -233,7 +233,7 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       assert.equal(await d.read(), undefined);
       const [last] = await d.history({ limit: 1 });
       assert.equal(last?.op.kind, 'clear');
-      assert.equal((await d.show(last!.rev)).doc, null);
+      assert.equal((await d.show(last.rev)).doc, null);
       await d.revert(1);
       assert.deepEqual(await d.read(), { a: 1 });
     });

@@ -18,7 +18,7 @@ test('hooks.json is the committed copy of the hook table', () => {
     hookEntries(PLUGIN_CLI),
     'regenerate plugin/hooks/hooks.json from src/harness/install/hooks.ts',
   );
-  for (const entries of Object.values(file.hooks) as { hooks: { timeout: number }[] }[][]) {
+  for (const entries of Object.values<{ hooks: { timeout: number }[] }[]>(file.hooks)) {
     for (const hook of entries.flatMap((entry) => entry.hooks))
       assert.ok(Number.isInteger(hook.timeout) && hook.timeout <= 300, 'timeouts are seconds');
   }

@@ -23,7 +23,7 @@ async function runBaton(c: Case): Promise<{ out?: string; err?: JqError }> {
     return { out: out.map((v) => formatJqCompact(v) + '\n').join('') };
   } catch (e) {
     if (e instanceof JqError) return { err: e };
-    throw new Error(`baton threw a non-JqError for ${c.expr}: ${String(e)}`);
+    throw new Error(`baton threw a non-JqError for ${c.expr}: ${String(e)}`, { cause: e });
   }
 }
 

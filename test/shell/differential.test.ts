@@ -14,7 +14,7 @@ import { parseShell } from '../../src/harness/shell/parser.js';
 import { ATTACKS, CONTROLS } from '../harness/gate-corpus.js';
 import { SYNTAX } from './syntax-corpus.js';
 
-const sh = createRequire(import.meta.url)('mvdan-sh') as any;
+const sh = createRequire(import.meta.url)('mvdan-sh');
 const syntax = sh.syntax;
 const OPS: Record<number, string> = {
   54: '>',

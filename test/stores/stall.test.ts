@@ -42,7 +42,7 @@ function startHolder(dir: string, options: { env?: Record<string, string>; sleep
   });
   let out = '';
   const waiting: { prefix: string; resolve: (line: string) => void }[] = [];
-  child.stdout!.on('data', (chunk) => {
+  child.stdout.on('data', (chunk) => {
     out += chunk;
     for (const w of [...waiting]) {
       const line = out.split('\n').find((l) => l.startsWith(w.prefix));
@@ -61,7 +61,7 @@ function startHolder(dir: string, options: { env?: Record<string, string>; sleep
         const found = out.split('\n').find((l) => l.startsWith(prefix));
         if (found !== undefined) return resolve(found);
         waiting.push({ prefix, resolve });
-        exit.then(() => reject(new Error(`holder exited before printing ${prefix}: ${out}`)));
+        void exit.then(() => reject(new Error(`holder exited before printing ${prefix}: ${out}`)));
       }),
   };
 }

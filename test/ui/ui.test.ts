@@ -31,10 +31,10 @@ function serve(cwd: string, env: Record<string, string>, args: string[] = []): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       out += chunk;
       const line = out.split('\n')[0];
       if (out.includes('\n') && line) {

@@ -2,13 +2,12 @@ import { parseCommand, writerFrom } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { Cli } from '../context.js';
 import { openForCli, printNotes } from '../open.js';
-import type { JsonObject } from '../../core/json.js';
 
 export default async function init(args: string[], cli: Cli): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.init!, args);
   const writer = writerFrom(flags.as, cli.env);
   const doc = openForCli(positionals[0] as string, cli, writer);
-  const result = await doc.init(vars as JsonObject, {
+  const result = await doc.init(vars, {
     force: flags.force === true,
     ...(typeof flags.schema === 'string' ? { schema: flags.schema } : {}),
   });

@@ -161,17 +161,11 @@ function callNative(key: string, args: Node[], input: Json, path: Path, env: Env
       return;
     case 'path/1':
       notPath(path, 'nested path()');
-      ev(args[0] as Node, input, [], env, (_v, p) => emit(p as Json[], null));
+      ev(args[0] as Node, input, [], env, (_v, p) => emit(p, null));
       return;
     case 'getpath/1':
       ev(args[0] as Node, input, null, env, (p) => {
-        let v: Json;
-        try {
-          v = getPath(input, p);
-        } catch (e) {
-          // jq 1.6 returns null when the walk fails partway on null-ish values only via jv_getpath; keep its errors
-          throw e;
-        }
+        const v = getPath(input, p);
         emit(v, path && path.concat(p as Json[]));
       });
       return;
@@ -191,7 +185,7 @@ function callNative(key: string, args: Node[], input: Json, path: Path, env: Env
   const fn = NATIVES[key];
   if (!fn) throw unsupported(`builtin ${key}`);
   notPath(path, `builtin ${key}`);
-  const vals: Json[] = new Array(args.length);
+  const vals = new Array<Json>(args.length);
   // C-coded builtins evaluate their arguments last-to-first: the last argument loops outermost.
   const step = (i: number): void => {
     if (i < 0) {

@@ -79,7 +79,7 @@ export function resolve(n: Node, scope: Scope, globals: Set<string>): Node {
     case 'foreach': {
       const inner = bindPattern(n.pattern, scope);
       const base = { ...n, source: r(n.source), init: r(n.init), update: r(n.update, inner) };
-      if (n.t === 'foreach') return { ...base, t: 'foreach', extract: n.extract && r(n.extract, inner) } as Node;
+      if (n.t === 'foreach') return { ...base, t: 'foreach', extract: n.extract && r(n.extract, inner) };
       return base;
     }
     case 'label':

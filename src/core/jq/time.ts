@@ -36,7 +36,7 @@ const MIN_T = -30610224000;
 const MAX_T = 253402300799;
 
 const isLeap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-const monYday = (y: number): readonly number[] => MON_YDAY[isLeap(y) ? 1 : 0] as readonly number[];
+const monYday = (y: number): readonly number[] => MON_YDAY[isLeap(y) ? 1 : 0];
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (month 1-12, any day). */
 function daysFromCivil(y: number, m: number, d: number): number {

@@ -4,15 +4,13 @@ import { dumpCompact } from './format.js';
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
 
-const hasOwnProp = Object.prototype.hasOwnProperty;
-
 export function hasOwn(o: JsonObject, k: string): boolean {
-  return hasOwnProp.call(o, k);
+  return Object.hasOwn(o, k);
 }
 
 /** Reads an own key only: `o["toString"]` must not reach the prototype. */
 export function getOwn(o: JsonObject, k: string): Json | undefined {
-  return hasOwnProp.call(o, k) ? o[k] : undefined;
+  return Object.hasOwn(o, k) ? o[k] : undefined;
 }
 
 export function isObject(v: Json): v is JsonObject {

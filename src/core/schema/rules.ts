@@ -93,7 +93,7 @@ function stringList(value: Json | undefined, key: string, label: string): string
   if (value === undefined) return [];
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
     throw bad(label, `${key} must be a list of strings`);
-  return value as string[];
+  return value;
 }
 
 function bad(label: string, message: string): BatonError {

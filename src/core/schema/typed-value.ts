@@ -40,7 +40,7 @@ function typesAt(root: JsonObject, node: Json | undefined, segments: string[]): 
     const declared = schema.type;
     for (const type of Array.isArray(declared) ? declared : declared !== undefined ? [declared] : [])
       if (typeof type === 'string') types.add(type);
-    for (const value of [...list(schema.enum), ...('const' in schema ? [schema.const as Json] : [])])
+    for (const value of [...list(schema.enum), ...('const' in schema ? [schema.const] : [])])
       types.add(value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
     for (const alternative of alternatives) for (const type of typesAt(root, alternative, [])) types.add(type);
     return types;

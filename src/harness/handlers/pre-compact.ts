@@ -86,7 +86,7 @@ function newestMatch(root: string, patterns: string[]): string | undefined {
     const full = isAbsolute(pattern) ? pattern : resolve(root, pattern);
     const parent = resolve(full, '..');
     const re = globToRegExp(basename(full));
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(parent);
     } catch {

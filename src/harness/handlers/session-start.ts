@@ -34,11 +34,12 @@ export async function sessionStart({ config, root }: HandlerContext): Promise<Ho
 }
 
 function resumeLine(doc: Record<string, unknown>): string {
-  const parts = [`Resume: ${doc.slug}`];
-  if (present(doc.phase) && present(doc.phase_total)) parts.push(`Phase ${doc.phase}/${doc.phase_total}`);
-  if (present(doc.wave) && present(doc.wave_total)) parts.push(`Wave ${doc.wave}/${doc.wave_total}`);
+  const parts = [`Resume: ${String(doc.slug)}`];
+  if (present(doc.phase) && present(doc.phase_total))
+    parts.push(`Phase ${String(doc.phase)}/${String(doc.phase_total)}`);
+  if (present(doc.wave) && present(doc.wave_total)) parts.push(`Wave ${String(doc.wave)}/${String(doc.wave_total)}`);
   const tdd = present(doc.tdd_phase) ? String(doc.tdd_phase) : 'FREE';
   if (tdd !== 'FREE') parts.push(tdd);
-  if (present(doc.next_hint)) parts.push(`Next: ${doc.next_hint}`);
+  if (present(doc.next_hint)) parts.push(`Next: ${String(doc.next_hint)}`);
   return parts.join(' · ');
 }

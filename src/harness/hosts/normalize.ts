@@ -69,7 +69,7 @@ function commandText(value: unknown): string {
 }
 
 function quote(word: string): string {
-  return /^[A-Za-z0-9_\/.:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+  return /^[A-Za-z0-9_/.:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** Where a shell tool runs: its own folder (Codex `workdir`, Gemini `directory`) against the session's cwd. */

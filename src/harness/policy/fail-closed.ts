@@ -19,8 +19,8 @@ export interface FailClosedInput {
   live: RuleConfig[];
   root: string;
   classes: HarnessConfig['pathClasses'];
-  test(rule: RuleConfig, path: string): boolean;
-  allowed(path: string): boolean;
+  test: (rule: RuleConfig, path: string) => boolean;
+  allowed: (path: string) => boolean;
 }
 
 interface Unknown {

@@ -84,7 +84,7 @@ function destination(args: Field[], ctx: Ctx, flags: Flags, withValue: string): 
   const files = positional(args, `${withValue}t`).filter((a) => !a.text.startsWith('--target-directory'));
   if (target >= 0) {
     const dir = args[target]?.text.includes('=')
-      ? { ...(args[target] as Field), text: (args[target] as Field).text.split('=').slice(1).join('=') }
+      ? { ...args[target], text: args[target].text.split('=').slice(1).join('=') }
       : args[target + 1];
     if (dir) ctx.write(dir, flags);
     for (const file of files) if (dir) ctx.write(joinField(dir, file), flags);
@@ -173,7 +173,7 @@ function env(args: Field[], ctx: Ctx): Env | void {
       const dir = args[++i];
       inner.cwd = dir && !dir.unknown ? inner.cwd?.map((cwd) => resolve(cwd, dir.text)) : undefined;
     } else if (text === '-S' || text === '--split-string') {
-      const script = args[++i];
+      const script = args[i + 1];
       if (script) ctx.walker.text(script.unknown ? '' : script.text, inner, 'env -S');
       return;
     } else if (text === '-u' || text === '--unset') i++;
@@ -562,7 +562,7 @@ const HANDLERS: Record<string, Handler> = {
   sort: (args, ctx) => {
     const at = args.findIndex((a) => a.text === '-o' || a.text.startsWith('--output'));
     const out = args[at]?.text.includes('=')
-      ? { ...(args[at] as Field), text: (args[at] as Field).text.replace(/^--output=/, '') }
+      ? { ...args[at], text: args[at].text.replace(/^--output=/, '') }
       : args[at + 1];
     if (at >= 0 && out) ctx.write(out);
   },

@@ -237,7 +237,7 @@ export abstract class Lexer {
     const head = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?/.exec(inner);
     if (!head) return { type: 'param', name: '', op: inner };
     const rest = inner.slice(head[0].length);
-    const op = /^(?::[-=?+]|[-=?+]|##?|%%?|\/[\/#%]?|\^\^?|,,?|:|@)/.exec(rest)?.[0] ?? rest;
+    const op = /^(?::[-=?+]|[-=?+]|##?|%%?|\/[/#%]?|\^\^?|,,?|:|@)/.exec(rest)?.[0] ?? rest;
     const arg = rest.slice(op.length);
     return { type: 'param', name: head[1] + (head[2] ?? ''), op, ...(arg ? { arg: this.argWord(arg) } : {}) };
   }

@@ -24,7 +24,8 @@ export function painter(color: boolean): Paint {
 
 /** A document or payload string must not smuggle escapes or a newline (an extra row) into a line. */
 export function clean(value: Json | undefined): string {
-  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 }
 
 export function present(value: Json | undefined): boolean {

@@ -79,7 +79,7 @@ export function appendEntry(dir: string, entry: HistoryEntry, keep: number): App
   const file = segmentPath(dir, entry.rev);
   const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
   const fd = openNoFollow(file, 'a');
-  let offset = 0;
+  let offset: number;
   try {
     offset = fstatSync(fd).size;
     try {
