@@ -281,7 +281,7 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
         hash: buildChange({ rev: 1 }, { a: 2 }, entry!, new Date()).entry.hash,
       });
       const read = await harness.store.read(d.key);
-      assert.equal(read.state === 'ok' && read.text, buildChange({ rev: 1 }, { a: 2 }, entry!, new Date()).text);
+      assert.equal(read.state === 'ok' && read.text, buildChange({ rev: 1 }, { a: 2 }, entry, new Date()).text);
     });
 
     it('refuses a commit whose revision is not the current one + 1, and writes nothing', async () => {

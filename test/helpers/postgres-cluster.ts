@@ -127,7 +127,7 @@ export async function startCluster(options: { durable?: boolean } = {}): Promise
       if (attempt >= 3) {
         const detail = safeRead(log);
         rmSync(dir, { recursive: true, force: true });
-        throw new Error(`PostgreSQL did not start: ${String(error)}\n${detail}`);
+        throw new Error(`PostgreSQL did not start: ${String(error)}\n${detail}`, { cause: error });
       }
     }
   }

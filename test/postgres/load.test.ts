@@ -27,7 +27,7 @@ async function finish(child: ChildProcess): Promise<Outcome> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk;
+    stdout += chunk.toString();
     acks += chunk.toString().split('\n').length - 1;
   });
   child.stderr?.on('data', (chunk) => (stderr += chunk));

@@ -194,7 +194,7 @@ export class PostgresStore implements Store, PortableStore {
         }
       }
       decision?.committed?.();
-      return (decision as Decision<T>).result;
+      return decision.result;
     }
   }
 
@@ -471,7 +471,7 @@ function parseMeta(text: string | undefined, key: string): DocMeta {
   if (text === undefined) return {};
   try {
     const meta = JSON.parse(text) as unknown;
-    if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) return meta as DocMeta;
+    if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) return meta;
   } catch {
     // reported below
   }
