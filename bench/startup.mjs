@@ -99,7 +99,7 @@ const shuffle = (a) =>
     .map(([, x]) => x);
 const times = variants.map(() => cases.map(() => []));
 // Warm-up: fills each build's code cache and the status line's git cache.
-for (let w = 0; w < 3; w++) for (const [vi, v] of variants.entries()) for (const c of cases) once(v, c);
+for (let w = 0; w < 3; w++) for (const v of variants) for (const c of cases) once(v, c);
 for (let r = 0; r < runs; r++)
   for (const [ci, c] of cases.entries())
     for (const vi of shuffle([...variants.keys()])) times[vi][ci].push(once(variants[vi], c));
