@@ -3,7 +3,7 @@ import { createRequire, wrap } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
 import { fnv1a32 } from '../core/hash.js';
-import { userTempDir } from '../stores/file/paths.js';
+import { userTempDir } from '../fs/temp-dir.js';
 
 /**
  * Loads a command bundle through a V8 code cache, so a hook process skips compiling its ~100 KB

@@ -1,17 +1,10 @@
 import { readFileSync, writeSync } from 'node:fs';
+import type { CommandIo } from '../core/command-io.js';
 
-/** What a command may touch of its process; tests run the CLI as a real process instead. */
-export interface Cli {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  readStdin: () => string;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
+export type Command = (args: string[], io: CommandIo) => Promise<number>;
 
-export type Command = (args: string[], cli: Cli) => Promise<number>;
-
-export function processCli(): Cli {
+/** This process's command I/O; tests run the CLI as a real process instead. */
+export function processIo(): CommandIo {
   return {
     out: (text) => write(1, text),
     err: (text) => write(2, text),
@@ -24,6 +17,7 @@ export function processCli(): Cli {
     },
     env: process.env,
     cwd: process.cwd(),
+    script: process.argv[1],
   };
 }
 

@@ -9,18 +9,19 @@
 import { BatonError, EXIT, fromSystemError, inFace, isBatonError, type CompatFace } from '../core/errors.js';
 import { join } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
-import { processCli, type Cli, type Command } from './context.js';
+import { processIo, type Command } from './context.js';
+import type { CommandIo } from '../core/command-io.js';
 import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.js';
 
 declare const BATON_VERSION: string | undefined;
 
 interface CommandModule {
   default: Command;
-  face?: (cli: Cli, args: string[]) => CompatFace;
+  face?: (cli: CommandIo, args: string[]) => CompatFace;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const cli = processCli();
+  const cli = processIo();
   const [name, ...args] = argv;
   if (name === undefined) {
     cli.err(commandList());
@@ -81,7 +82,7 @@ function helpAsked(def: CommandDef, args: string[]): string | undefined {
 }
 
 /** `baton help [CMD [SUB]]`: usage on stdout, exit 0; an unknown name is a usage error. */
-function help(cli: Cli, [name, sub]: string[]): number {
+function help(cli: CommandIo, [name, sub]: string[]): number {
   if (name === undefined) {
     cli.out(commandList());
     return EXIT.ok;

@@ -2,7 +2,7 @@ import type { Limits } from '../core/limits.js';
 import type { Doc } from '../doc/doc.js';
 import { openDoc } from '../doc/open.js';
 import { intFlag, type Parsed } from './args.js';
-import type { Cli } from './context.js';
+import type { CommandIo } from '../core/command-io.js';
 
 /** The jq budget flags of commands that evaluate an expression (get, update). */
 export function jqBudgetFrom(flags: Parsed['flags']): Partial<Limits> {
@@ -12,7 +12,7 @@ export function jqBudgetFrom(flags: Parsed['flags']): Partial<Limits> {
 }
 
 /** Opens a document for a CLI command; BATON_LOCK_TIMEOUT_MS sets the lock wait budget. */
-export function openForCli(path: string, cli: Cli, writer?: string, limits: Partial<Limits> = {}): Doc {
+export function openForCli(path: string, cli: CommandIo, writer?: string, limits: Partial<Limits> = {}): Doc {
   const timeout = Number(cli.env.BATON_LOCK_TIMEOUT_MS);
   const maxBytes = Number(cli.env.BATON_MAX_VALUE_BYTES);
   return openDoc(path, {
@@ -25,6 +25,6 @@ export function openForCli(path: string, cli: Cli, writer?: string, limits: Part
   });
 }
 
-export function printNotes(cli: Cli, notes: string[]): void {
+export function printNotes(cli: CommandIo, notes: string[]): void {
   for (const note of notes) cli.err(`baton: ${note}\n`);
 }

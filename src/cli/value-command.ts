@@ -1,12 +1,13 @@
 import { parseJsonArg, type Json } from '../core/json.js';
 import { parseCommand, writerFrom } from './args.js';
 import { COMMANDS } from './definitions.js';
-import type { Cli, Command } from './context.js';
+import type { Command } from './context.js';
+import type { CommandIo } from '../core/command-io.js';
 import { openForCli, printNotes } from './open.js';
 
 /** `baton set|append FILE PATH VALUE [--json]`: the jq-free writes, one shape for both. */
 export function valueCommand(operation: 'set' | 'append'): Command {
-  return async (args: string[], cli: Cli): Promise<number> => {
+  return async (args: string[], cli: CommandIo): Promise<number> => {
     const { positionals, flags } = parseCommand(COMMANDS[operation]!, args);
     const [file, path, text] = positionals as [string, string, string];
     const value: Json = flags.json ? parseJsonArg(text, 'VALUE') : text;

@@ -1,5 +1,5 @@
 import { formatDocument, hashText, type JsonObject } from '../core/json.js';
-import type { Change, Current, DocMeta, EntryDraft, HistoryEntry, Operation } from '../stores/store.js';
+import type { Change, Current, DocMeta, EntryDraft, HistoryEntry, Operation } from '../stores/index.js';
 
 /** A full copy every 100 revisions bounds any replay to 99 patches. */
 const SNAPSHOT_EVERY = 100;

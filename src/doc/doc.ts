@@ -18,7 +18,7 @@ import { getAt, parsePath, setAt } from '../core/paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
 import { typedValue } from '../core/schema/typed-value.js';
 import { projectContext, type ProjectContext } from '../project/context.js';
-import type { Current, Decision, DocMeta, HistoryEntry, Operation, ReadResult, Store } from '../stores/store.js';
+import type { Current, Decision, DocMeta, HistoryEntry, Operation, ReadResult, Store } from '../stores/index.js';
 import { buildChange } from './commit.js';
 import { mirrorHolds, mirrorTargets, writeMirrors } from './mirrors.js';
 

@@ -3,8 +3,9 @@ import { dirname, join, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import type { CompiledSchema } from '../core/schema/index.js';
-import { writeFileAtomic } from '../stores/file/atomic.js';
-import { mkdirInside, resolveKey } from '../stores/file/paths.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { mkdirInside } from '../fs/confine.js';
+import { resolveKey } from '../fs/confine.js';
 
 export interface Mirror {
   /** Absolute path, checked to stay inside the document's folder. */

@@ -1,8 +1,7 @@
-import { FileStore, type FileStoreOptions } from '../stores/file/index.js';
+import { FileStore, type FileStoreOptions, type Store } from '../stores/index.js';
 import { projectContext } from '../project/context.js';
-import type { Store } from '../stores/store.js';
 import { Doc, type DocOptions } from './doc.js';
-import { locate } from './root.js';
+import { locate } from '../project/root.js';
 
 export interface OpenOptions extends DocOptions, FileStoreOptions {
   /** Use this store instead of the embedded file store; `path` is then the key. */

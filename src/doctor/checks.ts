@@ -2,13 +2,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fromSystemError, isBatonError } from '../core/errors.js';
 import { hashText, isObject, type Json } from '../core/json.js';
-import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
+import { TEMP_FILE_PATTERN } from '../fs/atomic.js';
 import { replay } from '../stores/replay.js';
 import { damagedSegments, revisionOrder, segmentEntries, segmentFiles, tailEntries } from '../stores/file/history.js';
-import { defaultStaleMs, inspectLock, isStale, pidAlive, STALE_ASIDE_PATTERN } from '../stores/file/lock.js';
-import { docPaths, isTempOf, type DocPaths } from '../stores/file/paths.js';
-import type { DocMeta, HistoryEntry } from '../stores/store.js';
-import { readDocument, readMeta } from '../stores/file/index.js';
+import { defaultStaleMs, inspectLock, isStale, pidAlive, STALE_ASIDE_PATTERN } from '../fs/lock.js';
+import { isTempOf } from '../fs/file-names.js';
+import { docPaths, type DocPaths } from '../stores/file/layout.js';
+import { readDocument, readMeta, type DocMeta, type HistoryEntry } from '../stores/index.js';
 import { mirrorText } from '../doc/mirrors.js';
 import { loadSchema } from '../doc/schemas.js';
 

@@ -11,8 +11,8 @@ import { mergeConfig, validateConfig } from '../harness/config.js';
 import { markedRoot, rootConfigOf } from '../project/root.js';
 import { classificationIssues } from '../project/classification.js';
 import { stateLockPath } from '../harness/state-lock.js';
-import { readDocument } from '../stores/file/index.js';
-import { inspectLock, isStale } from '../stores/file/lock.js';
+import { readDocument } from '../stores/index.js';
+import { inspectLock, isStale } from '../fs/lock.js';
 import type { JsonObject } from '../core/json.js';
 import type { Finding } from './checks.js';
 

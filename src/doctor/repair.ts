@@ -3,11 +3,11 @@ import { basename, dirname, relative } from 'node:path';
 import { isObject } from '../core/json.js';
 import { buildChange } from '../doc/commit.js';
 import { diff } from '../core/patch.js';
-import { unlinkQuietly, writeFileAtomic } from '../stores/file/atomic.js';
-import { FileStore } from '../stores/file/index.js';
+import { unlinkQuietly, writeFileAtomic } from '../fs/atomic.js';
+import { FileStore } from '../stores/index.js';
 import { segmentEntries, setAsideAfter, setAsideBadLines, tailEntries } from '../stores/file/history.js';
-import { docPaths } from '../stores/file/paths.js';
-import { defaultStaleMs, inspectLock, isStale, withLock } from '../stores/file/lock.js';
+import { docPaths } from '../stores/file/layout.js';
+import { defaultStaleMs, inspectLock, isStale, withLock } from '../fs/lock.js';
 import { replay } from '../stores/replay.js';
 import type { Finding } from './checks.js';
 

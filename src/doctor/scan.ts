@@ -1,6 +1,6 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { auxName, SIDECAR } from '../stores/file/paths.js';
+import { auxName, SIDECAR } from '../stores/file/layout.js';
 
 const SKIP = new Set(['node_modules', '.git']);
 const SIDECAR_FILE = /^(.+?)\.(lock|meta\.json|history)$/;

@@ -3,7 +3,7 @@
  * (`$HOME/.claude/orchestrate`, no other override) so the drop-in scripts and baton agree.
  */
 import { join } from 'node:path';
-import { confine } from '../stores/file/paths.js';
+import { confine } from '../fs/confine.js';
 
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 

@@ -1,7 +1,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../stores/file/atomic.js';
-import { mkdirInside } from '../stores/file/paths.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { mkdirInside } from '../fs/confine.js';
 import { insideRoot } from './paths.js';
 
 /** The `ROOT/active` pointer: one active goal, its launch directory and owner session. */

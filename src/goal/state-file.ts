@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { writeFileAtomic } from '../stores/file/atomic.js';
-import { withLock } from '../stores/file/lock.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { withLock } from '../fs/lock.js';
 import { isoSeconds } from '../core/time.js';
 import { joinLines, setMarkerField, splitLines, usesCrlf } from './text.js';
 import { stateLockPath } from './paths.js';

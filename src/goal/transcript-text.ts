@@ -3,7 +3,7 @@
  * text for recovery questions. Lines that are not JSON are skipped, never fatal.
  */
 import { readFileSync } from 'node:fs';
-import type { Cli } from '../cli/context.js';
+import type { CommandIo } from '../core/command-io.js';
 import { BatonError, EXIT, type ErrorCode } from '../core/errors.js';
 
 /** transcript-text.sh's refusals: its exit code and its bare message line. */
@@ -69,7 +69,7 @@ function render(record: Record<string, unknown>, since: string): string[] {
   return out;
 }
 
-export default async function transcriptText(args: string[], cli: Cli): Promise<number> {
+export default async function transcriptText(args: string[], cli: CommandIo): Promise<number> {
   const options = parseArgs(args);
   let raw: string;
   try {

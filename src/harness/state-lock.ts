@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { withLock } from '../stores/file/lock.js';
-import { confine } from '../stores/file/paths.js';
+import { withLock } from '../fs/lock.js';
+import { confine } from '../fs/confine.js';
 import type { HarnessConfig } from './config.js';
 
 /**

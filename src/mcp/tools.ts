@@ -19,7 +19,7 @@ import { evaluateGate } from '../run/gate.js';
 import { limitsFrom } from '../run/limits.js';
 import { recordPhaseDone } from '../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../run/phases.js';
-import { isInside } from '../stores/file/paths.js';
+import { isInside } from '../fs/confine.js';
 
 export interface ToolContext {
   cwd: string;
@@ -51,7 +51,7 @@ const schema = (properties: Record<string, object>, required: string[] = []): To
 
 /**
  * A document path for an agent must name a file in the project: the CLI takes an absolute path
- * elsewhere as the user's explicit choice (doc/root.ts), but a tool call is the model's choice.
+ * elsewhere as the user's explicit choice (project/root.ts), but a tool call is the model's choice.
  * Symlinks inside the project that lead out are refused by the store itself.
  */
 function openInProject(file: string, ctx: ToolContext): Doc {

@@ -20,8 +20,9 @@
  * BATON_ROOT is an explicit choice and always wins. Only a few `existsSync` calls: cheap enough
  * for the hook front, which resolves the root before deciding whether the event is handled.
  */
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { isInside } from '../fs/confine.js';
 
 export interface RootConfig {
   markers: string[];
@@ -71,5 +72,32 @@ function gitTop(dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
     if (existsSync(join(at, '.git'))) return at;
     if (dirname(at) === at) return undefined;
+  }
+}
+
+/**
+ * Splits a document path into the store root and the key under it, judged against the default
+ * root. A relative path must stay in the project (the store refuses `..` escapes and symlinks
+ * out). An absolute path outside the project is taken as the user's explicit choice: its own
+ * folder becomes the root, so symlink checks still apply to the file itself.
+ */
+export function locate(
+  path: string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): { root: string; key: string } {
+  const root = defaultRoot(cwd, env);
+  if (!isAbsolute(path)) return { root, key: relative(root, resolve(cwd, path)) || path };
+  const real = realRoot(root);
+  if (isInside(root, path)) return { root, key: relative(root, path) };
+  if (isInside(real, path)) return { root: real, key: relative(real, path) };
+  return { root: dirname(path), key: relative(dirname(path), path) };
+}
+
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
   }
 }

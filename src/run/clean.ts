@@ -11,8 +11,9 @@
 import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../core/errors.js';
-import { TEMP_FILE_PATTERN } from '../stores/file/atomic.js';
-import { confine, SIDECAR } from '../stores/file/paths.js';
+import { TEMP_FILE_PATTERN } from '../fs/atomic.js';
+import { confine } from '../fs/confine.js';
+import { SIDECAR } from '../stores/index.js';
 import { RUN_DIR } from './location.js';
 
 const ACTIVE_MS = 24 * 3600_000;

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import { isObject, type Json } from '../core/json.js';
-import { isInside } from '../stores/file/paths.js';
+import { isInside } from '../fs/confine.js';
 import { PHASE_KEY } from './phases.js';
 
 export interface ContractPhase {

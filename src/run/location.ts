@@ -6,7 +6,7 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import { defaultRoot } from '../project/root.js';
-import { isInside } from '../stores/file/paths.js';
+import { isInside } from '../fs/confine.js';
 
 export const RUN_DIR = '.ai_log';
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

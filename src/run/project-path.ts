@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
-import { isInside, realTarget } from '../stores/file/paths.js';
+import { isInside, realTarget } from '../fs/confine.js';
 
 /**
  * Evidence and work-item paths are relative to the project root and must stay inside it: a gate

@@ -18,8 +18,8 @@ import { taskRules } from '../project/document-rules.js';
 import type { RunDoc } from '../run/document.js';
 import { evaluateGate } from '../run/gate.js';
 import { phaseOrder } from '../run/show.js';
-import { isInside } from '../stores/file/paths.js';
-import type { HistoryEntry } from '../stores/store.js';
+import { isInside } from '../fs/confine.js';
+import type { HistoryEntry } from '../stores/index.js';
 
 export type Kind = 'task' | 'run' | 'goal' | 'document';
 

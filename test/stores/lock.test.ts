@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { acquireLock } from '../../src/stores/file/lock.js';
+import { acquireLock } from '../../src/fs/lock.js';
 import { isBatonError } from '../../src/core/errors.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
@@ -87,7 +87,7 @@ describe('the file lock', () => {
     t.after(() => holder.kill('SIGKILL'));
     writeFileSync(path, record(holder.pid!, hostname(), Date.now()));
     const script = `
-      const { acquireLock } = await import(${JSON.stringify(join(ROOT, 'src/stores/file/lock.ts'))});
+      const { acquireLock } = await import(${JSON.stringify(join(ROOT, 'src/fs/lock.ts'))});
       const before = process.cpuUsage();
       await acquireLock(${JSON.stringify(path)}, { timeoutMs: 1500 }).catch(() => undefined);
       const used = process.cpuUsage(before);

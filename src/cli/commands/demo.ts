@@ -9,7 +9,7 @@ import { openDoc } from '../../doc/open.js';
 import { renderTaskLine } from '../../harness/status/task-line.js';
 import { intFlag, parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 
 const TASK = '.claude/state/current-task.json';
 const RUN = '.ai_log/run.json';
@@ -21,13 +21,13 @@ const TDD = ['RED', 'GREEN', 'REFACTOR'];
  * document, all on the embedded file store. It then shows the state, the history and the status
  * line, and checks that no update was lost.
  */
-export default async function demo(args: string[], cli: Cli): Promise<number> {
+export default async function demo(args: string[], cli: CommandIo): Promise<number> {
   const { flags } = parseCommand(COMMANDS.demo!, args);
   const dir = typeof flags.dir === 'string' ? resolve(cli.cwd, flags.dir) : mkdtempSync(join(tmpdir(), 'baton-demo-'));
   mkdirSync(dir, { recursive: true });
   const updates = intFlag(flags.updates, 'updates', 5) as number;
   if (typeof flags.agent === 'string')
-    return agent(dir, flags.agent, intFlag(flags.wave, 'wave', 1) as number, updates);
+    return agent(cli, dir, flags.agent, intFlag(flags.wave, 'wave', 1) as number, updates);
   const waves = intFlag(flags.waves, 'waves', 3) as number;
   const agents = intFlag(flags.agents, 'agents', 4) as number;
   try {
@@ -38,7 +38,13 @@ export default async function demo(args: string[], cli: Cli): Promise<number> {
   }
 }
 
-async function orchestrate(cli: Cli, dir: string, waves: number, agents: number, updates: number): Promise<number> {
+async function orchestrate(
+  cli: CommandIo,
+  dir: string,
+  waves: number,
+  agents: number,
+  updates: number,
+): Promise<number> {
   const started = Date.now();
   const task = open(dir, TASK, 'orchestrator');
   const run = open(dir, RUN, 'orchestrator');
@@ -60,7 +66,7 @@ async function orchestrate(cli: Cli, dir: string, waves: number, agents: number,
       },
     );
     cli.out(`wave ${wave}/${waves}: ${agents} agent processes, ${updates} updates each ... `);
-    const codes = await Promise.all(names.map((name) => spawnAgent(dir, name, wave, updates)));
+    const codes = await Promise.all(names.map((name) => spawnAgent(cli, dir, name, wave, updates)));
     const failed = codes.filter((code) => code !== 0).length;
     cli.out(failed === 0 ? 'all returned DONE\n' : `${failed} failed\n`);
     if (failed > 0) return 1;
@@ -70,7 +76,7 @@ async function orchestrate(cli: Cli, dir: string, waves: number, agents: number,
   return report(cli, task, run, waves * agents * updates, Date.now() - started);
 }
 
-async function report(cli: Cli, task: Doc, run: Doc, expected: number, ms: number): Promise<number> {
+async function report(cli: CommandIo, task: Doc, run: Doc, expected: number, ms: number): Promise<number> {
   const state = await task.read();
   const runDoc = await run.read();
   const history = await task.history({ limit: 10_000 });
@@ -105,7 +111,7 @@ function countOutputs(phase: Json): number {
 }
 
 /** One agent: a separate process that races the others for the same documents. */
-async function agent(dir: string, name: string, wave: number, updates: number): Promise<number> {
+async function agent(cli: CommandIo, dir: string, name: string, wave: number, updates: number): Promise<number> {
   const task = open(dir, TASK, name);
   const run = open(dir, RUN, name);
   for (let i = 0; i < updates; i++) {
@@ -126,20 +132,20 @@ async function agent(dir: string, name: string, wave: number, updates: number): 
   await task.update('.active_agents |= (index([$a]) as $i | if $i == null then . else .[:$i] + .[$i + 1:] end)', {
     a: name,
   });
-  process.stdout.write(`DONE|${evidence}\n`);
+  cli.out(`DONE|${evidence}\n`);
   return 0;
 }
 
-function spawnAgent(dir: string, name: string, wave: number, updates: number): Promise<number> {
+function spawnAgent(cli: CommandIo, dir: string, name: string, wave: number, updates: number): Promise<number> {
   // The agent runs the same CLI this process was started with.
-  const cli = process.argv[1] as string;
+  const script = cli.script as string;
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
-      [cli, 'demo', '--dir', dir, '--agent', name, '--wave', String(wave), '--updates', String(updates)],
+      [script, 'demo', '--dir', dir, '--agent', name, '--wave', String(wave), '--updates', String(updates)],
       {
         cwd: dir,
-        env: { ...process.env, BATON_ROOT: dir },
+        env: { ...cli.env, BATON_ROOT: dir },
         stdio: ['ignore', 'ignore', 'inherit'],
       },
     );

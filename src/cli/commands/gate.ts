@@ -10,14 +10,14 @@ import { evaluateGate, formatGate } from '../../run/gate.js';
 import { checkPhaseKey } from '../../run/phases.js';
 import { parseCommand, writerFrom } from '../args.js';
 import { COMMANDS } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 
 /** The run bus's exit codes (those of pipeline-state.sh), as `baton run` has. */
 export function face(): CompatFace {
   return { lead: 'baton gate: ', codes: COMPAT_EXITS.runBus };
 }
 
-export default async function gate(argv: string[], cli: Cli): Promise<number> {
+export default async function gate(argv: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.gate!, argv);
   const [ref, key] = positionals as [string, string];
   checkPhaseKey(key);

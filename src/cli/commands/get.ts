@@ -8,10 +8,10 @@ import { formatJqCompact, formatJqRaw } from '../../core/jq/index.js';
 import type { Json } from '../../core/json.js';
 import { parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { jqBudgetFrom, openForCli } from '../open.js';
 
-export default async function get(args: string[], cli: Cli): Promise<number> {
+export default async function get(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.get!, args);
   const [file, expr = '.'] = positionals as [string, string?];
   const fallback = typeof flags.default === 'string' ? flags.default : undefined;

@@ -9,13 +9,13 @@ import { goalRoot, toolNames } from '../../goal/paths.js';
 import { foldNewlines } from '../../goal/template.js';
 import { usageText } from '../../goal/commands/usage.js';
 import type { GoalContext } from '../../goal/commands/context.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 
 type Verb = (ctx: GoalContext, args: string[]) => Promise<number>;
 
 /** goal.sh's exit codes, and its lead: the tool's name as it is run. */
-export function face(cli: Cli): CompatFace {
+export function face(cli: CommandIo): CompatFace {
   return { lead: `${toolNames(cli.env).goal}: `, codes: COMPAT_EXITS.goal };
 }
 
@@ -42,7 +42,7 @@ function isUsageError(verb: string | undefined, args: string[]): boolean {
   return false;
 }
 
-export default async function goal(argv: string[], cli: Cli): Promise<number> {
+export default async function goal(argv: string[], cli: CommandIo): Promise<number> {
   const names = toolNames(cli.env);
   const [verb, ...args] = argv;
   // The transcript reader is baton's own verb; goal.sh never had it (its usage says so), and

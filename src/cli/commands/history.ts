@@ -1,12 +1,12 @@
-import type { HistoryEntry } from '../../stores/store.js';
+import type { HistoryEntry } from '../../stores/index.js';
 import { intFlag, parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { openForCli } from '../open.js';
 
 const DEFAULT_LIMIT = 20;
 
-export default async function history(args: string[], cli: Cli): Promise<number> {
+export default async function history(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.history!, args);
   const limit = intFlag(flags.limit, 'limit', DEFAULT_LIMIT) as number;
   // One more than shown, to say when the default cut the list short.

@@ -11,7 +11,7 @@ import { CONFIG_ONLY, PROFILE_FRONTS, type ProfileFront } from '../../harness/pr
 import { parsePayload, readPayload } from '../../harness/stdin.js';
 import type { HostAdapter, Rendered } from '../../harness/types.js';
 import { projectContext } from '../../project/context.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 
 const HOSTS: Record<string, () => Promise<HostAdapter>> = {
   claude: async () => (await import('../../harness/hosts/claude.js')).claude,
@@ -20,7 +20,7 @@ const HOSTS: Record<string, () => Promise<HostAdapter>> = {
   cursor: async () => (await import('../../harness/hosts/cursor.js')).cursor,
 };
 
-export default async function hook(args: string[], cli: Cli): Promise<number> {
+export default async function hook(args: string[], cli: CommandIo): Promise<number> {
   const flag = (name: string) => {
     const at = args.indexOf(name);
     return at >= 0 ? args[at + 1] : undefined;
@@ -80,7 +80,7 @@ interface GoalCall {
 }
 
 /** The goal hooks: the common case, no active goal, costs one stat. Silent whatever happens. */
-async function goal(front: ProfileFront, canonical: EventName, call: GoalCall, cli: Cli): Promise<number> {
+async function goal(front: ProfileFront, canonical: EventName, call: GoalCall, cli: CommandIo): Promise<number> {
   try {
     if (!front.events.includes(canonical) || (front.active && !front.active(cli.env))) return 0;
     const { data, garbage } = parsePayload(call.stdin);
@@ -101,7 +101,7 @@ async function goal(front: ProfileFront, canonical: EventName, call: GoalCall, c
   }
 }
 
-function emit(cli: Cli, rendered: Rendered): number {
+function emit(cli: CommandIo, rendered: Rendered): number {
   if (rendered.stdout) cli.out(rendered.stdout);
   if (rendered.stderr) cli.err(rendered.stderr);
   return rendered.code;

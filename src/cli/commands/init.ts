@@ -1,9 +1,9 @@
 import { parseCommand, writerFrom } from '../args.js';
 import { COMMANDS } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { openForCli, printNotes } from '../open.js';
 
-export default async function init(args: string[], cli: Cli): Promise<number> {
+export default async function init(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.init!, args);
   const writer = writerFrom(flags.as, cli.env);
   const doc = openForCli(positionals[0] as string, cli, writer);

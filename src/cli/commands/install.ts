@@ -6,10 +6,10 @@
 import { EXIT } from '../../core/errors.js';
 import { parseCommand, usageError } from '../args.js';
 import { COMMANDS, usageLine } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { installClaude, type InstallOptions } from '../../harness/install/index.js';
 
-export default async function install(args: string[], cli: Cli): Promise<number> {
+export default async function install(args: string[], cli: CommandIo): Promise<number> {
   const def = COMMANDS.install!;
   const { positionals, flags } = parseCommand(def, args);
   if (positionals[0] !== 'claude')
@@ -29,7 +29,7 @@ export default async function install(args: string[], cli: Cli): Promise<number>
     replaceStatusLine: flags['replace-statusline'] === true,
     remove: flags.remove === true,
     dryRun: flags['dry-run'] === true,
-    script: process.argv[1] ?? '',
+    script: cli.script ?? '',
   };
   if (command !== undefined) options.command = command;
   const result = installClaude(options);

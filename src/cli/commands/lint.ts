@@ -8,12 +8,12 @@
 import { statSync } from 'node:fs';
 import { BatonError, EXIT } from '../../core/errors.js';
 import { parseCommand } from '../args.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS } from '../definitions.js';
 import { toolNames } from '../../goal/paths.js';
 import { formatFinding, type Finding } from '../../goal/lint/context.js';
 
-export default async function lint(args: string[], cli: Cli): Promise<number> {
+export default async function lint(args: string[], cli: CommandIo): Promise<number> {
   const names = toolNames(cli.env);
   // Through the drop-in state-lint.sh, the original's contract: plain positionals, and
   // a STATE that is not a file is no finding (exit 0). `baton lint` itself refuses it instead.

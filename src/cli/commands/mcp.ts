@@ -1,6 +1,6 @@
 import { parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { serveMcp } from '../../mcp/server.js';
 
 declare const BATON_VERSION: string | undefined;
@@ -11,7 +11,7 @@ declare const BATON_VERSION: string | undefined;
  * it is a devDependency: neither an install nor the plugin (bundles, no node_modules) needs
  * the SDK's ~90 packages (an HTTP server among them) on disk to run `baton mcp`.
  */
-export default async function mcp(args: string[], cli: Cli): Promise<number> {
+export default async function mcp(args: string[], cli: CommandIo): Promise<number> {
   const { flags } = parseCommand(COMMANDS.mcp!, args);
   await serveMcp({
     cwd: cli.cwd,

@@ -12,7 +12,7 @@ import { recordPhaseDone } from '../../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../../run/phases.js';
 import { parseCommand, usageError, writerFrom, type Parsed } from '../args.js';
 import { COMMANDS, errorUsage } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 
 const DEF = COMMANDS.phase!;
 const SHORT = errorUsage(DEF);
@@ -23,7 +23,7 @@ export function face(): CompatFace {
   return { lead: 'baton phase: ', codes: COMPAT_EXITS.runBus };
 }
 
-export default async function phase(argv: string[], cli: Cli): Promise<number> {
+export default async function phase(argv: string[], cli: CommandIo): Promise<number> {
   const { lists, rest } = takeRepeated(argv, REPEATED);
   const parsed = parseCommand({ ...DEF, options: DEF.options.filter((option) => !option.repeat) }, rest);
   const [verb, ref, key, field] = parsed.positionals as [string, string, string, string?];
@@ -60,7 +60,13 @@ async function start(run: Run, key: string, parsed: Parsed): Promise<number> {
   return EXIT.ok;
 }
 
-async function done(run: Run, key: string, parsed: Parsed, lists: Record<string, string[]>, cli: Cli): Promise<number> {
+async function done(
+  run: Run,
+  key: string,
+  parsed: Parsed,
+  lists: Record<string, string[]>,
+  cli: CommandIo,
+): Promise<number> {
   const { flags } = parsed;
   const warnings = await recordPhaseDone(
     run,
@@ -79,7 +85,7 @@ async function done(run: Run, key: string, parsed: Parsed, lists: Record<string,
   return EXIT.ok;
 }
 
-async function get(run: Run, key: string, field: string | undefined, cli: Cli): Promise<number> {
+async function get(run: Run, key: string, field: string | undefined, cli: CommandIo): Promise<number> {
   const doc = await run.read();
   const entry = doc.phases?.[key];
   if (!entry)

@@ -1,9 +1,9 @@
 import { intFlag, parseCommand, usageError, writerFrom } from '../args.js';
 import { COMMANDS, usageLine } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { openForCli, printNotes } from '../open.js';
 
-export default async function revert(args: string[], cli: Cli): Promise<number> {
+export default async function revert(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.revert!, args);
   const rev = intFlag(flags.rev, 'rev');
   if (rev === undefined) throw usageError('--rev N is required', usageLine(COMMANDS.revert!));

@@ -13,7 +13,7 @@ import { limitsFrom } from '../../run/limits.js';
 import type { Outcome } from '../../run/fields.js';
 import { parseCommand, writerFrom, type Parsed } from '../args.js';
 import { COMMANDS } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 
 const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show', 'clean'];
 
@@ -22,14 +22,14 @@ const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show', 'clean'];
  * 6 would read as "unknown failure"). `clean` is baton's own verb (the original had none): a run
  * folder linked out of the project keeps the engine's exit 4 there.
  */
-export function face(_cli: Cli, args: string[]): CompatFace {
+export function face(_cli: CommandIo, args: string[]): CompatFace {
   return {
     lead: 'Error: ',
     codes: args[0] === 'clean' ? { ...COMPAT_EXITS.runBus, unsafe_path: EXIT.unsafe } : COMPAT_EXITS.runBus,
   };
 }
 
-export default async function run(argv: string[], cli: Cli): Promise<number> {
+export default async function run(argv: string[], cli: CommandIo): Promise<number> {
   const compat = argv[0] === '--compat';
   const prog = compat ? 'pipeline-state.sh' : 'baton run';
   const usage = `Usage: ${prog} <init|set|append|get|clear> <session_id> [field] [value]`;
@@ -67,7 +67,7 @@ async function dispatch(
   field: string | undefined,
   value: string | undefined,
   parsed: Parsed,
-  cli: Cli,
+  cli: CommandIo,
 ): Promise<Outcome> {
   const fields = await import('../../run/fields.js');
   const { flags } = parsed;
@@ -92,7 +92,7 @@ async function dispatch(
   return verb === 'set' ? fields.setField(target, field, typed) : fields.appendField(target, field, typed);
 }
 
-async function clean(session: string, extra: string | undefined, parsed: Parsed, cli: Cli): Promise<number> {
+async function clean(session: string, extra: string | undefined, parsed: Parsed, cli: CommandIo): Promise<number> {
   if (extra !== undefined)
     throw new BatonError(
       'usage',

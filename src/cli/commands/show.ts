@@ -1,10 +1,10 @@
 import { formatDocument } from '../../core/json.js';
 import { intFlag, parseCommand, usageError } from '../args.js';
 import { COMMANDS, usageLine } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { openForCli } from '../open.js';
 
-export default async function show(args: string[], cli: Cli): Promise<number> {
+export default async function show(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.show!, args);
   const rev = intFlag(flags.rev, 'rev');
   if (rev === undefined) throw usageError('--rev N is required', usageLine(COMMANDS.show!));

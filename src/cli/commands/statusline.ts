@@ -3,10 +3,10 @@
  * one or two rows, and exits 0 whatever happens (a non-zero exit or empty output blanks the host's
  * line). Arguments are ignored so a settings entry with extra words keeps working.
  */
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { runStatusline } from '../../harness/statusline/index.js';
 
-export default async function statusline(_args: string[], cli: Cli): Promise<number> {
+export default async function statusline(_args: string[], cli: CommandIo): Promise<number> {
   cli.out(await runStatusline({ stdin: cli.readStdin(), env: cli.env, cwd: cli.cwd }));
   return 0;
 }

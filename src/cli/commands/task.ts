@@ -12,7 +12,7 @@
 import { EXIT } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
 import { STATE_FACE, stateExit } from '../../harness/task/errors.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 
 const USAGE: Record<string, string> = {
   init: 'usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>',
@@ -31,7 +31,7 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Errors are reported as the Eneo helpers reported them. */
 export const face = () => STATE_FACE;
 
-export default async function task(args: string[], cli: Cli): Promise<number> {
+export default async function task(args: string[], cli: CommandIo): Promise<number> {
   const [op, ...rest] = args;
   const usage = op === undefined ? undefined : USAGE[op];
   const misuse = (message: string, exitCode: number = EXIT.usage) => stateExit('usage', exitCode, message);

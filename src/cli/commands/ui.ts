@@ -7,10 +7,10 @@ import { BatonError } from '../../core/errors.js';
 import { defaultRoot } from '../../project/root.js';
 import { isLoopback, startUi } from '../../ui/server.js';
 import { intFlag, parseCommand } from '../args.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS } from '../definitions.js';
 
-export default async function ui(args: string[], cli: Cli): Promise<number> {
+export default async function ui(args: string[], cli: CommandIo): Promise<number> {
   const { flags } = parseCommand(COMMANDS.ui!, args);
   const port = intFlag(flags.port, 'port', 0) as number;
   if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);

@@ -1,9 +1,9 @@
 import { parseCommand, writerFrom } from '../args.js';
 import { COMMANDS } from '../definitions.js';
-import type { Cli } from '../context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { jqBudgetFrom, openForCli, printNotes } from '../open.js';
 
-export default async function update(args: string[], cli: Cli): Promise<number> {
+export default async function update(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.update!, args);
   const [file, expr] = positionals as [string, string];
   const writer = writerFrom(flags.as, cli.env);

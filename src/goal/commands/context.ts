@@ -1,4 +1,4 @@
-import type { Cli } from '../../cli/context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { BatonError, EXIT, type ErrorCode } from '../../core/errors.js';
 import { goalPaths, isValidSlug, type GoalPaths, type ToolNames } from '../paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
@@ -9,7 +9,7 @@ import { usageText } from './usage.js';
 export interface GoalContext {
   root: string;
   names: ToolNames;
-  cli: Cli;
+  cli: CommandIo;
   /** Physical launch directory (the process cwd is already symlink-free). */
   cwd: string;
 }

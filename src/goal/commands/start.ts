@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
 import { excludeStatusFile } from '../git-exclude.js';
 import { appendLog } from '../log-file.js';
 import { goalPaths, isValidSlug } from '../paths.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { HandlerContext } from '../../harness/handlers/context.js';
 import type { HookOutcome } from '../../harness/types.js';
-import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
 import { toolNames, type ToolNames } from '../paths.js';
 import { writePointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';

@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { writeFileAtomic } from '../../stores/file/atomic.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
 import { splitLines } from '../text.js';
 import { wholeSeconds } from '../time.js';
 import { makeContext, thresholdsFrom, type Finding, type LintContext, type Sidecar } from './context.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../../stores/file/atomic.js';
-import { confine, mkdirInside } from '../../stores/file/paths.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { confine, mkdirInside } from '../../fs/confine.js';
 import { globToRegExp } from '../policy/glob.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { writeFileAtomic } from '../../stores/file/atomic.js';
-import { confine, mkdirInside } from '../../stores/file/paths.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { confine, mkdirInside } from '../../fs/confine.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { isoSeconds } from '../../core/time.js';

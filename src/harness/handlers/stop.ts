@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { userTempDir } from '../../stores/file/paths.js';
+import { userTempDir } from '../../fs/temp-dir.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './context.js';

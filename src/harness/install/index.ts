@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, isAbsolute } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { defaultRoot } from '../../project/root.js';
-import { writeFileAtomic } from '../../stores/file/atomic.js';
-import { confine } from '../../stores/file/paths.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { confine } from '../../fs/confine.js';
 import { hookEntries } from './hooks.js';
 import { checkSettings, mergeSettings, type MergeRequest } from './settings.js';
 

@@ -11,7 +11,7 @@
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fnv1a32 as fingerprint } from '../../core/hash.js';
-import { userTempDir } from '../../stores/file/paths.js';
+import { userTempDir } from '../../fs/temp-dir.js';
 
 const CACHE_TTL_MS = 5000;
 

@@ -1,4 +1,4 @@
-import type { Cli } from '../../cli/context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { EXIT, isBatonError } from '../../core/errors.js';
 import { compileJq } from '../../core/jq/index.js';
 import type { Json } from '../../core/json.js';
@@ -10,7 +10,7 @@ import type { TaskSetup } from './setup.js';
  * the default and exit 0; strings print raw, anything else as compact JSON, one line per result.
  * Only an expression that does not compile is the caller's bug (exit 2). No lock is taken.
  */
-export async function taskGet(setup: TaskSetup, cli: Cli, expr: string, fallback: string): Promise<number> {
+export async function taskGet(setup: TaskSetup, cli: CommandIo, expr: string, fallback: string): Promise<number> {
   let program: ReturnType<typeof compileJq>;
   try {
     program = compileJq(expr, []);
@@ -23,7 +23,7 @@ export async function taskGet(setup: TaskSetup, cli: Cli, expr: string, fallback
   }
   let results: Json[] = [];
   try {
-    const { readDocument } = await import('../../stores/file/index.js');
+    const { readDocument } = await import('../../stores/index.js');
     const read = readDocument(setup.taskPath);
     await program.ready();
     if (read.state === 'ok') results = program.run(read.doc, {});

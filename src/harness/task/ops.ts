@@ -7,12 +7,12 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Cli } from '../../cli/context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { EXIT, isBatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
-import { readDocument } from '../../stores/file/index.js';
-import { writeFileAtomic } from '../../stores/file/atomic.js';
-import { confine, mkdirInside } from '../../stores/file/paths.js';
+import { readDocument } from '../../stores/index.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { confine, mkdirInside } from '../../fs/confine.js';
 import { stateLockPath, withStateLock } from '../state-lock.js';
 import { heldBy } from './shell-lock.js';
 import { stateError, stateExit } from './errors.js';
@@ -25,7 +25,7 @@ const NO_TASK = 3;
 
 export async function taskInit(
   setup: TaskSetup,
-  cli: Cli,
+  cli: CommandIo,
   [slug, lane, bracket, tenancy, audit]: string[],
 ): Promise<void> {
   if (!/^-?\d+$/.test(bracket ?? ''))
@@ -59,7 +59,7 @@ export async function taskInit(
 
 export async function taskUpdate(
   setup: TaskSetup,
-  cli: Cli,
+  cli: CommandIo,
   expr: string,
   args: Record<string, Json>,
   ifExists: boolean,

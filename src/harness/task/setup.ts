@@ -3,12 +3,12 @@
  * file (from baton.config.json, the eneo profile's layout by default).
  */
 import { resolve } from 'node:path';
-import type { Cli } from '../../cli/context.js';
+import type { CommandIo } from '../../core/command-io.js';
 import { EXIT } from '../../core/errors.js';
 import { Doc } from '../../doc/doc.js';
-import { locate } from '../../doc/root.js';
+import { locate } from '../../project/root.js';
 import { projectContext } from '../../project/context.js';
-import { FileStore } from '../../stores/file/index.js';
+import { FileStore } from '../../stores/index.js';
 import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../config.js';
 import { stateExit } from './errors.js';
@@ -25,7 +25,7 @@ export interface TaskSetup {
   doc(): Doc;
 }
 
-export function taskSetup(cli: Cli): TaskSetup {
+export function taskSetup(cli: CommandIo): TaskSetup {
   // These are the Eneo harness's operations: with no profile configured, its layout and root
   // markers apply (as `baton hook --profile eneo` assumes), so both find the same state.
   const project = projectContext({ cwd: cli.cwd, env: cli.env, defaultProfile: 'eneo' });

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, isBatonError } from '../../core/errors.js';
-import { acquireLock, HOST, isAlive, readOwner, releaseLock } from '../../stores/file/lock.js';
+import { acquireLock, HOST, isAlive, readOwner, releaseLock } from '../../fs/lock.js';
 import { stateExit } from './errors.js';
 import type { TaskSetup } from './setup.js';
 

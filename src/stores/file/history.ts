@@ -21,8 +21,8 @@ import {
 import { join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
-import { fsyncDir, makeDir, writeFileAtomic } from './atomic.js';
-import { openNoFollow } from './paths.js';
+import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
+import { openNoFollow } from '../../fs/confine.js';
 
 const SEGMENT_SIZE = 1000;
 export const DEFAULT_HISTORY_KEEP = 10_000;

@@ -13,7 +13,7 @@ import {
   type ReadResult,
   type Store,
 } from '../store.js';
-import { fsyncDir, makeDir, writeFileAtomic } from './atomic.js';
+import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
 import {
   appendEntry,
   DEFAULT_HISTORY_KEEP,
@@ -26,8 +26,8 @@ import {
   tailEntries,
   type Appended,
 } from './history.js';
-import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock, type LockHandle } from './lock.js';
-import { checkedDocPaths, type DocPaths } from './paths.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock, type LockHandle } from '../../fs/lock.js';
+import { checkedDocPaths, type DocPaths } from './layout.js';
 import { replay } from '../replay.js';
 
 export interface FileStoreOptions {

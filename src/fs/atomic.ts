@@ -16,9 +16,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { BatonError, isBatonError, systemFix } from '../../core/errors.js';
-import { uniqueHex } from '../../core/hash.js';
-import { tempName } from './paths.js';
+import { BatonError, isBatonError, systemFix } from '../core/errors.js';
+import { uniqueHex } from '../core/hash.js';
+import { tempName } from './file-names.js';
 
 export interface AtomicWriteOptions {
   /** fsync file and folder (default true). Mirrors and caches pass false: they are derived data. */

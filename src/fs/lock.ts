@@ -33,8 +33,8 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { BatonError, systemFix } from '../../core/errors.js';
-import { uniqueHex } from '../../core/hash.js';
+import { BatonError, systemFix } from '../core/errors.js';
+import { uniqueHex } from '../core/hash.js';
 import { makeDir, tempPathFor, unlinkQuietly } from './atomic.js';
 
 export interface LockOptions {

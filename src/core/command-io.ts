@@ -1,0 +1,14 @@
+/**
+ * What a command may touch of its process: its output, input, environment and working folder.
+ * The CLI hands over the real ones (cli/context.ts), the MCP server and in-process callers their
+ * own, so the features that take one never reach for `process` themselves.
+ */
+export interface CommandIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  readStdin: () => string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** The CLI script this process runs (`process.argv[1]`), for commands that start it again; absent outside the CLI. */
+  script?: string;
+}

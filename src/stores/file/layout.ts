@@ -1,0 +1,62 @@
+/** Where the file store keeps a document's lock, metadata and history: the `.baton/` folder beside it. */
+import { basename, dirname, join } from 'node:path';
+import { confineReal, realTarget, resolveKeyIn } from '../../fs/confine.js';
+import { NAME_MAX, shortName } from '../../fs/file-names.js';
+import { lstatOrMissing } from '../../fs/stat.js';
+
+/** Where a document and its sidecar files live on disk. */
+export interface DocPaths {
+  file: string;
+  /** `.baton/` beside the document: lock, metadata, history. */
+  sidecar: string;
+  lock: string;
+  meta: string;
+  history: string;
+}
+
+export const SIDECAR = '.baton';
+
+/**
+ * The longest suffix the engine adds to a document's name: the lock's steal guard temp file
+ * `.NAME.lock.steal.<pid>.<12 hex>.tmp` is 33 bytes plus the pid (at most 7 digits on Linux).
+ * Names up to NAME_MAX - 40 keep their readable sidecar names, as before; longer ones use
+ * `shortName`. Session files (`session-<200 chars>.json`, 213 bytes) stay readable.
+ */
+const READABLE_MAX = NAME_MAX - 40;
+
+/** The base of a document's lock, metadata and history names. */
+export function auxName(name: string): string {
+  return Buffer.byteLength(name) <= READABLE_MAX ? name : shortName(name);
+}
+
+export function docPaths(file: string): DocPaths {
+  const sidecar = join(dirname(file), SIDECAR);
+  const name = auxName(basename(file));
+  return {
+    file,
+    sidecar,
+    lock: join(sidecar, `${name}.lock`),
+    meta: join(sidecar, `${name}.meta.json`),
+    history: join(sidecar, `${name}.history`),
+  };
+}
+
+/**
+ * The document's paths under `root`, each checked: the document (resolveKey), and the `.baton/`
+ * folder and its lock, metadata and history, none of which may be a symlink leading out of the
+ * root (the engine writes all of them). A file in a checked folder that is not itself a link
+ * needs no further resolving: one lstat each.
+ */
+export function checkedDocPaths(root: string, key: string): DocPaths {
+  const realRoot = realTarget(root);
+  const paths = docPaths(resolveKeyIn(root, realRoot, key));
+  confineReal(realRoot, paths.sidecar, `${key}'s .baton folder`);
+  for (const path of [paths.lock, paths.meta, paths.history]) {
+    if (isLink(path)) confineReal(realRoot, path, `${key}'s sidecar file`);
+  }
+  return paths;
+}
+
+function isLink(path: string): boolean {
+  return lstatOrMissing(path)?.isSymbolicLink() ?? false;
+}
