@@ -181,6 +181,20 @@ describe('baton mcp', () => {
     await fails('lint', { goal: '../x' }, 'usage');
   });
 
+  it('a goal refusal carries its own code: a state.md without its Now section is invalid, and nothing is written', async () => {
+    const file = join(tree.dir, 'home', '.claude', 'orchestrate', 'demo-goal', 'state.md');
+    const kept = readFileSync(file, 'utf8');
+    const broken = kept.replace(/^## Now$/m, '## Later');
+    assert.notEqual(broken, kept);
+    writeFileSync(file, broken);
+    try {
+      assert.match(await fails('goal', { action: 'now', text: 'x' }, 'invalid'), /has no '## Now' line/);
+      assert.equal(readFileSync(file, 'utf8'), broken);
+    } finally {
+      writeFileSync(file, kept);
+    }
+  });
+
   it('bad arguments are usage errors naming the problem; a bad jq program is a jq_syntax error; nothing is written', async () => {
     const before = onDisk('notes.json');
     assert.match(await fails('update', { file: 'notes.json' }, 'usage'), /expr/);
