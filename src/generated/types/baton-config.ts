@@ -165,6 +165,10 @@ export interface BatonConfig {
   shell?: {
     strict?: boolean;
   };
+  /**
+   * The project id that scopes this project's documents in a shared store such as PostgreSQL (default: the git remote's URL, else the root's real path; BATON_PROJECT overrides it).
+   */
+  project?: string;
   limits?: LimitsConfig;
 }
 /**
