@@ -96,11 +96,3 @@ export function toolNames(env: NodeJS.ProcessEnv): ToolNames {
   }
   return { goal: 'baton goal', goalCommand: 'baton goal', transcriptCommand: 'baton goal transcript', compat: false };
 }
-
-/** A numeric env setting; empty or malformed means the default. */
-export function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw.trim());
-  return Number.isFinite(value) ? value : fallback;
-}

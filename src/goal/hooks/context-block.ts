@@ -4,7 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { envNumber, type ToolNames } from '../paths.js';
+import { envNumber } from '../../core/env.js';
+import type { ToolNames } from '../paths.js';
 import { formatFinding } from '../lint/context.js';
 import { lintState } from '../lint/run.js';
 import { expandHome, parseAgentEntry } from '../text.js';

@@ -1,6 +1,6 @@
 import type { HandlerContext } from '../../harness/handlers/context.js';
 import type { HookOutcome } from '../../harness/types.js';
-import { envNumber } from '../paths.js';
+import { envNumber } from '../../core/env.js';
 import { writePointer } from '../pointer.js';
 import { appendLog, rotateLog } from '../log-file.js';
 import { underStateLock } from '../state-file.js';

@@ -4,7 +4,8 @@
  */
 import type { HandlerContext } from '../../harness/handlers/context.js';
 import type { HookOutcome } from '../../harness/types.js';
-import { envNumber, toolNames } from '../paths.js';
+import { envNumber } from '../../core/env.js';
+import { toolNames } from '../paths.js';
 import { writePointer } from '../pointer.js';
 import { rotateLog } from '../log-file.js';
 import { underStateLock } from '../state-file.js';

@@ -2,7 +2,7 @@
  * What every lint rule reads. Built once per run; sections are cut on first use and cached so a
  * 1 MB file is scanned a handful of times, not once per rule and section.
  */
-import { envNumber } from '../paths.js';
+import { envNumber } from '../../core/env.js';
 import { sectionLines } from '../text.js';
 
 export interface LintThresholds {
