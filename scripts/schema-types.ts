@@ -19,14 +19,32 @@ export async function schemaTypes(): Promise<Record<string, string>> {
     .sort()) {
     const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', file), 'utf8')) as JSONSchema;
     const name = file.replace(/\.schema\.json$/, '').replace(/\./g, '-');
-    out[`${name}.ts`] = await compile(schema, schema.title ?? name, {
-      bannerComment: `// Generated from schemas/${file} by scripts/schema-types.ts. Do not edit.`,
+    const banner = `// Generated from schemas/${file} by scripts/schema-types.ts. Do not edit.`;
+    const text = await compile(freeFormAsJson(schema) as JSONSchema, schema.title ?? name, {
+      bannerComment: banner,
       unreachableDefinitions: true,
       style,
       cwd: join(ROOT, 'schemas'),
     });
+    const json = /\bJsonObject\b/.test(text) ? "import type { JsonObject } from '../../core/json.js';\n" : '';
+    out[`${name}.ts`] = text.replace(`${banner}\n`, `${banner}\n${json}`);
   }
   return out;
+}
+
+/**
+ * A free-form object (`"type": "object"` and nothing about its keys, like a phase's outputs) holds
+ * JSON: typed as the engine's JsonObject rather than `{[k: string]: unknown}`, so its values pass
+ * to the JSON helpers as they are.
+ */
+function freeFormAsJson(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(freeFormAsJson);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = freeFormAsJson(value);
+  const free =
+    out.type === 'object' && !out.properties && out.additionalProperties === undefined && !out.patternProperties;
+  return free ? { ...out, tsType: 'JsonObject' } : out;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

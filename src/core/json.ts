@@ -55,6 +55,23 @@ export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether a value is JSON: for the parts of a typed document whose generated type says `unknown`
+ * (a run's variables), and for a typed document handed back to the engine as the JSON it is.
+ * Recursive: it is given values of documents the engine read, which are within maxDepth.
+ */
+export function isJson(value: unknown): value is Json {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJson);
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every(isJson);
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return isJson(value) && isObject(value);
+}
+
 export function typeName(value: Json | undefined): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';

@@ -14,19 +14,11 @@ import { relative, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import { isObject, type Json } from '../core/json.js';
 import { isInside } from '../fs/confine.js';
+import type { Contract } from '../generated/types/pipeline-run.js';
 import { PHASE_KEY } from './phases.js';
 
-export interface ContractPhase {
-  phase: string;
-  agent?: string;
-  inputs: string[];
-  outputs: string[];
-}
-
-export interface Contract {
-  file?: string;
-  phases: ContractPhase[];
-}
+export type { Contract } from '../generated/types/pipeline-run.js';
+export type ContractPhase = Contract['phases'][number];
 
 export const OUTPUT_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 

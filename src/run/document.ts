@@ -4,33 +4,18 @@
  * top: the compat "no state file" message and the size limits.
  */
 import { BatonError, isBatonError } from '../core/errors.js';
-import type { Json, JsonObject } from '../core/json.js';
+import type { Json } from '../core/json.js';
+import { builtinSchema } from '../core/schema/index.js';
 import { OPERATION, type Doc, type Updater, type WriteResult } from '../doc/doc.js';
 import { openDoc } from '../doc/open.js';
-import type { Contract } from './contract.js';
+import type { Phase as PhaseEntry, PipelineRun as RunDoc } from '../generated/types/pipeline-run.js';
+import { pipeline_run as isRunDoc } from '../generated/validators.js';
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.js';
 import { locateRun, type RunLocation } from './location.js';
 
-export type PhaseStatus = 'todo' | 'in_progress' | 'done';
-
-export interface PhaseEntry {
-  agent?: string;
-  status: PhaseStatus;
-  outputs: JsonObject;
-  evidence: string[];
-  work_items: string[];
-  started_at?: string;
-  finished_at?: string;
-  /** The last `baton gate` verdict; cleared when the phase starts or finishes again. */
-  gate?: { result: 'pass' | 'fail'; at: string; missing?: string[] };
-}
-
-export interface RunDoc {
-  session: string;
-  phases: Record<string, PhaseEntry>;
-  contract?: Contract;
-  [field: string]: Json | undefined | Record<string, PhaseEntry> | Contract;
-}
+/** The run and its phase entries, typed from schemas/pipeline-run.schema.json (src/generated/types). */
+export type { Phase as PhaseEntry, PipelineRun as RunDoc } from '../generated/types/pipeline-run.js';
+export type PhaseStatus = PhaseEntry['status'];
 
 /** The operations the pipeline-run schema's `sealed` rule names. */
 export type RunOperation = 'run.init' | 'phase' | 'gate';
@@ -72,17 +57,18 @@ export class Run {
   async read(): Promise<RunDoc> {
     const doc = await this.doc.read();
     if (doc === undefined) throw this.missing();
-    return doc as unknown as RunDoc;
+    return this.typed(doc);
   }
 
   /**
-   * Read-modify-write inside the lock; a missing run gives the compat "run 'init' first". Only a
-   * `phase` or `gate` operation may change `phases` (the schema seals them); a field write names none.
+   * Read-modify-write inside the lock; a missing run gives the compat "run 'init' first". `change`
+   * edits the run in place. Only a `phase` or `gate` operation may change `phases` (the schema
+   * seals them); a field write names none.
    */
-  async update(change: (run: RunDoc) => RunDoc | void, operation?: RunOperation): Promise<WriteResult> {
+  async update(change: (run: RunDoc) => void, operation?: RunOperation): Promise<WriteResult> {
     const updater: Updater = (doc) => {
-      const run = doc as unknown as RunDoc;
-      return (change(run) ?? run) as unknown as JsonObject;
+      change(this.typed(doc));
+      return doc;
     };
     try {
       return await this.doc.update(updater, {}, operation ? { [OPERATION]: operation } : {});
@@ -90,6 +76,16 @@ export class Run {
       if (isBatonError(error, 'not_found')) throw this.missing();
       throw error;
     }
+  }
+
+  /** The document as a run; one edited outside baton into another shape is refused (invalid, exit 3). */
+  private typed(doc: Json): RunDoc {
+    if (isRunDoc(doc)) return doc;
+    const [issue] = builtinSchema('pipeline-run')?.validate(doc) ?? [];
+    throw new BatonError(
+      'invalid',
+      `${this.location.file} is not a pipeline run (${issue?.path}: ${issue?.message}); restore it with baton revert, or start again with run init`,
+    );
   }
 
   missing(): BatonError {

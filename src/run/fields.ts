@@ -4,11 +4,11 @@
  * back to a dot path, and the exact top-level key always wins so old flat keys stay readable.
  */
 import { BatonError } from '../core/errors.js';
-import { isObject, type Json, type JsonObject } from '../core/json.js';
+import { isJsonObject, isObject, type Json } from '../core/json.js';
 import { getAt, parsePath } from '../core/paths.js';
 import type { Contract } from './contract.js';
 import { OPERATION } from '../doc/doc.js';
-import { Run, type RunDoc } from './document.js';
+import { Run, type PhaseEntry, type RunDoc } from './document.js';
 import { checkSize } from './limits.js';
 import { emptyPhase } from './phases.js';
 
@@ -21,10 +21,10 @@ export interface Outcome {
 
 /** Writes `{session, phases: {}}` (plus the contract's phases as todo), replacing only this run's file. */
 export async function initRun(run: Run, contract?: Contract): Promise<Outcome> {
-  const phases: Record<string, Json> = {};
-  for (const phase of contract?.phases ?? []) phases[phase.phase] = emptyPhase(phase.agent) as unknown as Json;
-  const values: JsonObject = { session: run.location.label, phases };
-  if (contract) values.contract = contract as unknown as Json;
+  const values: RunDoc = { session: run.location.label, phases: {} };
+  for (const phase of contract?.phases ?? []) values.phases[phase.phase] = emptyPhase(phase.agent);
+  if (contract) values.contract = contract;
+  if (!isJsonObject(values)) throw new BatonError('internal', `run ${run.location.label} is not JSON`);
   await run.doc.init(values, { schema: 'pipeline-run', force: true, [OPERATION]: 'run.init' });
   return { out: `pipeline-state: initialized ${run.location.file} (session=${run.location.label})\n`, warnings: [] };
 }
@@ -32,7 +32,7 @@ export async function initRun(run: Run, contract?: Contract): Promise<Outcome> {
 export async function setField(run: Run, field: string, value: Json): Promise<Outcome> {
   const warning = checkSize(field, value, run.limits);
   await run.update((doc) => {
-    (doc as Record<string, Json>)[field] = value;
+    doc[field] = value;
   });
   return { warnings: warning ? [warning] : [] };
 }
@@ -40,9 +40,9 @@ export async function setField(run: Run, field: string, value: Json): Promise<Ou
 export async function appendField(run: Run, field: string, value: Json): Promise<Outcome> {
   const warning = checkSize(field, value, run.limits);
   await run.update((doc) => {
-    const current = (doc as Record<string, Json>)[field] ?? null;
+    const current = doc[field] ?? null;
     if (current !== null && !Array.isArray(current)) throw new BatonError('invalid', `field ${field} is not a list`);
-    (doc as Record<string, Json>)[field] = [...(current ?? []), value];
+    doc[field] = [...(current ?? []), value];
   });
   return { warnings: warning ? [warning] : [] };
 }
@@ -62,12 +62,14 @@ export async function clearRun(run: Run): Promise<Outcome> {
   return { out: `pipeline-state: cleared ${run.location.file}\n`, warnings: [] };
 }
 
-export function lookup(doc: RunDoc, field: string): Json | undefined {
-  const flat = doc as unknown as JsonObject;
-  if (Object.hasOwn(flat, field)) return flat[field];
+/** A run's field, or a dot path into it; the whole of `doc` when `field` is undefined. */
+export function lookup(doc: RunDoc | PhaseEntry, field: string | undefined): Json | undefined {
+  if (!isJsonObject(doc)) return undefined;
+  if (field === undefined) return doc;
+  if (Object.hasOwn(doc, field)) return doc[field];
   if (!field.includes('.')) return undefined;
   try {
-    return getAt(flat, parsePath(field));
+    return getAt(doc, parsePath(field));
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@
  * files is the agent's job, and pasting them here would rebuild the dumps the bus exists to end.
  */
 import { BatonError } from '../core/errors.js';
-import type { Json } from '../core/json.js';
+import { isJson, type Json } from '../core/json.js';
 import type { RunDoc } from './document.js';
 
 export interface ResolvedInput {
@@ -43,8 +43,8 @@ export function resolveInputs(run: RunDoc, phase: string): PhaseInputs {
     const produced = producer === undefined ? undefined : run.phases?.[producer]?.outputs[key];
     if (producer !== undefined) evidence[producer] = run.phases?.[producer]?.evidence ?? [];
     if (produced !== undefined && produced !== null) return { key, value: produced, from: producer };
-    const flat = (run as Record<string, unknown>)[key] as Json | undefined;
-    if (flat !== undefined && flat !== null) return { key, value: flat, from: 'run' };
+    const flat = run[key];
+    if (flat !== undefined && flat !== null && isJson(flat)) return { key, value: flat, from: 'run' };
     return { key, value: undefined, from: producer };
   });
   return { phase, agent: step.agent, inputs, evidence };

@@ -75,7 +75,7 @@ export function finishPhase(run: RunDoc, key: string, options: DoneOptions): Pha
   if (options.agent !== undefined) entry.agent = options.agent;
   for (const [name, value] of options.outputs) {
     entry.outputs[name] = value;
-    if (options.promote) (run as Record<string, unknown>)[name] = value;
+    if (options.promote) run[name] = value;
   }
   entry.evidence.push(...options.evidence.filter((path) => !entry.evidence.includes(path)));
   entry.work_items.push(...options.workItems.filter((path) => !entry.work_items.includes(path)));
@@ -91,11 +91,10 @@ export function finishPhase(run: RunDoc, key: string, options: DoneOptions): Pha
  * to `phase done`. A path already listed is not added twice, so a re-run phase does not double it.
  */
 function mirrorEvidence(run: RunDoc, field: string, paths: string[]): void {
-  const flat = run as Record<string, unknown>;
-  const list = flat[field] ?? null;
+  const list = run[field] ?? null;
   if (list !== null && !Array.isArray(list)) throw new BatonError('invalid', `field ${field} is not a list`);
-  const current = (list ?? []) as Json[];
-  flat[field] = [...current, ...paths.filter((path) => !current.includes(path))];
+  const current: unknown[] = list ?? [];
+  run[field] = [...current, ...paths.filter((path) => !current.includes(path))];
 }
 
 function refused(key: string, from: PhaseStatus, to: PhaseStatus, hint?: string): BatonError {

@@ -1,4 +1,4 @@
-import type { Json } from '../core/json.js';
+import { isJson, type Json } from '../core/json.js';
 import type { PhaseEntry, Run, RunDoc } from './document.js';
 
 /**
@@ -15,7 +15,7 @@ export async function showRun(run: Run, now: Date = new Date()): Promise<string>
   for (const key of keys) lines.push(...phaseLines(key, doc.phases[key] as PhaseEntry, now));
   const vars = Object.entries(doc).filter(([name]) => !['session', 'phases', 'contract'].includes(name));
   if (vars.length > 0) lines.push('run variables:');
-  for (const [name, value] of vars) lines.push(`  ${name} = ${brief(value as Json)}`);
+  for (const [name, value] of vars) if (isJson(value)) lines.push(`  ${name} = ${brief(value)}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -15,7 +15,7 @@ import { lintState } from '../goal/lint/run.js';
 import { normalizeWave } from '../harness/wave-barrier.js';
 import { projectContext } from '../project/context.js';
 import { taskRules } from '../project/document-rules.js';
-import type { RunDoc } from '../run/document.js';
+import { pipeline_run as isRunDoc } from '../generated/validators.js';
 import { evaluateGate } from '../run/gate.js';
 import { phaseOrder } from '../run/show.js';
 import { isInside } from '../fs/confine.js';
@@ -193,11 +193,10 @@ export async function documentDetail(project: Project, id: string): Promise<Json
   const kind = kindOf(id, value ?? undefined);
   const detail: JsonObject = { id, kind, value };
   if (kind === 'task' && taskPath(project) === resolve(project.root, id)) detail.barrier = readWave(project);
-  if (kind === 'run' && isObject(value)) {
-    const run = value as unknown as RunDoc;
-    detail.phases = phaseOrder(run).map((key) => ({
+  if (kind === 'run' && isRunDoc(value)) {
+    detail.phases = phaseOrder(value).map((key) => ({
       key,
-      gate: evaluateGate(run, key, project.root) as unknown as Json,
+      gate: evaluateGate(value, key, project.root) as unknown as Json,
     }));
   }
   return detail;

@@ -93,7 +93,7 @@ async function get(run: Run, key: string, field: string | undefined, cli: Comman
       'not_found',
       `run ${doc.session} has no phase ${key}; phases: ${Object.keys(doc.phases ?? {}).join(', ') || 'none'}`,
     );
-  const value = field === undefined ? (entry as unknown as Json) : lookup(entry as never, field);
+  const value = lookup(entry, field);
   if (value !== undefined && value !== null) cli.out(`${formatValue(value)}\n`);
   return EXIT.ok;
 }

@@ -1,4 +1,5 @@
 // Generated from schemas/pipeline-run.schema.json by scripts/schema-types.ts. Do not edit.
+import type { JsonObject } from '../../core/json.js';
 
 /**
  * This interface was referenced by `PipelineRun`'s JSON-Schema
@@ -29,9 +30,7 @@ export interface PipelineRun {
 export interface Phase {
   agent?: string;
   status: 'todo' | 'in_progress' | 'done';
-  outputs: {
-    [k: string]: unknown;
-  };
+  outputs: JsonObject;
   evidence: Paths;
   work_items: Paths;
   started_at?: string;
