@@ -42,7 +42,8 @@ export async function appendField(run: Run, field: string, value: Json): Promise
   await run.update((doc) => {
     const current = doc[field] ?? null;
     if (current !== null && !Array.isArray(current)) throw new BatonError('invalid', `field ${field} is not a list`);
-    doc[field] = [...(current ?? []), value];
+    const list: unknown[] = current ?? [];
+    doc[field] = [...list, value];
   });
   return { warnings: warning ? [warning] : [] };
 }
