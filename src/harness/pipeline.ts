@@ -6,7 +6,7 @@
  * disables its gate in the host anyway.
  */
 import { isBatonError } from '../core/errors.js';
-import { mergeConfig, validateConfig, type HarnessConfig } from './config.js';
+import { mergeConfig, validateConfig, type HarnessConfig } from '../project/config.js';
 import { debugLog } from './debug-log.js';
 import { EVENTS, isEventName, type EventName } from './events.js';
 import type { Handler } from './handlers/context.js';

@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
-import { mergeConfig, type BatonConfig, type HarnessConfig } from '../harness/config.js';
+import { mergeConfig, type BatonConfig, type HarnessConfig } from './config.js';
 import { checkClassification, type Classification } from './classification.js';
 import { CONFIG_FILE } from './config-file.js';
 import { checkConfig, configRefusal } from './config-schema.js';

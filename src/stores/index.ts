@@ -14,3 +14,4 @@ export type {
 export { MemoryStore } from './memory.js';
 export { FileStore, readDocument, readMeta, type FileStoreOptions } from './file/index.js';
 export { SIDECAR } from './file/layout.js';
+export { findDocuments } from './file/find-documents.js';

@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { BatonError, isBatonError } from '../core/errors.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { openDoc } from '../doc/open.js';
-import { findDocuments } from '../doctor/scan.js';
+import { findDocuments, type HistoryEntry } from '../stores/index.js';
 import { goalRoot, isValidSlug, toolNames } from '../goal/paths.js';
 import { lintState } from '../goal/lint/run.js';
 import { normalizeWave } from '../harness/wave-barrier.js';
@@ -19,7 +19,6 @@ import { pipeline_run as isRunDoc } from '../generated/validators.js';
 import { evaluateGate } from '../run/gate.js';
 import { phaseOrder } from '../run/show.js';
 import { isInside } from '../fs/confine.js';
-import type { HistoryEntry } from '../stores/index.js';
 
 export type Kind = 'task' | 'run' | 'goal' | 'document';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { PROFILES } from '../../src/harness/config.js';
+import { PROFILES } from '../../src/project/config.js';
 import { checkConfig } from '../../src/project/config-schema.js';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';

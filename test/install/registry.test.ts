@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { mergeConfig } from '../../src/harness/config.js';
+import { mergeConfig } from '../../src/project/config.js';
 import { configEvents, EVENT_NAMES, EVENTS, hostEvents, type HostName } from '../../src/harness/events.js';
 import { PROFILE_FRONTS } from '../../src/harness/profiles/index.js';
 

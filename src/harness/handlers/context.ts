@@ -1,4 +1,4 @@
-import type { HarnessConfig } from '../config.js';
+import type { HarnessConfig } from '../../project/config.js';
 import type { HookInput, HookOutcome } from '../types.js';
 
 /** What every handler gets: the normalised payload, the merged config and the project root. */

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { HarnessConfig, StopCommand } from '../config.js';
+import type { HarnessConfig, StopCommand } from '../../project/config.js';
 import type { StateReader } from '../policy/state.js';
 import { isReady, normalizeWave } from '../wave-barrier.js';
 

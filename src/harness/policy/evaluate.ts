@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import type { HarnessConfig, RuleConfig } from '../config.js';
+import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 import type { Analysis, Write } from '../shell/analyze.js';
 import type { HookInput } from '../types.js';
 import { compilePatterns, globToRegExp, type PathTest } from './glob.js';

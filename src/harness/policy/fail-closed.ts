@@ -5,7 +5,7 @@
  * could be; anything less known, against every path the command names (docs/gates.md).
  */
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import type { HarnessConfig, RuleConfig } from '../config.js';
+import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 import type { Analysis, Write } from '../shell/analyze.js';
 import type { Denial } from './evaluate.js';
 import { realPath, MAX_TREE } from './real-path.js';

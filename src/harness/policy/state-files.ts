@@ -5,7 +5,7 @@
  * allow-list says. Running baton itself (`baton task phase-set`, `eneo-phase-set`) stays allowed.
  */
 import { resolve } from 'node:path';
-import type { HarnessConfig, RuleConfig } from '../config.js';
+import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 
 export const STATE_RULE = 'baton-state';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Condition, HarnessConfig } from '../config.js';
+import type { Condition, HarnessConfig } from '../../project/config.js';
 
 /**
  * Reads the document fields rules are conditioned on, as cheaply as possible: a field with a

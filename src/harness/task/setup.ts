@@ -10,7 +10,7 @@ import { locate } from '../../project/root.js';
 import { projectContext } from '../../project/context.js';
 import { FileStore } from '../../stores/index.js';
 import { taskRules } from '../../project/document-rules.js';
-import type { HarnessConfig } from '../config.js';
+import type { HarnessConfig } from '../../project/config.js';
 import { stateExit } from './errors.js';
 
 export interface TaskSetup {

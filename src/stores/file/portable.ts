@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { BatonError } from '../../core/errors.js';
-import { findDocuments } from '../../doctor/scan.js';
+import { findDocuments } from './find-documents.js';
 import type { PortableStore } from '../portable.js';
 import type { HistoryEntry } from '../store.js';
 import { makeDir, writeFileAtomic } from '../../fs/atomic.js';

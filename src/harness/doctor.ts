@@ -1,5 +1,6 @@
 /**
- * The harness rows of `baton doctor` (after the core state rows): the config itself,
+ * The harness's own rows of `baton doctor`, its one entry for the doctor (the CLI adds them after
+ * the document rows): the config itself,
  * a task left stale by missing plan files (per the configured lane rules), mirror drift, a
  * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
  * config says must exist. Fix texts name the compat commands a harness user already knows.
@@ -7,14 +8,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { readConfigFile, CONFIG_FILE } from '../project/config-file.js';
-import { mergeConfig, validateConfig } from '../harness/config.js';
+import { mergeConfig, validateConfig } from '../project/config.js';
 import { markedRoot, rootConfigOf } from '../project/root.js';
 import { classificationIssues } from '../project/classification.js';
-import { stateLockPath } from '../harness/state-lock.js';
+import { stateLockPath } from './state-lock.js';
 import { readDocument } from '../stores/index.js';
 import { inspectLock, isStale } from '../fs/lock.js';
 import type { JsonObject } from '../core/json.js';
-import type { Finding } from './checks.js';
+import type { Finding } from '../doctor/checks.js';
 
 export async function harnessChecks(
   configRoot: string,

@@ -10,7 +10,7 @@
  */
 import type { Issue } from '../core/errors.js';
 import type { BatonConfig } from '../generated/types/baton-config.js';
-import { checkConfig, type CheckedConfig } from '../project/config-schema.js';
+import { checkConfig, type CheckedConfig } from './config-schema.js';
 import { ENEO } from './profiles/eneo.js';
 
 /**

@@ -1,6 +1,10 @@
+/**
+ * Finds the file store's documents under a folder by their `.baton/` sidecars, for `baton doctor`,
+ * the dashboard and export: the store's layout knows which files are documents.
+ */
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { auxName, SIDECAR } from '../stores/file/layout.js';
+import { auxName, SIDECAR } from './layout.js';
 
 const SKIP = new Set(['node_modules', '.git']);
 const SIDECAR_FILE = /^(.+?)\.(lock|meta\.json|history)$/;
