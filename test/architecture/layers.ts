@@ -24,6 +24,7 @@ export const LAYERS: { name: string; parts: string[] }[] = [
  */
 export const SIDEWAYS: Record<string, string> = {
   'core -> generated': 'the schemas and validators compiled at build time',
+  'generated -> core': "the types generated from the schemas use core's JSON types",
   'goal -> harness': 'the goal hooks run in the harness hook pipeline',
   'harness -> doctor': "the harness's doctor rows use the doctor's row type",
   'cli -> mcp': '`baton mcp` serves the MCP server',
