@@ -12,7 +12,7 @@ export function buildPlugin(from, id) {
   const to = join(dist, 'builds', id);
   mkdirSync(to, { recursive: true });
   cpSync(join(from, 'cli.js'), join(to, 'cli.js'));
-  for (const folder of ['commands', 'parts', 'vendor']) {
+  for (const folder of ['commands', 'lazy']) {
     mkdirSync(join(to, folder), { recursive: true });
     for (const file of readdirSync(join(from, folder))) {
       if (file.endsWith('.js')) cpSync(join(from, folder, file), join(to, folder, file));

@@ -8,14 +8,21 @@
 // shows it a half-built or missing dist/. Renaming a new folder over dist/ itself cannot do this:
 // rename fails on a non-empty folder, and npm does not pack a symlinked dist/.
 //
-// Why CommonJS and one file per command: every hook call is a fresh Node process, and measured
-// here a `baton get` built as split ESM chunks spent ~20 ms of its ~50 ms resolving and linking
-// ten modules through the ESM loader (a bare ESM file alone costs ~6 ms more than CommonJS). A
-// command now loads exactly two files, main and its own bundle, through require.
+// Why CommonJS and one bundle per command: every hook call is a fresh Node process, and what it
+// pays over a bare Node start is mostly loading code. A command loads main, its own bundle and the
+// lazy bundles it uses, each through a V8 code cache (src/cli/bundle-loader.ts). Measured against
+// simpler builds (bench/startup.mjs, CPU ms per process, median of 25 interleaved runs, 2026-12-01;
+// all figures in docs/benchmarks.md, "Start-up"), for `baton get` / a Bash PreToolUse hook:
+//                                               Node 20        Node 22        Node 24
+//   this build                                  29 / 31        29 / 32        33 / 37
+//   one CommonJS bundle for the whole CLI       +4 / +7        +10 / +9       +9 / +6
+//   ESM chunks (splitting: true), compile cache +22 / +26      +23 / +20      +21 / +16
+// One bundle makes every command load, and deserialize the cache of, every module's functions; the
+// ESM loader resolves and links each chunk. So the per-command bundles stay: they share source,
+// not load time.
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
 import { switchTo } from './switch-build.mjs';
@@ -34,69 +41,49 @@ const common = {
   target: 'node20',
   minify: true,
   sourcemap: 'linked',
+  // Maps point into src/ (there in a checkout, for stack traces and coverage) without a copy of
+  // it: half of dist/'s size.
+  sourcesContent: false,
   logLevel: 'warning',
 };
 const commands = readdirSync('src/cli/commands')
   .filter((file) => file.endsWith('.ts'))
-  .map((file) => `src/cli/commands/${file}`);
+  .map((file) => [`commands/${file.slice(0, -3)}`, `src/cli/commands/${file}`]);
 
-// Large libraries that only some runs need (Ajv for user schemas, yaml for contracts, re2js for
-// jq regex builtins) are bundled
-// once into dist/vendor/ and loaded on first use, instead of being parsed by every command.
-const VENDOR = { 'ajv/dist/2020.js': 'ajv', yaml: 'yaml', re2js: 're2js' };
-
-// Commands run inside a vm.Script (for the code cache, src/cli/bundle-loader.ts), where `import()`
-// has no loader. Every dynamic import that leaves the bundle (a vendor library, a node: builtin)
-// becomes a lazily evaluated stub module that requires it.
-const lazyRequire = {
-  name: 'lazy-require',
-  setup(b) {
-    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|yaml|re2js|node:.+)$/ }, (args) => {
-      if (args.kind === 'require-call' || args.namespace === 'lazy-require') {
-        return { path: VENDOR[args.path] ? `../vendor/${VENDOR[args.path]}.js` : args.path, external: true };
-      }
-      return args.kind === 'dynamic-import' || VENDOR[args.path]
-        ? { path: args.path, namespace: 'lazy-require' }
-        : undefined;
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
-  },
-};
-
-// Heavy handlers a command imports lazily are bundles of their own in dist/parts/, so a hook
-// that returns early (an event its profile ignores, the no-goal case) never loads the engine.
-// The shell parser and analysis are a part of their own, loaded by run-hook only for a shell
-// command, so Write/Edit decisions and other events never load them.
-const LEAF_PARTS = { 'src/harness/shell/analyze.ts': 'shell-gate' };
-const PARTS = {
-  ...LEAF_PARTS,
+// Bundles of their own, loaded on first use and shared by the commands that use them: heavy
+// handlers a command may skip (a hook for an event its profile ignores never loads the engine; the
+// shell parser loads only for a shell command) and libraries only some runs need (Ajv for user
+// schemas, yaml for contracts, re2js for jq regex builtins).
+const LAZY = {
   'src/harness/run-hook.ts': 'run-hook',
   'src/goal/hooks/run.ts': 'goal-hooks',
+  'src/harness/shell/analyze.ts': 'shell-gate',
+  'ajv/dist/2020.js': 'ajv',
+  yaml: 'yaml',
+  re2js: 're2js',
 };
-const partFiles = Object.fromEntries(Object.entries(PARTS).map(([file, name]) => [resolve(file), name]));
-const partExports = {};
-// The stub re-exports the part's names as an ES module, so `(await import(...)).name` reads the
-// same as it does in the source.
-const lazyParts = {
-  name: 'lazy-parts',
+const lazyByPath = Object.fromEntries(
+  Object.entries(LAZY).map(([from, name]) => [from.startsWith('src/') ? resolve(from) : from, name]),
+);
+// A dynamic import of one of them becomes a CommonJS stub that loads its bundle (through the code
+// cache, src/cli/bundle-loader.ts); esbuild copies the stub's exports into the awaited namespace,
+// so `(await import(...)).name` reads the same as it does in the source.
+const lazy = {
+  name: 'lazy',
   setup(b) {
-    b.onResolve({ filter: /\.js$/ }, (args) => {
+    b.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
-      const part = partFiles[resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))];
-      // A part not built yet (while the parts themselves are built) is bundled inline.
-      return part && partExports[part] ? { path: part, namespace: 'lazy-part' } : undefined;
+      const name =
+        lazyByPath[args.path] ??
+        (args.path.startsWith('.')
+          ? lazyByPath[resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))]
+          : undefined);
+      return name ? { path: name, namespace: 'lazy' } : undefined;
     });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-part' }, (args) => ({
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
       contents: [
-        `import { loadBundle } from ${JSON.stringify(resolve('src/cli/bundle-loader.ts'))};`,
-        `import { join } from 'node:path';`,
-        `const part = loadBundle(join(__dirname, '..', 'parts', ${JSON.stringify(`${args.path}.js`)}));`,
-        ...partExports[args.path].map((name) =>
-          name === 'default' ? 'export default part.default;' : `export const ${name} = part.${name};`,
-        ),
+        `const { loadBundle } = require(${JSON.stringify(resolve('src/cli/bundle-loader.ts'))});`,
+        `module.exports = loadBundle(require('node:path').join(__dirname, '..', 'lazy', ${JSON.stringify(`${args.path}.js`)}));`,
       ].join('\n'),
       loader: 'js',
       resolveDir: resolve('.'),
@@ -104,54 +91,21 @@ const lazyParts = {
   },
 };
 
-// A part's export names, read from the built bundle (its top level only defines functions).
-const readExports = (parts) => {
-  for (const name of Object.values(parts)) {
-    partExports[name] = Object.keys(createRequire(import.meta.url)(resolve(`${out}/parts/${name}.js`))).filter(
-      (key) => key !== '__esModule',
-    );
-  }
-};
-const entries = (parts) => Object.fromEntries(Object.entries(parts).map(([file, name]) => [name, file]));
-await build({
-  ...common,
-  entryPoints: entries(LEAF_PARTS),
-  outdir: `${out}/parts`,
-  format: 'cjs',
-  plugins: [lazyRequire],
-});
-readExports(LEAF_PARTS);
-const outer = Object.fromEntries(Object.entries(PARTS).filter(([file]) => !(file in LEAF_PARTS)));
-await build({
-  ...common,
-  entryPoints: entries(outer),
-  outdir: `${out}/parts`,
-  format: 'cjs',
-  plugins: [lazyParts, lazyRequire],
-});
-readExports(outer);
-
 await Promise.all([
   build({
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    entryPoints: {
+      cli: 'src/cli/main.ts',
+      ...Object.fromEntries(commands),
+      ...Object.fromEntries(Object.entries(LAZY).map(([from, name]) => [`lazy/${name}`, from])),
+    },
     outdir: out,
     format: 'cjs',
+    // import() of what stays outside the bundles (node: builtins) becomes a require: bundles run in
+    // a vm.Script (for the code cache), which has no loader for import().
+    supported: { 'dynamic-import': false },
+    plugins: [lazy],
     define: { BATON_VERSION: JSON.stringify(version) },
-  }),
-  build({
-    ...common,
-    entryPoints: commands,
-    outdir: `${out}/commands`,
-    format: 'cjs',
-    plugins: [lazyParts, lazyRequire],
-    define: { BATON_VERSION: JSON.stringify(version) },
-  }),
-  build({
-    ...common,
-    entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([from, name]) => [name, from])),
-    outdir: `${out}/vendor`,
-    format: 'cjs',
   }),
   build({
     ...common,

@@ -1,20 +1,25 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { constants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 import { fnv1a32 } from '../core/hash.js';
 import { userTempDir } from '../fs/temp-dir.js';
 
 /**
- * Loads a command bundle through a V8 code cache, so a hook process skips compiling its ~100 KB
- * bundle: measured here, compiling was most of what a command cost over a bare Node start.
- * Node 22 has module.enableCompileCache for this; Node 20 has nothing built in, and the
- * v8-compile-cache package measured slower than no cache at all.
+ * Loads a bundle (a command, or a lazily loaded part or library) through a V8 code cache, so a
+ * hook process skips compiling it: measured here, compiling was most of what a command cost over
+ * a bare Node start. The v8-compile-cache package measured slower than no cache at all.
  *
- * The cache is derived data, kept beside the bundle (`dist/commands/.cache/`), or in this user's
+ * This is used on Node 22 and 24 too, instead of their module.enableCompileCache: that cache is
+ * made when a module is compiled, before the functions a command runs are (94 KB for `get` against
+ * 160 KB written here at exit), and measured 2-7 ms more CPU per `get`, `update` or hook process
+ * on both (docs/benchmarks.md, "Start-up").
+ *
+ * The cache is derived data, kept beside the bundle (`.cache/` in its folder), or in this user's
  * own temp folder (userTempDir: 0700 and owned by us, so no one else can plant code to run; named
- * by the bundle's path, so installs never share files) when the install is read-only. V8 rejects a stale one (the source or Node changed)
- * and it is rewritten; when nothing is writable the command just runs uncached.
+ * by the bundle's path, so installs never share files) when the install is read-only. V8 rejects
+ * a stale one (the source or Node changed) and it is rewritten; when nothing is writable the
+ * command just runs uncached.
  */
 export function loadBundle<T>(file: string): T {
   const name = `${basename(file)}.${process.version}.v8`;
@@ -34,7 +39,6 @@ export function loadBundle<T>(file: string): T {
   const script = new Script(wrap(readFileSync(file, 'utf8')), {
     filename: file,
     ...(found ? { cachedData: found.data } : {}),
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} as T };
   const run = script.runInThisContext() as (...args: unknown[]) => void;

@@ -41,7 +41,7 @@ test('hooks run from a checkout keep answering while it rebuilds', async (t) => 
   assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: project, env }).code, 0);
 
   // Hooks keep firing while the checkout rebuilds; each one must still load its lazily required
-  // bundles (the policy engine, dist/.../parts) and answer.
+  // bundles (the policy engine, dist/.../lazy) and answer.
   const rebuild = spawn(process.execPath, ['scripts/build.mjs'], { cwd: checkout, stdio: 'ignore' });
   const rebuilt = new Promise<number | null>((resolve) => rebuild.on('close', resolve));
   while (rebuild.exitCode === null && readdirSync(join(checkout, 'dist', 'builds')).length < 2) await sleep(10);

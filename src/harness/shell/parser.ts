@@ -6,7 +6,7 @@
  * the first parse. Caching does not close the gap: the V8 code cache baton already uses for its
  * bundles (src/cli/bundle-loader.ts) skips compiling JavaScript, not running mvdan-sh's GopherJS
  * start-up, and Node 20 has no public way to cache a compiled wasm module across processes. This
- * file and its analysis are a bundle of their own (dist/parts/shell-gate.js, 35 KB), loaded only
+ * file and its analysis are a bundle of their own (dist/lazy/shell-gate.js, 35 KB), loaded only
  * for a shell command: measured in-process, ~1.5 ms to load and ~2 ms for the first analysis
  * (0.5 ms after). Whole hook processes, CPU time, median of 25 (2026-12-01, load average ~22 on
  * 2 cores, so wall times were too noisy to compare): Bash allowed 26 -> 27 ms, Bash denied
