@@ -1,6 +1,6 @@
 /**
  * Where line 2 reads its task document, and the status-line settings of `baton.config.json`.
- * The few fields needed are read straight from the file (same shape as `src/project/config.ts`):
+ * The few fields needed are read straight from the file (their shape is schemas/baton.config.schema.json):
  * loading and merging the full config (profiles, rules) would cost every refresh for two fields.
  *
  *   { "documents": { "task": { "path": "..." } } }   the task document, relative to the root
