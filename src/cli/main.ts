@@ -46,17 +46,10 @@ async function main(argv: string[]): Promise<number> {
     return await command.default(args, cli);
   } catch (error) {
     // A permission, read-only or full-disk error is the user's environment, not a bug: one line.
-    const known = isBatonError(error) ? error : fromSystemError(error);
-    if (!known && !face) {
-      cli.err(`baton ${name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-      return EXIT.internal;
-    }
-    const shown = face
-      ? inFace(
-          known ?? new BatonError('internal', `internal error: ${(error as Error)?.message ?? String(error)}`),
-          face,
-        )
-      : (known as BatonError);
+    const known =
+      (isBatonError(error) ? error : fromSystemError(error)) ??
+      new BatonError('internal', `internal error: ${(error as Error)?.stack ?? String(error)}`);
+    const shown = face ? inFace(known, face) : known;
     // A jq runtime error is about the document's values, which the message cannot show.
     const hint =
       shown.code === 'jq_runtime' && name === 'update' ? `; look at the values with 'baton get ${args[0]}'` : '';
