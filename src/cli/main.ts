@@ -9,7 +9,7 @@
 import { BatonError, EXIT, fromSystemError, inFace, isBatonError, type CompatFace } from '../core/errors.js';
 import { join } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
-import { processIo, type Command } from './context.js';
+import { processIo, type Command } from './process-io.js';
 import type { CommandIo } from '../core/command-io.js';
 import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.js';
 

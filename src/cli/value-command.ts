@@ -1,7 +1,7 @@
 import { parseJsonArg, type Json } from '../core/json.js';
 import { parseCommand, writerFrom } from './args.js';
 import { COMMANDS } from './definitions.js';
-import type { Command } from './context.js';
+import type { Command } from './process-io.js';
 import type { CommandIo } from '../core/command-io.js';
 import { openForCli, printNotes } from './open.js';
 

@@ -1,6 +1,6 @@
 /**
  * What a command may touch of its process: its output, input, environment and working folder.
- * The CLI hands over the real ones (cli/context.ts), the MCP server and in-process callers their
+ * The CLI hands over the real ones (cli/process-io.ts), the MCP server and in-process callers their
  * own, so the features that take one never reach for `process` themselves.
  */
 export interface CommandIo {

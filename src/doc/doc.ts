@@ -8,16 +8,16 @@ import {
   singleObject,
   stampText,
   type WriteContext,
-} from '../core/document.js';
+} from '../core/prepare-write.js';
 import { compileJq } from '../core/jq/index.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { resolveLimits, type Limits } from '../core/limits.js';
 import { projectLimits } from '../project/config-schema.js';
 import { diff } from '../core/patch.js';
-import { getAt, parsePath, setAt } from '../core/paths.js';
+import { getAt, parsePath, setAt } from '../core/dotted-paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
 import { typedValue } from '../core/schema/typed-value.js';
-import { projectContext, type ProjectContext } from '../project/context.js';
+import { projectContext, type ProjectContext } from '../project/project-context.js';
 import type { Current, Decision, DocMeta, HistoryEntry, Operation, ReadResult, Store } from '../stores/index.js';
 import { buildChange } from './commit.js';
 import { mirrorHolds, mirrorTargets, writeMirrors } from './mirrors.js';

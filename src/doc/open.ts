@@ -1,5 +1,5 @@
 import { FileStore, type FileStoreOptions, type Store } from '../stores/index.js';
-import { projectContext } from '../project/context.js';
+import { projectContext } from '../project/project-context.js';
 import { Doc, type DocOptions } from './doc.js';
 import { locate } from '../project/root.js';
 

@@ -2,7 +2,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { mkdirInside } from '../fs/confine.js';
-import { insideRoot } from './paths.js';
+import { insideRoot } from './goal-paths.js';
 
 /** The `ROOT/active` pointer: one active goal, its launch directory and owner session. */
 export interface Pointer {

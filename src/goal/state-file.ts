@@ -3,7 +3,7 @@ import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { isoSeconds } from '../core/time.js';
 import { joinLines, setMarkerField, splitLines, usesCrlf } from './text.js';
-import { stateLockPath } from './paths.js';
+import { stateLockPath } from './goal-paths.js';
 
 /** Lock budget for a state.md edit: edits take milliseconds; a hung holder is stolen after 60 s. */
 const LOCK_TIMEOUT_MS = 10_000;

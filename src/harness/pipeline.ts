@@ -9,7 +9,7 @@ import { isBatonError } from '../core/errors.js';
 import { mergeConfig, validateConfig, type HarnessConfig } from '../project/config.js';
 import { debugLog } from './debug-log.js';
 import { EVENTS, isEventName, type EventName } from './events.js';
-import type { Handler } from './handlers/context.js';
+import type { Handler } from './handlers/handler-context.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from './types.js';
 
 export type HandlerTable = Partial<Record<EventName, () => Promise<Handler>>>;

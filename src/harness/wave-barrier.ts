@@ -11,7 +11,7 @@ import { isBatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { confine } from '../fs/confine.js';
-import type { HandlerContext } from './handlers/context.js';
+import type { HandlerContext } from './handlers/handler-context.js';
 import { withStateLock } from './state-lock.js';
 import type { HookOutcome } from './types.js';
 

@@ -11,7 +11,7 @@ import { mergeConfig, type BatonConfig, type HarnessConfig } from './config.js';
 import { checkClassification, type Classification } from './classification.js';
 import { CONFIG_FILE } from './config-file.js';
 import { checkConfig, configRefusal } from './config-schema.js';
-import type { ProjectContext } from './context.js';
+import type { ProjectContext } from './project-context.js';
 
 export interface TaskRules {
   /** The merged configuration: the eneo layout unless the project chose another profile. */

@@ -5,10 +5,10 @@
  */
 import { BatonError } from '../core/errors.js';
 import { isJsonObject, isObject, type Json } from '../core/json.js';
-import { getAt, parsePath } from '../core/paths.js';
+import { getAt, parsePath } from '../core/dotted-paths.js';
 import type { Contract } from './contract.js';
 import { OPERATION } from '../doc/doc.js';
-import { Run, type PhaseEntry, type RunDoc } from './document.js';
+import { Run, type PhaseEntry, type RunDoc } from './run-document.js';
 import { checkSize } from './limits.js';
 import { emptyPhase } from './phases.js';
 

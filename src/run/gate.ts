@@ -6,7 +6,7 @@
  * at all fails (a phase that saved nothing has only its own word).
  */
 import type { Json } from '../core/json.js';
-import type { PhaseEntry, RunDoc } from './document.js';
+import type { PhaseEntry, RunDoc } from './run-document.js';
 import { inspectPath, looksLikeProjectPath, type PathState } from './project-path.js';
 
 export interface GateRow {

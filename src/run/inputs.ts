@@ -6,7 +6,7 @@
  */
 import { BatonError } from '../core/errors.js';
 import { isJson, type Json } from '../core/json.js';
-import type { RunDoc } from './document.js';
+import type { RunDoc } from './run-document.js';
 
 export interface ResolvedInput {
   key: string;

@@ -2,7 +2,7 @@ import { isoSeconds } from '../core/time.js';
 import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
 import { OUTPUT_KEY } from './contract.js';
-import type { Run } from './document.js';
+import type { Run } from './run-document.js';
 import { checkSize } from './limits.js';
 import { finishPhase } from './phases.js';
 import { inspectPath, projectRelative } from './project-path.js';

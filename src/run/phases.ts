@@ -5,7 +5,7 @@
  */
 import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
-import type { PhaseEntry, PhaseStatus, RunDoc } from './document.js';
+import type { PhaseEntry, PhaseStatus, RunDoc } from './run-document.js';
 
 export const PHASE_KEY = /^[0-9]+-[a-z0-9][a-z0-9-]*$/;
 

@@ -1,5 +1,5 @@
 import { isJson, type Json } from '../core/json.js';
-import type { PhaseEntry, Run, RunDoc } from './document.js';
+import type { PhaseEntry, Run, RunDoc } from './run-document.js';
 
 /**
  * `baton run show`: the run at a glance for a human or an orchestrator after compaction. Phases

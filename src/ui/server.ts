@@ -19,7 +19,7 @@ import {
   revisionDiff,
   watchedFolders,
   type Project,
-} from './documents.js';
+} from './dashboard-data.js';
 
 /**
  * `baton ui`'s server: node:http, the page's three files inlined into the command's bundle, JSON

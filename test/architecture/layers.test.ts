@@ -23,16 +23,19 @@ describe('the layers of src/', () => {
 
   it('refuses a lower layer importing a face or a feature, in any import form', () => {
     assert.match(
-      judge('core/json.ts', "import type { CommandIo } from '../cli/context.js';").join(),
+      judge('core/json.ts', "import type { CommandIo } from '../cli/process-io.js';").join(),
       /core may not import faces/,
     );
     assert.match(
       judge('stores/memory.ts', "const m = await import('../doctor/checks.js');").join(),
       /stores may not import features/,
     );
-    assert.match(judge('doc/doc.ts', "export { x } from '../goal/paths.js';").join(), /doc may not import features/);
     assert.match(
-      judge('goal/pointer.ts', "import { processIo } from '../cli/context.js';").join(),
+      judge('doc/doc.ts', "export { x } from '../goal/goal-paths.js';").join(),
+      /doc may not import features/,
+    );
+    assert.match(
+      judge('goal/pointer.ts', "import { processIo } from '../cli/process-io.js';").join(),
       /features may not import faces/,
     );
     assert.match(judge('fs/lock.ts', "import { root } from '../project/root.js';").join(), /fs may not import project/);
@@ -57,7 +60,7 @@ describe('the layers of src/', () => {
 
   it('refuses an import between parts of a layer that has no reason, and I/O in core', () => {
     assert.match(
-      judge('run/gate.ts', "import { goalRoot } from '../goal/paths.js';").join(),
+      judge('run/gate.ts', "import { goalRoot } from '../goal/goal-paths.js';").join(),
       /run and goal are both features/,
     );
     assert.deepEqual(judge('goal/hooks/run.ts', "import { runPipeline } from '../../harness/pipeline.js';"), []);

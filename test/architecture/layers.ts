@@ -61,7 +61,7 @@ export function importsOf(source: string): string[] {
 }
 
 /**
- * Every broken rule among `modules` (path under src/, e.g. `goal/paths.ts`, to its source text),
+ * Every broken rule among `modules` (path under src/, e.g. `goal/goal-paths.ts`, to its source text),
  * one line each: `<importer> -> <imported>: <rule>`.
  */
 export function violations(modules: Map<string, string>): string[] {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { lintState } from '../../src/goal/lint/run.js';
-import { formatFinding } from '../../src/goal/lint/context.js';
+import { formatFinding } from '../../src/goal/lint/lint-context.js';
 import { RULES } from '../../src/goal/lint/rules/index.js';
 import { initialState } from '../../src/goal/template.js';
 import { isoSeconds } from '../../src/core/time.js';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDuration, renderLine1, roundHalfEven } from '../../src/harness/statusline/line.js';
+import { formatDuration, renderLine1, roundHalfEven } from '../../src/harness/statusline/session-line.js';
 import { parseStatusInput } from '../../src/harness/statusline/input.js';
-import { renderTaskLine } from '../../src/harness/status/task-line.js';
+import { renderTaskLine } from '../../src/harness/statusline/task-line.js';
 
 // Pure rendering: every colour, rounding and omission rule of the status line.
 const E = (code: number) => `\x1b[${code}m`;

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { formatDocument, isObject, type Json } from '../../core/json.js';
 import type { Doc } from '../../doc/doc.js';
 import { openDoc } from '../../doc/open.js';
-import { renderTaskLine } from '../../harness/status/task-line.js';
+import { renderTaskLine } from '../../harness/statusline/task-line.js';
 import { intFlag, parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';

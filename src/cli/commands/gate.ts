@@ -5,7 +5,7 @@
  */
 import { isoSeconds } from '../../core/time.js';
 import { COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
-import { Run } from '../../run/document.js';
+import { Run } from '../../run/run-document.js';
 import { evaluateGate, formatGate } from '../../run/gate.js';
 import { checkPhaseKey } from '../../run/phases.js';
 import { parseCommand, writerFrom } from '../args.js';

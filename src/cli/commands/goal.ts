@@ -5,10 +5,10 @@
  */
 import { realpathSync } from 'node:fs';
 import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
-import { goalRoot, toolNames } from '../../goal/paths.js';
+import { goalRoot, toolNames } from '../../goal/goal-paths.js';
 import { foldNewlines } from '../../goal/template.js';
 import { usageText } from '../../goal/commands/usage.js';
-import type { GoalContext } from '../../goal/commands/context.js';
+import type { GoalContext } from '../../goal/commands/goal-context.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 

@@ -10,7 +10,7 @@ import type { HookRun } from '../../harness/pipeline.js';
 import { CONFIG_ONLY, PROFILE_FRONTS, type ProfileFront } from '../../harness/profiles/index.js';
 import { parsePayload, readPayload } from '../../harness/stdin.js';
 import type { HostAdapter, Rendered } from '../../harness/types.js';
-import { projectContext } from '../../project/context.js';
+import { projectContext } from '../../project/project-context.js';
 import type { CommandIo } from '../../core/command-io.js';
 
 const HOSTS: Record<string, () => Promise<HostAdapter>> = {

@@ -10,8 +10,8 @@ import { BatonError, EXIT } from '../../core/errors.js';
 import { parseCommand } from '../args.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS } from '../definitions.js';
-import { toolNames } from '../../goal/paths.js';
-import { formatFinding, type Finding } from '../../goal/lint/context.js';
+import { toolNames } from '../../goal/goal-paths.js';
+import { formatFinding, type Finding } from '../../goal/lint/lint-context.js';
 
 export default async function lint(args: string[], cli: CommandIo): Promise<number> {
   const names = toolNames(cli.env);

@@ -5,7 +5,7 @@
 import { isoSeconds } from '../../core/time.js';
 import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
-import { Run } from '../../run/document.js';
+import { Run } from '../../run/run-document.js';
 import { formatValue, lookup } from '../../run/fields.js';
 import { limitsFrom } from '../../run/limits.js';
 import { recordPhaseDone } from '../../run/phase-done.js';

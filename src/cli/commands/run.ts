@@ -8,7 +8,7 @@
  */
 import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
-import { Run } from '../../run/document.js';
+import { Run } from '../../run/run-document.js';
 import { limitsFrom } from '../../run/limits.js';
 import type { Outcome } from '../../run/fields.js';
 import { parseCommand, writerFrom, type Parsed } from '../args.js';

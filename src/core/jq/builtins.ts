@@ -1,6 +1,6 @@
 import { Raised, unsupported } from './errors.js';
 import { applyFormat, dumpCompact } from './format.js';
-import { delPaths, setPath } from './paths.js';
+import { delPaths, setPath } from './path-functions.js';
 import { matchImpl } from './regex.js';
 import { gmtime, mktime, strftime, strptime } from './time.js';
 import type { Json, JsonObject } from './values.js';

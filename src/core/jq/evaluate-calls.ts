@@ -3,7 +3,7 @@ import { chargeValue, tick } from './budget.js';
 import { Raised, unsupported } from './errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat, toText } from './format.js';
-import { getIndex, getPath } from './paths.js';
+import { getIndex, getPath } from './path-functions.js';
 import type { Json, JsonObject } from './values.js';
 import { describe, kindOf, objPut, truthy } from './values.js';
 import type { Emit, Env, Path } from './evaluate.js';

@@ -5,7 +5,7 @@ import { Raised, unsupported } from './errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat } from './format.js';
 import { binop } from './ops.js';
-import { getIndex } from './paths.js';
+import { getIndex } from './path-functions.js';
 import type { Json, JsonObject } from './values.js';
 import { describe, isObject, kindOf, truthy } from './values.js';
 

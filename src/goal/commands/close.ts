@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync } from 'node:
 import { join } from 'node:path';
 import { diskUsageBytes, humanSize } from '../disk-usage.js';
 import { appendLog } from '../log-file.js';
-import { insideRoot } from '../paths.js';
+import { insideRoot } from '../goal-paths.js';
 import { removePointer } from '../pointer.js';
 import { editState, underStateLock } from '../state-file.js';
 import { setMarkerField } from '../text.js';
 import { compactStamp } from '../time.js';
-import { activeGoal, labelled, refuse, type GoalContext } from './context.js';
+import { activeGoal, labelled, refuse, type GoalContext } from './goal-context.js';
 
 /** The lock file lives in the goal folder; it is released, not archived. */
 const LOCK_NAME = '.state.md.lock';

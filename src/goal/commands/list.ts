@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { readPointer } from '../pointer.js';
 import { readMarkerField, splitLines } from '../text.js';
 import { readFileSync } from 'node:fs';
-import type { GoalContext } from './context.js';
+import type { GoalContext } from './goal-context.js';
 
 /** First `# Goal:` line minus the prefix and the spaces after it, cut to 80 characters. */
 function goalSentence(lines: string[]): string {

@@ -1,9 +1,9 @@
-import { goalPaths, isValidSlug } from '../paths.js';
+import { goalPaths, isValidSlug } from '../goal-paths.js';
 import { readPointer, removePointer } from '../pointer.js';
 import { appendLog } from '../log-file.js';
 import { editState, isRegularFile, readLines } from '../state-file.js';
 import { readMarkerField, setMarkerField } from '../text.js';
-import { labelled, refuse, type GoalContext } from './context.js';
+import { labelled, refuse, type GoalContext } from './goal-context.js';
 
 /** Marks a goal paused and logs it, unless its state file is missing or closed. */
 async function markPaused(ctx: GoalContext, slug: string): Promise<void> {

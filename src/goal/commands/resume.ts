@@ -1,10 +1,10 @@
 import { excludeStatusFile } from '../git-exclude.js';
 import { appendLog } from '../log-file.js';
-import { goalPaths, isValidSlug } from '../paths.js';
+import { goalPaths, isValidSlug } from '../goal-paths.js';
 import { readPointer, writePointer } from '../pointer.js';
 import { editState, isRegularFile, readLines } from '../state-file.js';
 import { readMarkerField, setMarkerField } from '../text.js';
-import { labelled, pathsBlock, refuse, type GoalContext } from './context.js';
+import { labelled, pathsBlock, refuse, type GoalContext } from './goal-context.js';
 import { printGoals } from './list.js';
 import { pauseOther } from './pause.js';
 

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { excludeStatusFile } from '../git-exclude.js';
 import { appendLog } from '../log-file.js';
-import { goalPaths, isValidSlug } from '../paths.js';
+import { goalPaths, isValidSlug } from '../goal-paths.js';
 import { writePointer } from '../pointer.js';
 import { foldNewlines, initialState } from '../template.js';
-import { pathsBlock, refuse, usageError, type GoalContext } from './context.js';
+import { pathsBlock, refuse, usageError, type GoalContext } from './goal-context.js';
 import { pauseOther } from './pause.js';
 
 function existsAnyType(path: string): boolean {

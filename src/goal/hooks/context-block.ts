@@ -5,8 +5,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { envNumber } from '../../core/env.js';
-import type { ToolNames } from '../paths.js';
-import { formatFinding } from '../lint/context.js';
+import type { ToolNames } from '../goal-paths.js';
+import { formatFinding } from '../lint/lint-context.js';
 import { lintState } from '../lint/run.js';
 import { expandHome, parseAgentEntry } from '../text.js';
 import { isoSeconds } from '../../core/time.js';

@@ -4,7 +4,7 @@
  * equals the hook's non-empty session id.
  */
 import { realpathSync } from 'node:fs';
-import { goalPaths, isValidSlug, type GoalPaths } from '../paths.js';
+import { goalPaths, isValidSlug, type GoalPaths } from '../goal-paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';
 import type { GoalPayload } from './input.js';

@@ -1,4 +1,4 @@
-import type { HandlerContext } from '../../harness/handlers/context.js';
+import type { HandlerContext } from '../../harness/handlers/handler-context.js';
 import type { HookOutcome } from '../../harness/types.js';
 import { envNumber } from '../../core/env.js';
 import { writePointer } from '../pointer.js';

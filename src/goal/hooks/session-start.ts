@@ -2,10 +2,10 @@
  * SessionStart: the owner gets the goal's context; a session started by /clear takes over
  * a goal its predecessor handed off (`session=cleared:<id>`). Everyone else: silence.
  */
-import type { HandlerContext } from '../../harness/handlers/context.js';
+import type { HandlerContext } from '../../harness/handlers/handler-context.js';
 import type { HookOutcome } from '../../harness/types.js';
 import { envNumber } from '../../core/env.js';
-import { toolNames } from '../paths.js';
+import { toolNames } from '../goal-paths.js';
 import { writePointer } from '../pointer.js';
 import { rotateLog } from '../log-file.js';
 import { underStateLock } from '../state-file.js';

@@ -4,10 +4,10 @@
  * the finding set changed since the last report (`.lint-last`).
  */
 import { readFileSync } from 'node:fs';
-import type { HandlerContext } from '../../harness/handlers/context.js';
+import type { HandlerContext } from '../../harness/handlers/handler-context.js';
 import type { HookOutcome } from '../../harness/types.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
-import { toolNames, type ToolNames } from '../paths.js';
+import { toolNames, type ToolNames } from '../goal-paths.js';
 import { writePointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';
 import { contextBlock, lintLines } from './context-block.js';

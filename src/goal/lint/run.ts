@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { splitLines } from '../text.js';
 import { wholeSeconds } from '../time.js';
-import { makeContext, thresholdsFrom, type Finding, type LintContext, type Sidecar } from './context.js';
+import { makeContext, thresholdsFrom, type Finding, type LintContext, type Sidecar } from './lint-context.js';
 import { RULES } from './rules/index.js';
 
 export interface LintOptions {

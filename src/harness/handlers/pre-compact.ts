@@ -5,7 +5,7 @@ import { confine, mkdirInside } from '../../fs/confine.js';
 import { globToRegExp } from '../policy/glob.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext } from './handler-context.js';
 
 /**
  * PreCompact: a history revision of each configured document (so `baton history` / `baton show`

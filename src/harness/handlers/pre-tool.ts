@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { HookOutcome } from '../types.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext } from './handler-context.js';
 
 /**
  * PreToolUse: the configured policy rules (edit gate, protected files, bash firewall) and baton's

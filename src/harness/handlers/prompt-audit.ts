@@ -6,7 +6,7 @@ import { confine, mkdirInside } from '../../fs/confine.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { isoSeconds } from '../../core/time.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext } from './handler-context.js';
 
 /**
  * UserPromptSubmit audit: one JSONL record with the prompt's hash and length, never

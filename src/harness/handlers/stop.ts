@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { userTempDir } from '../../fs/temp-dir.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext } from './handler-context.js';
 import { command, PRESETS, waveGate, type CheckContext, type Failure } from './stop-checks.js';
 
 /**

@@ -3,12 +3,12 @@
  * The host blanks the line when a run fails, so this never throws and never returns an empty
  * string: after any failure it replays the session's last good output, or at least `[model]`.
  */
-import { renderTaskLine } from '../status/task-line.js';
+import { renderTaskLine } from './task-line.js';
 import { gitKey, lastGoodName, readCache, writeCache } from './cache.js';
 import { gitInfo } from './git.js';
 import { parseStatusInput, type StatusInput } from './input.js';
-import { renderLine1 } from './line.js';
-import { readStatuslineConfig, readTask, statusRoot } from './task.js';
+import { renderLine1 } from './session-line.js';
+import { readStatuslineConfig, readTask, statusRoot } from './settings.js';
 
 export interface StatuslineContext {
   stdin: string;

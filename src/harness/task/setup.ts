@@ -7,7 +7,7 @@ import type { CommandIo } from '../../core/command-io.js';
 import { EXIT } from '../../core/errors.js';
 import { Doc } from '../../doc/doc.js';
 import { locate } from '../../project/root.js';
-import { projectContext } from '../../project/context.js';
+import { projectContext } from '../../project/project-context.js';
 import { FileStore } from '../../stores/index.js';
 import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../../project/config.js';

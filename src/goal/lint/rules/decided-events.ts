@@ -1,5 +1,5 @@
-import type { LintRule } from '../context.js';
-import { entries } from '../context.js';
+import type { LintRule } from '../lint-context.js';
+import { entries } from '../lint-context.js';
 
 /** Decided holds rulings; merges, reviews and agent returns are events (Done or the log). */
 const EVENT = /MERGED|CLOSED|APPROVE|CHANGES|^- Opened |- done \d|\((?:opus|sonnet|haiku|fable)\)[: ]/;

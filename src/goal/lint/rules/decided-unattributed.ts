@@ -2,8 +2,8 @@
  * A ruling ends `(<who>, YYYY-MM-DD)`. Any parenthesised group without nesting holding a
  * comma then a 20xx year (or the template's literal `<YYYY-MM-DD>`) counts as attributed.
  */
-import type { LintRule } from '../context.js';
-import { entries } from '../context.js';
+import type { LintRule } from '../lint-context.js';
+import { entries } from '../lint-context.js';
 
 const ATTRIBUTED = /\([^()]*,[ \t]*(?:20\d\d|<YYYY-MM-DD>)[^()]*\)/;
 

@@ -1,5 +1,5 @@
-import type { LintRule } from '../context.js';
-import { entries } from '../context.js';
+import type { LintRule } from '../lint-context.js';
+import { entries } from '../lint-context.js';
 
 /** One Done line per finished item, not per agent return. */
 export const rule: LintRule = {

@@ -2,7 +2,7 @@
  * Done is appended in time order. Stamped lines compare their stamps; unstamped lines are
  * placed by their label's first time in the log. The two orders are checked independently.
  */
-import type { LintContext, LintRule } from '../context.js';
+import type { LintContext, LintRule } from '../lint-context.js';
 import { DONE_STAMP } from '../../text.js';
 
 const LOG_LABEL_LINE = /^- \d{4}-\d{2}-\d{2}T[0-9:]+Z? [a-z0-9-]+:/;

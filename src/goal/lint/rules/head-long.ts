@@ -1,4 +1,4 @@
-import type { LintRule } from '../context.js';
+import type { LintRule } from '../lint-context.js';
 import { END_HEAD } from '../../text.js';
 
 /** The head is injected capped at 40 lines / 4000 bytes; a longer head is cut short. */

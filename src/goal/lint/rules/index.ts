@@ -1,4 +1,4 @@
-import type { LintRule } from '../context.js';
+import type { LintRule } from '../lint-context.js';
 import { rule as nowBlank } from './now-blank.js';
 import { rule as nowEmpty } from './now-empty.js';
 import { rule as nowFinished } from './now-finished.js';

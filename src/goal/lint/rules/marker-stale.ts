@@ -2,7 +2,7 @@
  * updated= must match the file's last change (within the slack) and not lie in the future.
  * Values that are not a date (the template's `<ISO UTC>`) skip the check.
  */
-import type { LintRule } from '../context.js';
+import type { LintRule } from '../lint-context.js';
 import { readMarkerField } from '../../text.js';
 
 const FORMATS = [

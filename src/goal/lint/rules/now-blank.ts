@@ -1,4 +1,4 @@
-import type { LintRule } from '../context.js';
+import type { LintRule } from '../lint-context.js';
 import { isBlank } from '../../text.js';
 
 /** One blank line (the separator before the next heading) is allowed in Now, no more. */

@@ -1,5 +1,5 @@
-import type { LintRule } from '../context.js';
-import { entries } from '../context.js';
+import type { LintRule } from '../lint-context.js';
+import { entries } from '../lint-context.js';
 
 /** Now always holds an entry; when nothing runs, the placeholder. */
 export const rule: LintRule = {

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { LintRule } from '../context.js';
+import type { LintRule } from '../lint-context.js';
 import { expandHome, parseAgentEntry } from '../../text.js';
 
 export const rule: LintRule = {

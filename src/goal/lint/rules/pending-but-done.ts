@@ -3,7 +3,7 @@
  * records it as merged or closed. The global case-insensitive regex gives exactly the original's
  * longest, non-overlapping left-to-right matches.
  */
-import type { LintRule } from '../context.js';
+import type { LintRule } from '../lint-context.js';
 
 const FINISHED = /#(\d+)[^#]{0,25}(?:merged|closed)|(?:merged|closed)[^#]{0,12}#(\d+)/gi;
 const PENDING_SECTIONS = ['Next', 'Awaiting user', 'Queue'];

@@ -4,8 +4,8 @@
  * orchestrator stays the only writer of state.md. After a report the count starts again.
  */
 import { createHash } from 'node:crypto';
-import type { LintContext, LintRule } from '../context.js';
-import { entries } from '../context.js';
+import type { LintContext, LintRule } from '../lint-context.js';
+import { entries } from '../lint-context.js';
 
 const TRACKED = ['Next', 'Awaiting user', 'Queue', 'Map'];
 const PLACEHOLDER = /^- \([^()]*\)$/;

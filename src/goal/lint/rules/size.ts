@@ -1,4 +1,4 @@
-import type { LintRule } from '../context.js';
+import type { LintRule } from '../lint-context.js';
 
 /** The file is measured in bytes; a long file costs every session that reads it. */
 export const rule: LintRule = {

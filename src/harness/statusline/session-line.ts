@@ -4,7 +4,7 @@
  * comes from its arguments, so tests can pin every colour and rounding case.
  */
 import { basename } from 'node:path';
-import { clean, painter, SEP } from '../status/task-line.js';
+import { clean, painter, SEP } from './task-line.js';
 import type { GitInfo } from './git.js';
 import type { StatusInput } from './input.js';
 

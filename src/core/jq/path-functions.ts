@@ -1,3 +1,7 @@
+/**
+ * jq's indexing and path functions on values: `.[k]` and slices (getIndex), getpath, setpath and
+ * delpaths, with jq 1.6's results and error texts.
+ */
 import { tick } from './budget.js';
 import { Raised, unsupported } from './errors.js';
 import type { Json, JsonObject } from './values.js';

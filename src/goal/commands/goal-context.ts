@@ -1,6 +1,6 @@
 import type { CommandIo } from '../../core/command-io.js';
 import { BatonError, EXIT, type ErrorCode } from '../../core/errors.js';
-import { goalPaths, isValidSlug, type GoalPaths, type ToolNames } from '../paths.js';
+import { goalPaths, isValidSlug, type GoalPaths, type ToolNames } from '../goal-paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
 import { isRegularFile } from '../state-file.js';
 import { usageText } from './usage.js';

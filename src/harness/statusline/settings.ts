@@ -60,7 +60,7 @@ export function readStatuslineConfig(
   const config = readJson(join(configRoot, 'baton.config.json'));
   const raw = typeof config === 'object' && config !== null && !Array.isArray(config) ? config : {};
   // Line 2 shows the Eneo task: with no profile configured, its root markers apply, as they do
-  // for `baton task`, the compat scripts and `baton hook --profile eneo` (project/context.ts).
+  // for `baton task`, the compat scripts and `baton hook --profile eneo` (project/project-context.ts).
   const markers = rootConfigOf(raw, nonEmpty(raw.profile) ?? 'eneo');
   // The marker search starts where the config was found (the payload's project_dir, usually).
   const root = markers ? markedRoot(configRoot, markers, cwd, { ...env, CLAUDE_PROJECT_DIR: configRoot }) : configRoot;
