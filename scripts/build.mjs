@@ -52,12 +52,14 @@ const commands = readdirSync('src/cli/commands')
 
 // Bundles of their own, loaded on first use and shared by the commands that use them: heavy
 // handlers a command may skip (a hook for an event its profile ignores never loads the engine; the
-// shell parser loads only for a shell command) and libraries only some runs need (Ajv for user
-// schemas, yaml for contracts, re2js for jq regex builtins).
+// shell parser loads only for a shell command), the PostgreSQL store with its driver (pg: a file
+// store never reads it), and libraries only some runs need (Ajv for user schemas, yaml for
+// contracts, re2js for jq regex builtins).
 const LAZY = {
   'src/harness/run-hook.ts': 'run-hook',
   'src/goal/hooks/run.ts': 'goal-hooks',
   'src/harness/shell/analyze.ts': 'shell-gate',
+  'src/stores/postgres/index.ts': 'postgres',
   'ajv/dist/2020.js': 'ajv',
   yaml: 'yaml',
   re2js: 're2js',

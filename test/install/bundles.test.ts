@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/cli.js';
+
+// What each bundle of the current build was made from, read from its source map.
+const build = join(
+  ROOT,
+  'dist',
+  'builds',
+  /builds\/([^/]+)\//.exec(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8'))?.[1] ?? '',
+);
+const sources = (file: string): string[] =>
+  (JSON.parse(readFileSync(join(build, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+
+// Every hook call is a fresh process that loads its command's bundle: a library only some runs
+// need must stay in a lazy bundle of its own (scripts/build.mjs), not be copied into the commands.
+test('the PostgreSQL driver, Ajv, yaml and re2js are lazy bundles of their own, in no command bundle', () => {
+  const libraries = ['pg', 'ajv', 'yaml', 're2js'];
+  for (const file of readdirSync(join(build, 'commands')).filter((name) => name.endsWith('.js'))) {
+    // The MCP server is one long-lived process, and its SDK imports Ajv itself.
+    const kept = file === 'mcp.js' ? libraries.filter((name) => name !== 'ajv') : libraries;
+    const inside = sources(`commands/${file}`).filter((source) =>
+      kept.some((name) => source.includes(`node_modules/${name}/`)),
+    );
+    assert.deepEqual(inside, [], `commands/${file} carries no copy of ${libraries.join(', ')}`);
+  }
+  assert.ok(sources('lazy/postgres.js').some((source) => source.includes('node_modules/pg/')));
+  assert.ok(sources('lazy/ajv.js').some((source) => source.includes('node_modules/ajv/')));
+});
