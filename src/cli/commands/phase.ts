@@ -7,10 +7,10 @@ import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/erro
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/run-document.js';
 import { formatValue, lookup } from '../../run/fields.js';
-import { limitsFrom } from '../../run/limits.js';
+import { runTarget } from '../run-target.js';
 import { recordPhaseDone } from '../../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../../run/phases.js';
-import { parseCommand, usageError, writerFrom, type Parsed } from '../args.js';
+import { parseCommand, usageError, type Parsed } from '../args.js';
 import { COMMANDS, errorUsage } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 
@@ -30,16 +30,7 @@ export default async function phase(argv: string[], cli: CommandIo): Promise<num
   if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw usageError(`unknown phase command '${verb}'`, SHORT);
   checkPhaseKey(key);
   const { flags } = parsed;
-  const run = new Run(
-    ref,
-    {
-      cwd: cli.cwd,
-      env: cli.env,
-      writer: writerFrom(flags.as, cli.env),
-      limits: limitsFrom(cli.env, flags['allow-large'] === true),
-    },
-    str(flags.name),
-  );
+  const run = runTarget(ref, flags, cli);
   if (verb === 'start') return await start(run, key, parsed);
   if (verb === 'done') return await done(run, key, parsed, lists, cli);
   if (verb === 'get') return await get(run, key, field, cli);

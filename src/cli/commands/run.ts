@@ -9,9 +9,9 @@
 import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/run-document.js';
-import { limitsFrom } from '../../run/limits.js';
+import { runTarget } from '../run-target.js';
 import type { Outcome } from '../../run/fields.js';
-import { parseCommand, writerFrom, type Parsed } from '../args.js';
+import { parseCommand, type Parsed } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 
@@ -45,16 +45,7 @@ export default async function run(argv: string[], cli: CommandIo): Promise<numbe
   if (!VERBS.includes(verb) || (compat && (verb === 'show' || verb === 'clean')))
     throw misuse(`Unknown command: ${verb}\n${usage}`);
   const { flags } = parsed;
-  const target = new Run(
-    session,
-    {
-      cwd: cli.cwd,
-      env: cli.env,
-      writer: writerFrom(flags.as, cli.env),
-      limits: limitsFrom(cli.env, flags['allow-large'] === true),
-    },
-    typeof flags.name === 'string' ? flags.name : undefined,
-  );
+  const target = runTarget(session, flags, cli);
   const outcome = await dispatch(verb, target, field, value, parsed, cli);
   for (const warning of outcome.warnings) cli.err(`${warning}\n`);
   if (outcome.out) cli.out(outcome.out);
