@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { isoSeconds } from '../core/time.js';
@@ -7,14 +7,6 @@ import { stateLockPath } from './goal-paths.js';
 
 /** Lock budget for a state.md edit: edits take milliseconds; a hung holder is stolen after 60 s. */
 const LOCK_TIMEOUT_MS = 10_000;
-
-export function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
 
 export function readLines(path: string): string[] {
   return splitLines(readFileSync(path, 'utf8'));

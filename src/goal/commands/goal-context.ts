@@ -2,8 +2,8 @@ import type { CommandIo } from '../../core/command-io.js';
 import { BatonError, EXIT, type ErrorCode } from '../../core/errors.js';
 import { goalPaths, isValidSlug, type GoalPaths, type ToolNames } from '../goal-paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
-import { isRegularFile } from '../state-file.js';
 import { usageText } from './usage.js';
+import { isFile } from '../../fs/stat.js';
 
 /** What every goal verb gets: the resolved root, how to name itself, the process face. */
 export interface GoalContext {
@@ -55,6 +55,6 @@ export function activeGoal(ctx: GoalContext, needState: boolean): { pointer: Poi
   // A pointer naming an invalid slug could aim outside ROOT; treat it as no goal at all.
   if (!pointer || !isValidSlug(pointer.slug)) throw refuse('not_found', 'no active goal');
   const paths = goalPaths(ctx.root, pointer.slug);
-  if (needState && !isRegularFile(paths.state)) throw refuse('not_found', `goal '${pointer.slug}' has no state file`);
+  if (needState && !isFile(paths.state)) throw refuse('not_found', `goal '${pointer.slug}' has no state file`);
   return { pointer, paths };
 }

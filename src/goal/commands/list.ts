@@ -1,9 +1,10 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPointer } from '../pointer.js';
 import { readMarkerField, splitLines } from '../text.js';
 import { readFileSync } from 'node:fs';
 import type { GoalContext } from './goal-context.js';
+import { isDirectory } from '../../fs/stat.js';
 
 /** First `# Goal:` line minus the prefix and the spaces after it, cut to 80 characters. */
 function goalSentence(lines: string[]): string {
@@ -18,15 +19,6 @@ function folders(dir: string): string[] {
       .sort();
   } catch {
     return [];
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -48,7 +40,7 @@ export function printGoals(ctx: GoalContext, all: boolean): number {
   let live = 0;
   for (const name of folders(ctx.root)) {
     const state = join(ctx.root, name, 'state.md');
-    if (!exists(state)) continue;
+    if (!existsSync(state)) continue;
     ctx.cli.out(goalLine(name === active ? '*' : ' ', name, state));
     live++;
   }
@@ -56,21 +48,13 @@ export function printGoals(ctx: GoalContext, all: boolean): number {
   if (all) {
     for (const name of folders(archive)) {
       const state = join(archive, name, 'state.md');
-      if (exists(state)) ctx.cli.out(goalLine(' ', `archive/${name}`, state));
+      if (existsSync(state)) ctx.cli.out(goalLine(' ', `archive/${name}`, state));
     }
   } else if (isDirectory(archive)) {
     const count = readdirSync(archive, { withFileTypes: true }).filter((e) => e.isDirectory()).length;
     ctx.cli.out(`  (${count} stopped goals in ${archive}/; ${ctx.names.goal} list --all shows them)\n`);
   }
   return live;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export default async function list(ctx: GoalContext, args: string[]): Promise<number> {

@@ -1,15 +1,16 @@
 import { goalPaths, isValidSlug } from '../goal-paths.js';
 import { readPointer, removePointer } from '../pointer.js';
 import { appendLog } from '../log-file.js';
-import { editState, isRegularFile, readLines } from '../state-file.js';
+import { editState, readLines } from '../state-file.js';
 import { readMarkerField, setMarkerField } from '../text.js';
 import { labelled, refuse, type GoalContext } from './goal-context.js';
+import { isFile } from '../../fs/stat.js';
 
 /** Marks a goal paused and logs it, unless its state file is missing or closed. */
 async function markPaused(ctx: GoalContext, slug: string): Promise<void> {
   if (!isValidSlug(slug)) return;
   const paths = goalPaths(ctx.root, slug);
-  if (!isRegularFile(paths.state)) return;
+  if (!isFile(paths.state)) return;
   if (readMarkerField(readLines(paths.state), 'status') === 'closed') return;
   await editState(paths.state, (lines) => setMarkerField(lines, 'status', 'paused'), { touchUpdated: true });
   appendLog(paths.log, `goal:${slug} paused`);

@@ -2,11 +2,12 @@ import { excludeStatusFile } from '../git-exclude.js';
 import { appendLog } from '../log-file.js';
 import { goalPaths, isValidSlug } from '../goal-paths.js';
 import { readPointer, writePointer } from '../pointer.js';
-import { editState, isRegularFile, readLines } from '../state-file.js';
+import { editState, readLines } from '../state-file.js';
 import { readMarkerField, setMarkerField } from '../text.js';
 import { labelled, pathsBlock, refuse, type GoalContext } from './goal-context.js';
 import { printGoals } from './list.js';
 import { pauseOther } from './pause.js';
+import { isFile } from '../../fs/stat.js';
 
 /** Below or at the launch dir, the hooks work; the note is only for elsewhere (the original printed it for any other cwd). */
 function inside(cwd: string, dir: string): boolean {
@@ -39,7 +40,7 @@ export default async function resume(ctx: GoalContext, args: string[]): Promise<
   // An invalid slug could name something outside ROOT (`resume ../x`): it is simply no goal.
   if (!isValidSlug(slug)) throw refuse('not_found', `no goal '${slug}' (${ctx.names.goal} list)`);
   const paths = goalPaths(ctx.root, slug);
-  if (!isRegularFile(paths.state)) throw refuse('not_found', `no goal '${slug}' (${ctx.names.goal} list)`);
+  if (!isFile(paths.state)) throw refuse('not_found', `no goal '${slug}' (${ctx.names.goal} list)`);
   if (readMarkerField(readLines(paths.state), 'status') === 'closed')
     throw refuse('conflict', `goal '${slug}' is closed`);
   const wasActive = readPointer(ctx.root)?.slug === slug;

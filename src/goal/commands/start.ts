@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { excludeStatusFile } from '../git-exclude.js';
@@ -8,15 +8,7 @@ import { writePointer } from '../pointer.js';
 import { foldNewlines, initialState } from '../template.js';
 import { pathsBlock, refuse, usageError, type GoalContext } from './goal-context.js';
 import { pauseOther } from './pause.js';
-
-function existsAnyType(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { lstatOrMissing } from '../../fs/stat.js';
 
 /** `start <slug> <sentence...>`: checks first, then pause, folder, state, log, pointer. */
 export default async function start(ctx: GoalContext, args: string[]): Promise<number> {
@@ -25,9 +17,9 @@ export default async function start(ctx: GoalContext, args: string[]): Promise<n
   if (slug === '' || sentence === '') throw usageError(ctx);
   if (!isValidSlug(slug)) throw refuse('invalid', `bad slug '${slug}' (lower-case letters, digits, '-')`);
   const paths = goalPaths(ctx.root, slug);
-  if (existsAnyType(paths.state))
+  if (lstatOrMissing(paths.state) !== undefined)
     throw refuse('exists', `goal '${slug}' exists; use: ${ctx.names.goal} resume ${slug}`);
-  if (existsAnyType(join(ctx.root, 'archive', slug)))
+  if (lstatOrMissing(join(ctx.root, 'archive', slug)) !== undefined)
     throw refuse('exists', `a stopped goal is archived as '${slug}'; pick another slug`);
 
   await pauseOther(ctx, slug);

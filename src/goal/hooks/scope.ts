@@ -6,8 +6,8 @@
 import { realpathSync } from 'node:fs';
 import { goalPaths, isValidSlug, type GoalPaths } from '../goal-paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
-import { isRegularFile } from '../state-file.js';
 import type { GoalPayload } from './input.js';
+import { isFile } from '../../fs/stat.js';
 
 export interface Scope {
   root: string;
@@ -28,6 +28,6 @@ export function resolveScope(root: string, input: GoalPayload, processCwd: strin
   }
   if (!`${cwd}/`.startsWith(`${pointer.dir}/`)) return undefined;
   const paths = goalPaths(root, pointer.slug);
-  if (!isRegularFile(paths.state)) return undefined;
+  if (!isFile(paths.state)) return undefined;
   return { root, pointer, paths, owner: input.sessionId !== '' && input.sessionId === pointer.session };
 }

@@ -9,12 +9,12 @@ import type { HookOutcome } from '../../harness/types.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { toolNames, type ToolNames } from '../goal-paths.js';
 import { writePointer } from '../pointer.js';
-import { isRegularFile } from '../state-file.js';
 import { contextBlock, lintLines } from './context-block.js';
 import { goalInvocation, ranGoal, isWriteCommand } from './commands.js';
 import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.js';
+import { isFile } from '../../fs/stat.js';
 
 /** Names the command the turn really ran (`goal.sh resume`, `baton goal start`), not always goal.sh. */
 const claimMode = (invocation: string) =>
@@ -66,7 +66,7 @@ function changedFindings(scope: Scope, env: NodeJS.ProcessEnv, names: ToolNames)
 
 export async function stop(scope: Scope, input: GoalPayload, { env }: HandlerContext): Promise<HookOutcome> {
   const silent: HookOutcome = { log: [] };
-  if (input.stopHookActive || !isRegularFile(input.transcriptPath)) return silent;
+  if (input.stopHookActive || !isFile(input.transcriptPath)) return silent;
   const calls = turnCalls(parseRecords(tailLines(input.transcriptPath)));
   const names = toolNames(env);
   if (!scope.owner) {

@@ -6,6 +6,7 @@ import { globToRegExp } from '../policy/glob.js';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
+import { isDirectory, isFile } from '../../fs/stat.js';
 
 /**
  * PreCompact: a history revision of each configured document (so `baton history` / `baton show`
@@ -31,7 +32,7 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
         root,
         snapshot.scratchpads.map((p) => p.replaceAll('{slug}', slug)),
       );
-  if (!folder || !isFolder(folder)) return outcome;
+  if (!folder || !isDirectory(folder)) return outcome;
   const stamp = now
     .toISOString()
     .replace(/[-:]/g, '')
@@ -94,25 +95,9 @@ function newestMatch(root: string, patterns: string[]): string | undefined {
     }
     for (const name of names.filter((n) => re.test(n))) {
       const path = join(parent, name);
-      const mtime = isFolder(path) ? statSync(path).mtimeMs : -1;
+      const mtime = isDirectory(path) ? statSync(path).mtimeMs : -1;
       if (mtime >= 0 && (!best || mtime > best.mtime)) best = { path, mtime };
     }
   }
   return best?.path;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -4,12 +4,13 @@
  * their targets; wrappers (sudo, env, timeout, xargs...) run another command; shells and `eval`
  * run text; interpreters run a program text baton can only inspect (interpreters.ts).
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { linkTarget, type Stdin, type Walker, type WriteFlags } from './analyze.js';
 import { patchPaths } from './apply-patch.js';
 import { cloneEnv, type Env, type Field } from './expand.js';
 import { interpreterRisk, isInterpreter } from './interpreters.js';
+import { isDirectory } from '../../fs/stat.js';
 
 type Flags = WriteFlags;
 interface Ctx {
@@ -99,14 +100,6 @@ function destination(args: Field[], ctx: Ctx, flags: Flags, withValue: string): 
     dest.text.endsWith('/') ||
     (ctx.env.cwd ?? []).some((cwd) => isDirectory(resolve(cwd, dest.text)));
   if (folder) for (const file of files.slice(0, -1)) ctx.write(joinField(dest, file), flags);
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** `dir/basename(file)`: where cp and mv put a file when the destination is a folder. */
