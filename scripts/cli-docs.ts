@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMMANDS, EXIT_CODES, optionLabel, usageLine } from '../src/cli/definitions.js';
+import { COMMANDS, EXIT_CODES, GLOBAL_OPTIONS, optionLabel, usageLine } from '../src/cli/definitions.js';
 
 export function cliReference(): string {
   const out = [
@@ -16,6 +16,12 @@ export function cliReference(): string {
     'line saying what was wrong, then the usage line, and exits 2.',
     '',
     `Exit codes: ${EXIT_CODES}.`,
+    '',
+    'Global options come before the command (`baton --store URL get FILE`):',
+    '',
+    '| Option | |',
+    '| --- | --- |',
+    ...GLOBAL_OPTIONS.map((option) => `| \`${optionLabel(option)}\` | ${option.help.replaceAll('|', '\\|')} |`),
     '',
     '| Command | What it does |',
     '| --- | --- |',

@@ -6,14 +6,21 @@ export type { Json, JsonObject } from './core/json.js';
 export {
   FileStore,
   MemoryStore,
+  openStore,
+  checkNextRevision,
   type Change,
   type Current,
   type Decision,
   type DocMeta,
+  type DocumentCheck,
+  type EntryDraft,
   type FileStoreOptions,
+  type Finding,
   type HistoryEntry,
   type Operation,
   type ReadResult,
   type Store,
+  type StoreOptions,
 } from './stores/index.js';
+export { buildChange } from './doc/commit.js';
 export { compileJq, formatJqCompact, formatJqRaw } from './core/jq/index.js';

@@ -391,6 +391,15 @@ const list: CommandDef[] = [
   },
 ];
 
+/** Options taken before the command name, for every command: `baton --store URL get FILE`. */
+export const GLOBAL_OPTIONS: OptionDef[] = [
+  {
+    name: 'store',
+    value: 'URL',
+    help: 'where documents live: file: (the embedded file store, the default), memory: or postgres://USER@HOST/DB; default $BATON_STORE, else "store" in baton.config.json. Sets BATON_STORE for the command and what it starts',
+  },
+];
+
 export const COMMANDS: Record<string, CommandDef> = Object.fromEntries(list.map((def) => [def.name, def]));
 
 export const EXIT_CODES =
@@ -440,11 +449,12 @@ export function optionLabel(option: OptionDef): string {
 export function commandList(): string {
   const width = Math.max(...list.map((def) => def.name.length));
   return [
-    'usage: baton <command> [args]     baton help <command>     baton <command> --help',
+    'usage: baton [--store URL] <command> [args]     baton help <command>     baton <command> --help',
     '',
     ...list.map((def) => `  ${def.name.padEnd(width)}  ${def.summary}`),
     '',
     'Every command takes -h/--help. --version prints the version.',
+    ...GLOBAL_OPTIONS.map((option) => `${optionLabel(option)}: ${option.help}.`),
     `exit codes: ${EXIT_CODES}`,
     '',
   ].join('\n');

@@ -22,7 +22,12 @@ interface CommandModule {
 
 async function main(argv: string[]): Promise<number> {
   const cli = processIo();
-  const [name, ...args] = argv;
+  const global = globalOptions(argv);
+  if (typeof global === 'string') {
+    cli.err(`baton: ${global}\nusage: baton [--store URL] <command> [args]\n`);
+    return EXIT.usage;
+  }
+  const [name, ...args] = global;
   if (name === undefined) {
     cli.err(commandList());
     return EXIT.usage;
@@ -56,6 +61,25 @@ async function main(argv: string[]): Promise<number> {
     cli.err(`${shown.compat?.lead ?? `baton ${name}: `}${shown.message}${hint}\n`);
     return shown.exitCode;
   }
+}
+
+/**
+ * Takes the global options off the front of argv. `--store URL` becomes BATON_STORE, so the
+ * command and every process it starts (a compat script, a hook) open the same store. Returns the
+ * rest, or a usage error.
+ */
+function globalOptions(argv: string[]): string[] | string {
+  let rest = argv;
+  while (rest[0]?.startsWith('--store')) {
+    const [option, ...after] = rest;
+    const inline = option === '--store' ? undefined : /^--store=(.*)$/s.exec(option as string)?.[1];
+    if (option !== '--store' && inline === undefined) return `unknown option '${option}'`;
+    const url = inline ?? after[0];
+    if (!url) return '--store needs a URL (file:, memory: or postgres://...)';
+    process.env.BATON_STORE = url;
+    rest = inline === undefined ? after.slice(1) : after;
+  }
+  return rest;
 }
 
 /**

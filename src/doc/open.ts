@@ -1,26 +1,66 @@
-import { FileStore, type FileStoreOptions, type Store } from '../stores/index.js';
-import { projectContext } from '../project/project-context.js';
+import { realpathSync } from 'node:fs';
+import { BatonError } from '../core/errors.js';
+import { projectContext, type ProjectContext } from '../project/project-context.js';
+import { defaultRoot, locate } from '../project/root.js';
+import { chooseStore, openStore, type FileStoreOptions, type Store } from '../stores/index.js';
 import { Doc, type DocOptions } from './doc.js';
-import { locate } from '../project/root.js';
 
 export interface OpenOptions extends DocOptions, FileStoreOptions {
-  /** Use this store instead of the embedded file store; `path` is then the key. */
-  store?: Store;
+  /**
+   * A Store (then `path` is the key), or a store URL as `--store` takes. Default: BATON_STORE,
+   * else `store` in baton.config.json, else the embedded file store.
+   */
+  store?: Store | string;
   /** Working directory for relative paths and root detection (default process.cwd()). */
   cwd?: string;
   env?: Record<string, string | undefined>;
 }
 
 /**
- * Opens a document by path. With no store given, the path is a JSON file on the embedded file
- * store, judged against the project root (see locate()).
+ * Opens a document by path, judged against the project root (see locate()). The store is chosen
+ * by openStore(); documents keep their project-relative names in every store.
  */
 export function openDoc(path: string, options: OpenOptions = {}): Doc {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  // The project's config adds rules to some documents; found on the first write, not on reads.
-  const withProject = { ...options, project: options.project ?? (() => projectContext({ cwd, env })) };
-  if (options.store) return new Doc(options.store, path, cwd, withProject);
+  // The project's config adds rules to some documents and may name the store; read once.
+  const project = once(options.project ?? (() => projectContext({ cwd, env })));
+  const withProject = { ...options, project };
+  if (typeof options.store === 'object') return new Doc(options.store, path, cwd, withProject);
+  const choice =
+    options.store !== undefined
+      ? { url: options.store, from: 'the store option' }
+      : chooseStore(env, () => project().config);
   const { root, key } = locate(path, cwd, env);
-  return new Doc(new FileStore(root, options), key, root, withProject);
+  const store = openStore({
+    ...choice,
+    root,
+    ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+    ...(options.lockStaleMs !== undefined ? { lockStaleMs: options.lockStaleMs } : {}),
+    ...(options.historyKeep !== undefined ? { historyKeep: options.historyKeep } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  if (store.kind !== 'file' && !inProject(root, cwd, env)) {
+    throw new BatonError(
+      'unsafe_path',
+      `${path} is outside the project; a ${store.kind} store holds only the project's documents: give a path inside ${defaultRoot(cwd, env)}`,
+    );
+  }
+  return new Doc(store, key, root, withProject);
+}
+
+function once(get: ProjectContext | (() => ProjectContext)): () => ProjectContext {
+  let value: ProjectContext | undefined = typeof get === 'function' ? undefined : get;
+  return () => (value ??= (get as () => ProjectContext)());
+}
+
+/** locate() roots a path outside the project at its own folder; inside, at the project root. */
+function inProject(root: string, cwd: string, env: Record<string, string | undefined>): boolean {
+  const home = defaultRoot(cwd, env);
+  if (root === home) return true;
+  try {
+    return root === realpathSync(home);
+  } catch {
+    return false;
+  }
 }

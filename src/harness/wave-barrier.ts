@@ -97,7 +97,7 @@ function taskAfter(doc: JsonObject, wave: WaveFile, result: AgentResult, agentTy
     : { ...doc, wave_status: { ...status, [key]: 'in_progress' }, active_agents: agents };
 }
 
-export async function waveBarrier({ input, config, root }: HandlerContext): Promise<HookOutcome> {
+export async function waveBarrier({ input, config, root, env }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };
   const settings = config.wave;
   if (!settings) return outcome;
@@ -135,6 +135,7 @@ export async function waveBarrier({ input, config, root }: HandlerContext): Prom
       await updateTask(
         config,
         root,
+        env,
         settings.lockTimeoutMs,
         (doc) => taskAfter(doc, next, result, input.agentType),
         outcome,
@@ -150,6 +151,7 @@ export async function waveBarrier({ input, config, root }: HandlerContext): Prom
 async function updateTask(
   config: HandlerContext['config'],
   root: string,
+  env: NodeJS.ProcessEnv,
   timeoutMs: number,
   change: (doc: JsonObject) => JsonObject,
   outcome: HookOutcome,
@@ -158,11 +160,11 @@ async function updateTask(
   if (!task || !existsSync(resolve(root, task.path))) return;
   const { openDoc } = await import('../doc/open.js');
   try {
-    await openDoc(task.path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: timeoutMs }).update(
-      change,
-      {},
-      { ifExists: true, writer: 'wave-barrier' },
-    );
+    await openDoc(task.path, {
+      cwd: root,
+      env: { ...env, BATON_ROOT: root },
+      lockTimeoutMs: timeoutMs,
+    }).update(change, {}, { ifExists: true, writer: 'wave-barrier' });
   } catch (error) {
     outcome.log.push(`[wave-barrier] task document not updated: ${(error as Error).message}`);
   }

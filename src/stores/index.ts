@@ -5,12 +5,17 @@ export type {
   Current,
   Decision,
   DocMeta,
+  DocumentCheck,
   EntryDraft,
+  Finding,
   HistoryEntry,
   Operation,
   ReadResult,
   Store,
 } from './store.js';
+export { checkNextRevision } from './store.js';
+export { chooseStore, type StoreChoice } from './choice.js';
+export { openStore, type StoreOptions } from './open.js';
 export { MemoryStore } from './memory.js';
 export { FileStore, readDocument, readMeta, type FileStoreOptions } from './file/index.js';
 export { SIDECAR } from './file/layout.js';

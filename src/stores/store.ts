@@ -33,7 +33,32 @@ export interface Store {
   revision(key: string, rev: number): Promise<{ entry: HistoryEntry; doc: Json | null }>;
   /** Calls `listener` after each commit to `key` (from any writer); returns an unsubscribe. */
   watch(key: string, listener: () => void): () => void;
+  /**
+   * The store's own checks of what it holds (`baton doctor`), each failing row with the repair it
+   * proposes; undefined when the store has none. The doctor adds the engine's checks (schema,
+   * mirrors) for each document and reports.
+   */
+  doctor?(): Promise<DocumentCheck[] | undefined>;
   close(): Promise<void>;
+}
+
+/** One document as the store's doctor found it. */
+export interface DocumentCheck {
+  key: string;
+  rows: Finding[];
+  /** The document's metadata when it could be read: the doctor then checks the document against its schema. */
+  meta?: DocMeta;
+}
+
+/** One row of the doctor's report. */
+export interface Finding {
+  ok: boolean;
+  /** Worth fixing but not a fault: printed as `warn`, and the report still passes. */
+  warn?: boolean;
+  check: string;
+  fix: string;
+  /** What `baton doctor --repair` does for a failing row; returns the line it reports. */
+  repair?: (now: Date) => Promise<string | undefined>;
 }
 
 export type ReadResult = (

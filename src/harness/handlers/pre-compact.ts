@@ -22,7 +22,7 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
   if (!snapshot) return outcome;
   for (const entry of snapshot.documents) {
     const label = (path: string) => (config.documents[entry] ? `${entry} document` : relative(root, path));
-    for (const path of documentPaths(entry, config, root)) await markRevision(label(path), path, root, outcome);
+    for (const path of documentPaths(entry, config, root)) await markRevision(label(path), path, root, env, outcome);
   }
   const slug = new StateReader(config, root).slug();
   if (!slug) return outcome;
@@ -50,13 +50,20 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
   return outcome;
 }
 
-async function markRevision(label: string, path: string, root: string, outcome: HookOutcome): Promise<void> {
+async function markRevision(
+  label: string,
+  path: string,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  outcome: HookOutcome,
+): Promise<void> {
   const { openDoc } = await import('../../doc/open.js');
   try {
-    const result = await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 5000 }).snapshot(
-      'pre-compact',
-      { writer: 'pre-compact' },
-    );
+    const result = await openDoc(path, {
+      cwd: root,
+      env: { ...env, BATON_ROOT: root },
+      lockTimeoutMs: 5000,
+    }).snapshot('pre-compact', { writer: 'pre-compact' });
     if (result) outcome.log.push(`[pre-compact] ${label} saved as revision ${result.rev}`);
   } catch (error) {
     outcome.log.push(`[pre-compact] ${label} not saved: ${(error as Error).message}`);

@@ -14,7 +14,7 @@ import type { HandlerContext } from './handler-context.js';
  * a slug, and the task stamp refresh only touches an existing task file (the
  * original created `.claude/state` in every project).
  */
-export async function promptAudit({ input, config, root, now }: HandlerContext): Promise<HookOutcome> {
+export async function promptAudit({ input, config, root, env, now }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };
   const audit = config.audit;
   if (!audit) return outcome;
@@ -43,7 +43,7 @@ export async function promptAudit({ input, config, root, now }: HandlerContext):
     trim(file, audit.maxLines);
   }
   const task = config.documents.task;
-  if (task && existsSync(resolve(root, task.path))) await refreshStamp(task.path, root, outcome);
+  if (task && existsSync(resolve(root, task.path))) await refreshStamp(task.path, root, env, outcome);
   return outcome;
 }
 
@@ -64,10 +64,10 @@ function trim(file: string, max: number): void {
   writeFileAtomic(file, `${lines.slice(-max - 1).join('\n')}`, { durable: false });
 }
 
-async function refreshStamp(path: string, root: string, outcome: HookOutcome): Promise<void> {
+async function refreshStamp(path: string, root: string, env: NodeJS.ProcessEnv, outcome: HookOutcome): Promise<void> {
   const { openDoc } = await import('../../doc/open.js');
   try {
-    await openDoc(path, { cwd: root, env: { BATON_ROOT: root }, lockTimeoutMs: 3000 }).update(
+    await openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root }, lockTimeoutMs: 3000 }).update(
       '.',
       {},
       { ifExists: true, writer: 'prompt-audit' },

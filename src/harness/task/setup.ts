@@ -5,10 +5,9 @@
 import { resolve } from 'node:path';
 import type { CommandIo } from '../../core/command-io.js';
 import { EXIT } from '../../core/errors.js';
-import { Doc } from '../../doc/doc.js';
-import { locate } from '../../project/root.js';
+import type { Doc } from '../../doc/doc.js';
+import { openDoc } from '../../doc/open.js';
 import { projectContext } from '../../project/project-context.js';
-import { FileStore } from '../../stores/index.js';
 import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../../project/config.js';
 import { stateExit } from './errors.js';
@@ -43,10 +42,8 @@ export function taskSetup(cli: CommandIo): TaskSetup {
     waveFile: resolve(root, config.wave?.file ?? `${config.stateDir}/wave.json`),
     lockTimeoutMs,
     ...(Number(cli.env.BATON_LOCK_HOLDER_PID) > 0 ? { lockHolder: Number(cli.env.BATON_LOCK_HOLDER_PID) } : {}),
-    doc: () => {
-      const { root: storeRoot, key } = locate(taskPath, root, { BATON_ROOT: root });
-      return new Doc(new FileStore(storeRoot, { lockTimeoutMs }), key, storeRoot, { project });
-    },
+    doc: () =>
+      openDoc(taskPath, { cwd: root, env: { ...cli.env, BATON_ROOT: root }, lockTimeoutMs, project }),
   };
 }
 

@@ -85,6 +85,9 @@ export class PostgresStore implements Store, PortableStore {
       max: this.poolSize,
       connectionTimeoutMillis: this.lockTimeoutMs,
       application_name: 'baton',
+      // Idle pooled connections do not hold the process open: a command ends when its work does,
+      // not when the pool's idle timer runs out (10 s), and no face has to remember to close.
+      allowExitOnIdle: true,
       // Every lock wait ends with lock_not_available after this long, reported as lock_timeout.
       options: `-c lock_timeout=${this.lockTimeoutMs}`,
     });

@@ -1,0 +1,59 @@
+import { BatonError } from '../core/errors.js';
+
+/**
+ * Which store a face opens, from the environment and the project's config: BATON_STORE (which
+ * `baton --store URL` sets for the command and what it starts), else `store` in
+ * baton.config.json, else the embedded file store. Light on purpose: the hook front reads it.
+ */
+export interface StoreChoice {
+  /** A store URL; undefined for the embedded file store. */
+  url?: string;
+  /** Scopes documents in a shared store (BATON_PROJECT, else `project` in the config). */
+  project?: string;
+  /** Where the URL came from, for messages. */
+  from?: string;
+}
+
+export const STORE_SCHEMES = 'file: (the default), memory:, postgres:// or postgresql://';
+
+export function chooseStore(
+  env: Record<string, string | undefined>,
+  config: () => Record<string, unknown>,
+): StoreChoice {
+  const fromEnv = env.BATON_STORE || undefined;
+  const project = env.BATON_PROJECT || undefined;
+  if (fromEnv !== undefined) return { url: fromEnv, from: '--store or BATON_STORE', ...(project ? { project } : {}) };
+  const raw = config();
+  const url = configString(raw, 'store');
+  const configured = project ?? configString(raw, 'project');
+  return {
+    ...(url ? { url, from: 'store in baton.config.json' } : {}),
+    ...(configured ? { project: configured } : {}),
+  };
+}
+
+/** The variables that carry the store choice, for a face that builds a narrow environment. */
+export function storeEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['BATON_STORE', 'BATON_PROJECT'] as const) {
+    const value = env[name];
+    if (value) out[name] = value;
+  }
+  return out;
+}
+
+/** A URL's scheme (`postgres:`), or '' for none; the rest is not shown, as it may hold a password. */
+export function storeScheme(url: string | undefined): string {
+  if (!url) return '';
+  return /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase().concat(':') ?? url;
+}
+
+function configString(config: Record<string, unknown>, key: string): string | undefined {
+  const value = config[key];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'string') return value;
+  throw new BatonError(
+    'usage',
+    `${key} in baton.config.json must be a string such as "postgres://host/db"; fix the file`,
+  );
+}
