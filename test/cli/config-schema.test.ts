@@ -86,7 +86,7 @@ describe('baton.config.json from its schema', () => {
     assert.deepEqual(
       issues.map((i) => `${i.path}: ${i.message}`),
       [
-        'bogus: unknown section; expected one of description, profile, stateDir, documents, pathClasses, allow, rules, disable, sessionStart, audit, wave, snapshot, stop, lanes, requiredFiles, classification, root, statusline, denyProtocol, shell, project, limits',
+        'bogus: unknown section; expected one of description, profile, stateDir, store, documents, pathClasses, allow, rules, disable, sessionStart, audit, wave, snapshot, stop, lanes, requiredFiles, classification, root, statusline, denyProtocol, shell, project, limits',
         'profile: expected one of "eneo", "orchestrate", found "eneo-ish"',
         'pathClasses["a.b"][1]: expected string, found 1',
         'rules[0]: expected a rule with "id", "on" and "paths" (classes or globs) or "command" (a regular expression), found an object',

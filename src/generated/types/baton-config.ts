@@ -80,6 +80,10 @@ export interface BatonConfig {
    */
   stateDir?: string;
   /**
+   * Where documents live when neither --store nor BATON_STORE says: file: (the embedded file store, the default), memory: or postgres://USER@HOST/DB.
+   */
+  store?: string;
+  /**
    * Documents the rules read, by name ("task" is the task document).
    */
   documents?: {

@@ -42,8 +42,7 @@ export function taskSetup(cli: CommandIo): TaskSetup {
     waveFile: resolve(root, config.wave?.file ?? `${config.stateDir}/wave.json`),
     lockTimeoutMs,
     ...(Number(cli.env.BATON_LOCK_HOLDER_PID) > 0 ? { lockHolder: Number(cli.env.BATON_LOCK_HOLDER_PID) } : {}),
-    doc: () =>
-      openDoc(taskPath, { cwd: root, env: { ...cli.env, BATON_ROOT: root }, lockTimeoutMs, project }),
+    doc: () => openDoc(taskPath, { cwd: root, env: { ...cli.env, BATON_ROOT: root }, lockTimeoutMs, project }),
   };
 }
 
