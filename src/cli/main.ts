@@ -72,7 +72,7 @@ function globalOptions(argv: string[]): string[] | string {
   let rest = argv;
   while (rest[0]?.startsWith('--store')) {
     const [option, ...after] = rest;
-    const inline = option === '--store' ? undefined : /^--store=(.*)$/s.exec(option as string)?.[1];
+    const inline = option === '--store' ? undefined : /^--store=(.*)$/s.exec(option)?.[1];
     if (option !== '--store' && inline === undefined) return `unknown option '${option}'`;
     const url = inline ?? after[0];
     if (!url) return '--store needs a URL (file:, memory: or postgres://...)';
