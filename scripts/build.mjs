@@ -63,7 +63,6 @@ const LAZY = {
   'ajv/dist/2020.js': 'ajv',
   yaml: 'yaml',
   re2js: 're2js',
-  pg: 'pg',
 };
 const lazyByPath = Object.fromEntries(
   Object.entries(LAZY).map(([from, name]) => [from.startsWith('src/') ? resolve(from) : from, name]),
