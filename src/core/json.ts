@@ -51,6 +51,11 @@ export function parseJsonArg(text: string, what: string): Json {
 /** Short content hash used to tie a history entry to the exact text it committed. */
 export { twoLaneFnv1a as hashText } from './hash.js';
 
+/** The hosts' and the task document's notion of a set field: null, missing, false and '' are empty; 0 is a value. */
+export function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== false && value !== '';
+}
+
 export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

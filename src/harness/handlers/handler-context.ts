@@ -13,8 +13,3 @@ export interface HandlerContext {
 }
 
 export type Handler = (context: HandlerContext) => Promise<HookOutcome>;
-
-/** null, missing, false and '' are empty; 0 is a value. */
-export function present(value: unknown): boolean {
-  return value !== undefined && value !== null && value !== false && value !== '';
-}

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { StateReader } from '../policy/state.js';
 import type { HookOutcome } from '../types.js';
-import { present, type HandlerContext } from './handler-context.js';
+import { present } from '../../core/json.js';
+import type { HandlerContext } from './handler-context.js';
 
 /**
  * SessionStart: one resume line for the model, built from the parsed JSON field by

@@ -3,7 +3,7 @@
  * phase, then agents, next hint or an ellipsis. Each field is read from the parsed JSON, never
  * from a joined text row, so an empty field cannot shift the others.
  */
-import { isObject, type Json } from '../../core/json.js';
+import { isObject, present, type Json } from '../../core/json.js';
 
 const ANSI = {
   reset: '\x1b[0m',
@@ -26,10 +26,6 @@ export function painter(color: boolean): Paint {
 export function clean(value: Json | undefined): string {
   const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
-}
-
-export function present(value: Json | undefined): boolean {
-  return value !== undefined && value !== null && value !== '' && value !== false;
 }
 
 export function renderTaskLine(doc: Json | undefined, color = true): string | undefined {
