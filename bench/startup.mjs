@@ -6,7 +6,8 @@
 //   node bench/startup.mjs [--runs N] [--node PATH]... ROOT...
 //
 // ROOT is a package folder holding bin/baton.js and its dist/ (this checkout is `.`; copy a
-// build elsewhere to compare it). Prints the median wall time of each case per variant.
+// build elsewhere to compare it). Prints the median wall and CPU time of each case per variant;
+// the CPU time comes from `perf stat` (Linux perf), which must be on PATH.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
