@@ -99,7 +99,7 @@ export default async function core(lib) {
     note: `${n} updates, each fsynced (goal >= 500/s)`,
   });
 
-  // The per-evaluation cost of a compiled program, which test/jq/errors.test.ts once held to 5 ms.
+  // The per-evaluation cost of a compiled program, which test/jq/errors.unit.test.ts once held to 5 ms.
   const { compileJq } = await import(join(lib.ROOT, 'dist', 'index.mjs'));
   const items = {
     items: Array.from({ length: 80 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'], done: i % 3 === 0 })),

@@ -30,7 +30,7 @@ export function sandbox(options: { git?: boolean } = {}): Sandbox {
   const plugin = join(base, 'marketplace', 'plugins', 'orchestrate');
   const scripts = join(plugin, 'scripts');
   const bin = join(base, 'bin');
-  for (const dir of [home, work, scripts, bin]) mkdirSync(dir, { recursive: true });
+  for (const dir of [home, work, scripts, bin, join(base, 'tmp')]) mkdirSync(dir, { recursive: true });
   const compat = join(REPO, 'compat', 'orchestrate');
   for (const name of readdirSync(compat)) copyFileSync(join(compat, name), join(scripts, name));
   writeFileSync(join(bin, 'baton'), `#!/bin/sh\nexec "${process.execPath}" "${BATON_BIN}" "$@"\n`);
@@ -40,6 +40,7 @@ export function sandbox(options: { git?: boolean } = {}): Sandbox {
     HOME: home,
     PATH: `${bin}:${process.env.PATH ?? ''}`,
     GIT_CONFIG_GLOBAL: join(base, 'gitconfig'),
+    TMPDIR: join(base, 'tmp'),
   };
   delete env.NODE_EXTRA_CA_CERTS;
   delete env.BATON_ORCHESTRATE_PLUGIN_ROOT;

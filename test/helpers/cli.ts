@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { tempDir } from './fixtures.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'baton.js');
@@ -10,7 +11,11 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Environment for CLI processes: no host variables leaking writers or roots into tests. */
+/**
+ * Environment for CLI processes: no host variables leaking writers or roots into tests, and a TMPDIR
+ * of this test process's own, so baton's per-user temp folder (hook log, status line cache, Stop
+ * memory, code cache) goes when the test process exits instead of staying in the shared one.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of [
@@ -24,7 +29,12 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
     'BATON_PROJECT',
   ])
     delete env[name];
-  return { ...env, ...extra };
+  return { ...env, TMPDIR: childTemp(), ...extra };
+}
+
+let childTempDir: string | undefined;
+function childTemp(): string {
+  return (childTempDir ??= tempDir('baton-child-tmp-'));
 }
 
 /** Runs the built CLI as a real process. */

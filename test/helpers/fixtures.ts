@@ -2,17 +2,18 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-const made = new Set<string>();
+/** Every folder tempDir() made in this process (test-process.ts removes them before its leftover check). */
+export const madeTempDirs = new Set<string>();
 // A failed assertion skips a test's own cleanup; removing what is left when the test file's process
 // exits keeps a run from leaving folders in /tmp however its tests end.
 process.on('exit', () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  for (const dir of madeTempDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 /** A fresh folder under the OS temp folder, removed when this process exits (or earlier by the caller). */
 export function tempDir(prefix = 'baton-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.add(dir);
+  madeTempDirs.add(dir);
   return dir;
 }
 

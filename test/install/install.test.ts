@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { baton, BIN } from '../helpers/cli.js';
+import { baton, BIN, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { defaultCommand } from '../../src/harness/install/index.js';
 import { HOOKS } from '../../src/harness/install/hooks.js';
@@ -49,7 +49,7 @@ test('the written commands run: the status line command through sh', (t) => {
     cwd: p.dir,
     input: JSON.stringify({ model: { display_name: 'Opus' } }),
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
+    env: cleanEnv({ NO_COLOR: '1' }),
   });
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /^\[Opus\] /);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/cli.js';
+import { cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { hookEntries, PLUGIN_CLI } from '../../src/harness/install/hooks.js';
 
@@ -51,8 +51,7 @@ test('the bundled CLI runs from a copy outside the repo (as in the plugin cache)
   const tree = tempTree();
   t.after(tree.cleanup);
   cpSync(PLUGIN, join(tree.dir, 'plugin'), { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.NODE_EXTRA_CA_CERTS;
+  const env = cleanEnv({ NO_COLOR: '1' });
   const line = spawnSync(process.execPath, [join(tree.dir, 'plugin', 'dist', 'cli.js'), 'statusline'], {
     cwd: tree.dir,
     input: '{"model":{"display_name":"M"}}',

@@ -127,14 +127,14 @@ describe('stalled and slow lock holders (real processes)', () => {
       const { dir, cleanup } = tempTree();
       t.after(cleanup);
       baton(['init', 'c.json', '--argjson', 'n', '0'], { cwd: dir });
-      const env = { BATON_LOCK_STALE_MS: '300', ...(host === 'another host' ? { BATON_HOST_ID: 'test-host-a' } : {}) };
-      const holder = startHolder(dir, { env, sleepMs: 2000 });
+      // The heartbeat beats every quarter of the stale limit; 1.5 s leaves a loaded machine a stall
+      // of over a second before a live holder would look gone (at 300 ms, one busy moment did that).
+      const stale = { BATON_LOCK_STALE_MS: '1500' };
+      const env = { ...stale, ...(host === 'another host' ? { BATON_HOST_ID: 'test-host-a' } : {}) };
+      const holder = startHolder(dir, { env, sleepMs: 4000 });
       t.after(() => holder.child.kill('SIGKILL'));
       await holder.line('holding');
-      const waiter = await batonAsync(['update', 'c.json', '.n += 100'], {
-        cwd: dir,
-        env: { BATON_LOCK_STALE_MS: '300' },
-      });
+      const waiter = await batonAsync(['update', 'c.json', '.n += 100'], { cwd: dir, env: stale });
       assert.equal(waiter.code, 0, waiter.stderr);
       assert.match(await holder.line('done'), /^done \d+$/);
       assert.equal(await holder.exit, 0);

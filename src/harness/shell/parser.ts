@@ -10,7 +10,7 @@
  * for a shell command: measured in-process, ~1.5 ms to load and ~2 ms for the first analysis
  * (0.5 ms after). Whole hook processes, CPU time, median of 25 (2026-12-01, load average ~22 on
  * 2 cores, so wall times were too noisy to compare): Bash allowed 26 -> 27 ms, Bash denied
- * 26 -> 28 ms, Write 25 -> 26 ms; within the 25 ms budget. test/shell/differential.test.ts
+ * 26 -> 28 ms, Write 25 -> 26 ms; within the 25 ms budget. test/shell/differential.unit.test.ts
  * checks the parser against mvdan-sh (a dev dependency only), as the jq engine is checked against jq.
  *
  * Covered: words with every quoting, all expansions, every redirection (fd and `{var}` forms,
