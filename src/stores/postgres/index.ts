@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Client, Pool, PoolClient } from 'pg';
+import type { Client, Pool, PoolClient, QueryResult } from 'pg';
 import { BatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
 import type { DocumentDump, PortableStore } from '../portable.js';
@@ -81,6 +81,7 @@ export class PostgresStore implements Store, PortableStore {
     this.connectRetryMs = options.connectRetryMs ?? 5_000;
     this.poolSize = options.poolSize ?? 10;
     this.pool = new pg.Pool({
+      Client: guardedClient(pg),
       connectionString: options.url,
       max: this.poolSize,
       connectionTimeoutMillis: this.lockTimeoutMs,
@@ -120,8 +121,14 @@ export class PostgresStore implements Store, PortableStore {
       let committing = false;
       let decision: Decision<T> | undefined;
       try {
-        await client.query('BEGIN');
-        let row = await lockRow(client, this.project, key);
+        // Round trips are most of an update's cost, so the statements that need no answer in
+        // between go together as one simple query, their values as escaped literals.
+        const lit = (value: string) => client.escapeLiteral(value);
+        const where = `project = ${lit(this.project)} AND key = ${lit(key)}`;
+        const opened = (await client.query(
+          `BEGIN; SELECT rev, text, meta FROM baton_documents WHERE ${where} FOR UPDATE`,
+        )) as unknown as QueryResult<LockedRow>[];
+        let row = opened[1]?.rows[0];
         if (!row) {
           // No row, so no document: decide before creating one, so a no-op (`update --if-exists`)
           // leaves nothing behind. Only a commit inserts the row, and then decides again under
@@ -148,32 +155,27 @@ export class PostgresStore implements Store, PortableStore {
           return decision.result;
         }
         checkNextRevision(change, current.rev, key);
-        const written = await client.query(
+        const entry = change.entry;
+        const meta = change.meta ? lit(JSON.stringify(change.meta)) : 'meta';
+        // COMMIT travels with the write: from here on, a lost answer may mean a landed commit.
+        committing = true;
+        const [written] = (await client.query(
           `WITH d AS (
-             UPDATE baton_documents SET rev = $3, text = $4, meta = COALESCE($5, meta)
-             WHERE project = $1 AND key = $2 AND rev = $3 - 1
+             UPDATE baton_documents SET rev = ${entry.rev}, text = ${lit(change.text)}, meta = ${meta}
+             WHERE ${where} AND rev = ${entry.rev - 1}
              RETURNING 1
            ), h AS (
              INSERT INTO baton_history (project, key, rev, snapshot, entry)
-             SELECT $1, $2, $3, $6, $7 FROM d
+             SELECT ${lit(this.project)}, ${lit(key)}, ${entry.rev}, ${entry.snapshot !== undefined}, ${lit(JSON.stringify(entry))} FROM d
              RETURNING 1
            )
-           SELECT pg_notify('${CHANNEL}', $8) FROM h`,
-          [
-            this.project,
-            key,
-            change.entry.rev,
-            change.text,
-            change.meta ? JSON.stringify(change.meta) : null,
-            change.entry.snapshot !== undefined,
-            JSON.stringify(change.entry),
-            this.channelKey(key),
-          ],
-        );
-        if (written.rowCount !== 1)
+           SELECT pg_notify('${CHANNEL}', ${lit(this.channelKey(key))}) FROM h;
+           COMMIT`,
+        )) as unknown as QueryResult[];
+        // Under the row lock the revision cannot have moved; if it did, the COMMIT above
+        // committed nothing, and the writer is told so.
+        if (written?.rowCount !== 1)
           throw new BatonError('lock_lost', `${key} changed under its row lock; nothing was written; retry`);
-        committing = true;
-        await client.query('COMMIT');
         client.release();
       } catch (error) {
         const lost = isConnectionLoss(error);
@@ -349,6 +351,12 @@ export class PostgresStore implements Store, PortableStore {
     for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
       try {
         client = await this.pool.connect();
+        // A pooled session the server ended (a restart) may still be handed out once: drop it.
+        const state = client as unknown as { _queryable?: boolean; _ending?: boolean };
+        if (state._queryable === false || state._ending === true) {
+          client.release(true);
+          continue;
+        }
         break;
       } catch (error) {
         if (
@@ -364,12 +372,6 @@ export class PostgresStore implements Store, PortableStore {
         if (!isTransientConnect(error) || Date.now() + delay > deadline) throw fromPgError(error, this.url);
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
-    }
-    // A session cut while checked out (between two queries of a transaction) emits 'error' on the
-    // client; the next query fails with it and is handled there, so the event must not crash us.
-    if (!guarded.has(client)) {
-      guarded.add(client);
-      client.on('error', () => undefined);
     }
     if (check && !this.checked) {
       try {
@@ -435,14 +437,28 @@ export class PostgresStore implements Store, PortableStore {
   }
 }
 
-const guarded = new WeakSet<PoolClient>();
+/**
+ * Clients that never crash the process with an unhandled 'error' event: a session cut by a server
+ * restart emits one whenever it happens (idle, connecting, or between two queries of a
+ * transaction), and the query that next uses the client fails with it and is handled there.
+ */
+function guardedClient(pg: typeof import('pg')): typeof import('pg').Client {
+  return class extends pg.Client {
+    constructor(config?: string | import('pg').ClientConfig) {
+      super(config);
+      this.on('error', () => undefined);
+    }
+  };
+}
 
-async function lockRow(
-  client: PoolClient,
-  project: string,
-  key: string,
-): Promise<{ rev: number; text: string; meta: string } | undefined> {
-  const result = await client.query<{ rev: number; text: string; meta: string }>(
+interface LockedRow {
+  rev: number;
+  text: string;
+  meta: string;
+}
+
+async function lockRow(client: PoolClient, project: string, key: string): Promise<LockedRow | undefined> {
+  const result = await client.query<LockedRow>(
     `SELECT rev, text, meta FROM baton_documents WHERE project = $1 AND key = $2 FOR UPDATE`,
     [project, key],
   );
