@@ -70,7 +70,7 @@ export interface LockHandle {
 }
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
-export const DEFAULT_LOCK_STALE_MS = 60_000;
+const DEFAULT_LOCK_STALE_MS = 60_000;
 /** The steal guard is held for microseconds, so its age alone may count against it. */
 const GUARD_STALE_MS = 10_000;
 /** Hand-overs a waiter watches for before it falls back to polling. */

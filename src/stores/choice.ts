@@ -1,10 +1,10 @@
-import { BatonError } from '../core/errors.js';
-
 /**
  * Which store a face opens, from the environment and the project's config: BATON_STORE (which
  * `baton --store URL` sets for the command and what it starts), else `store` in
  * baton.config.json, else the embedded file store. Light on purpose: the hook front reads it.
  */
+import { BatonError } from '../core/errors.js';
+
 export interface StoreChoice {
   /** A store URL; undefined for the embedded file store. */
   url?: string;

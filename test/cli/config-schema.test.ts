@@ -1,3 +1,8 @@
+/**
+ * baton.config.json is checked against schemas/baton.config.schema.json, the file an editor is
+ * pointed at with `"$schema"`: a problem names the JSON path and what was expected there, and a
+ * config the schema refuses refuses writes to the task document rather than switching its rules off.
+ */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,11 +12,6 @@ import { checkConfig } from '../../src/project/config-schema.js';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-/**
- * baton.config.json is checked against schemas/baton.config.schema.json, the file an editor is
- * pointed at with `"$schema"`: a problem names the JSON path and what was expected there, and a
- * config the schema refuses refuses writes to the task document rather than switching its rules off.
- */
 const TASK = '.claude/state/current-task.json';
 const SHIPPED = './node_modules/baton-state/schemas/baton.config.schema.json';
 

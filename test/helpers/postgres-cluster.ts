@@ -1,11 +1,3 @@
-import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-
 /**
  * A throwaway PostgreSQL cluster for one test file: initdb into a temp folder, a server on a free
  * loopback port with its unix socket in that folder, password authentication over TCP (so a wrong
@@ -15,6 +7,14 @@ import pg from 'pg';
  * Missing binaries fail the suite loudly: CI installs them (.ci/run), and a store whose tests
  * silently skipped would look green while untested.
  */
+import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
 export interface Cluster {
   /** A connection string for `database` as the superuser. */
   url(database: string, options?: { password?: string }): string;

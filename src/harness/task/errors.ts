@@ -1,3 +1,8 @@
+/**
+ * How `baton task` reports errors: with the exit codes and `[state] ` lines of the Eneo
+ * task-state helpers it stands in for (`compat/eneo/lib/state.sh` passes them through), so scripts
+ * written against those helpers keep working.
+ */
 import {
   BatonError,
   COMPAT_EXITS,
@@ -8,11 +13,6 @@ import {
   type ErrorCode,
 } from '../../core/errors.js';
 
-/**
- * How `baton task` reports errors: with the exit codes and `[state] ` lines of the Eneo
- * task-state helpers it stands in for (`compat/eneo/lib/state.sh` passes them through), so scripts
- * written against those helpers keep working.
- */
 export const STATE_FACE: CompatFace = { lead: '[state] ', codes: COMPAT_EXITS.taskState };
 
 /** A refusal as the helpers report it: their exit code, and their usage lines without the `[state] ` lead. */

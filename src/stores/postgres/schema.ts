@@ -1,7 +1,3 @@
-import { BatonError } from '../../core/errors.js';
-import type { PoolClient } from 'pg';
-import { notMigrated, target } from './errors.js';
-
 /**
  * The tables, versioned. Each step upgrades the schema from its index to the next version; only
  * `baton store migrate` runs them, so an ordinary command never changes a shared database behind
@@ -10,6 +6,10 @@ import { notMigrated, target } from './errors.js';
  * Documents and history are stored as text, not jsonb: jsonb reorders keys and drops duplicates,
  * and a document must read back byte for byte as written (its history entries hash that text).
  */
+import { BatonError } from '../../core/errors.js';
+import type { PoolClient } from 'pg';
+import { notMigrated, target } from './errors.js';
+
 const STEPS: string[] = [
   `CREATE TABLE IF NOT EXISTS baton_meta (name text PRIMARY KEY, value text NOT NULL);
    CREATE TABLE IF NOT EXISTS baton_documents (
