@@ -23,8 +23,9 @@ export async function taskGet(setup: TaskSetup, cli: CommandIo, expr: string, fa
   }
   let results: Json[] = [];
   try {
-    const { readDocument } = await import('../../stores/index.js');
-    const read = readDocument(setup.taskPath);
+    // Through the project's store: on a shared store this machine may have no task file.
+    const doc = setup.doc();
+    const read = await doc.store.read(doc.key);
     await program.ready();
     if (read.state === 'ok') results = program.run(read.doc, {});
   } catch (error) {

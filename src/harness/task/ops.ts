@@ -57,6 +57,15 @@ export async function taskInit(
   });
 }
 
+/**
+ * Whether the task document exists in the store that holds it: a file here, or a row in a shared
+ * store, where this machine may have no file at all.
+ */
+async function taskExists(setup: TaskSetup): Promise<boolean> {
+  const doc = setup.doc();
+  return (await doc.store.read(doc.key)).state !== 'missing';
+}
+
 export async function taskUpdate(
   setup: TaskSetup,
   cli: CommandIo,
@@ -64,7 +73,7 @@ export async function taskUpdate(
   args: Record<string, Json>,
   ifExists: boolean,
 ): Promise<void> {
-  if (!existsSync(setup.taskPath)) {
+  if (!(await taskExists(setup))) {
     if (ifExists) return;
     throw stateExit('not_found', NO_TASK, `no current task (${setup.taskPath})`);
   }
@@ -82,11 +91,11 @@ export async function phaseSet(setup: TaskSetup, value: string): Promise<void> {
   const phase = value.toUpperCase();
   if (!PHASES.includes(phase))
     throw stateExit('usage', EXIT.usage, `invalid phase: ${value} (expected RED|GREEN|REFACTOR|FREE)`);
-  if (!existsSync(setup.taskPath) && phase !== 'FREE')
-    throw stateExit('not_found', NO_TASK, 'no current task; run init first');
+  const exists = await taskExists(setup);
+  if (!exists && phase !== 'FREE') throw stateExit('not_found', NO_TASK, 'no current task; run init first');
   mkdirInside(setup.root, setup.stateDir, 'state folder');
   await locked(setup, async () => {
-    if (existsSync(setup.taskPath)) {
+    if (exists) {
       await setup.doc().update((doc) => ({ ...doc, tdd_phase: phase }), {}, { writer: WRITER });
     } else {
       writeMirror(setup, phase);
@@ -95,7 +104,7 @@ export async function phaseSet(setup: TaskSetup, value: string): Promise<void> {
 }
 
 export async function nextHintConsume(setup: TaskSetup): Promise<string> {
-  if (!existsSync(setup.taskPath)) return '';
+  if (!(await taskExists(setup))) return '';
   let hint: Json = null;
   await locked(setup, async () => {
     hint = await setup.doc().consume('next_hint', { writer: WRITER });
@@ -105,9 +114,10 @@ export async function nextHintConsume(setup: TaskSetup): Promise<string> {
 
 /** Deletes the task and wave.json, mirror back to FREE; never creates the state folder. */
 export async function taskClear(setup: TaskSetup): Promise<void> {
-  if (!existsSync(setup.stateDir)) return;
+  const exists = await taskExists(setup);
+  if (!exists && !existsSync(setup.stateDir)) return;
   await locked(setup, async () => {
-    if (existsSync(setup.taskPath)) await setup.doc().clear({ writer: WRITER });
+    if (exists) await setup.doc().clear({ writer: WRITER });
     rmSync(confine(setup.root, setup.waveFile, 'wave file'), { force: true });
     writeMirror(setup, 'FREE');
   });
@@ -121,7 +131,7 @@ export interface WaveStart {
 }
 
 export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<void> {
-  if (!existsSync(setup.taskPath)) throw stateExit('not_found', NO_TASK, `no current task (${setup.taskPath})`);
+  if (!(await taskExists(setup))) throw stateExit('not_found', NO_TASK, `no current task (${setup.taskPath})`);
   await locked(setup, async () => {
     // Agent ids already counted stay in seen_agents, so a late or duplicate SubagentStop from an
     // earlier wave is ignored instead of counting toward this one (ids are unique per agent run).
