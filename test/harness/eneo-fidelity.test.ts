@@ -234,7 +234,10 @@ describe('denyProtocol: exit2', () => {
       p.write('baton.config.json', JSON.stringify({ profile: 'eneo', denyProtocol: 'exit3' }));
       const bad = p.hook('PreToolUse', writeTest(p.dir));
       assert.equal(bad.code, 0);
-      assert.match(JSON.parse(bad.stdout).systemMessage, /denyProtocol: must be "json" \(the default\) or "exit2"/);
+      assert.match(
+        JSON.parse(bad.stdout).systemMessage,
+        /denyProtocol: expected one of "json", "exit2", found "exit3"/,
+      );
     } finally {
       p.cleanup();
     }
