@@ -1,261 +1,69 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+/**
+ * The doctor asks the store: each store checks what it holds in its own terms (the file store:
+ * files, history segments, locks) and proposes its repairs; the doctor adds the engine's checks of
+ * each readable document (its schema, and this machine's mirror files) and reports.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fromSystemError, isBatonError } from '../core/errors.js';
-import { hashText, isObject, type Json } from '../core/json.js';
-import { TEMP_FILE_PATTERN } from '../fs/atomic.js';
-import { replay } from '../stores/replay.js';
-import { damagedSegments, revisionOrder, segmentEntries, segmentFiles, tailEntries } from '../stores/file/history.js';
-import { defaultStaleMs, inspectLock, isStale, pidAlive, STALE_ASIDE_PATTERN } from '../fs/lock.js';
-import { isTempOf } from '../fs/file-names.js';
-import { docPaths, type DocPaths } from '../stores/file/layout.js';
-import { readDocument, readMeta, type DocMeta, type HistoryEntry } from '../stores/index.js';
+import { isObject } from '../core/json.js';
 import { mirrorText } from '../doc/mirrors.js';
 import { loadSchema } from '../doc/schemas.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import type { DocMeta, Finding, Store } from '../stores/index.js';
 
-/** One row of the report. `repair` names what `--repair` would do, when it can do anything. */
-export interface Finding {
-  ok: boolean;
-  /** Worth fixing but not a fault: printed as `warn`, and the report still passes. */
-  warn?: boolean;
-  check: string;
-  fix: string;
-  repair?: Repair;
-  file: string;
-}
+export type { Finding } from '../stores/index.js';
 
-export type Repair =
-  | { kind: 'restore' }
-  | { kind: 'unlock' }
-  | { kind: 'remove-temp'; path: string }
-  | { kind: 'history'; path: string }
-  | { kind: 'renumber'; keepLines: number }
-  | { kind: 'meta'; path: string; schema: string }
-  | { kind: 'mirror'; path: string; content: string };
-
-/** Every check for one document; an error checking it is a failing row, and the report goes on. */
-export async function checkDocument(root: string, file: string): Promise<Finding[]> {
-  try {
-    return await checkOne(root, file);
-  } catch (error) {
-    const known = isBatonError(error) ? error : fromSystemError(error);
-    if (!known) throw error;
-    return [{ ok: false, check: `${relative(root, file) || file} can be checked`, fix: known.message, file }];
-  }
-}
-
-/** Each check pushes a row, pass or fail, so the report shows what held. */
-async function checkOne(root: string, file: string): Promise<Finding[]> {
-  const paths = docPaths(file);
-  const name = relative(root, file) || file;
+export async function checkStore(store: Store, root: string): Promise<Finding[]> {
+  const checks = await store.doctor?.();
+  if (checks === undefined) return [{ ok: true, check: `the ${store.kind} store has no checks of its own`, fix: '—' }];
   const rows: Finding[] = [];
-  const add = (ok: boolean, check: string, fix: string, repair?: Repair) =>
-    rows.push({ ok, check, fix: ok ? '—' : fix, file, ...(repair && !ok ? { repair } : {}) });
-  for (const path of leftovers(file)) {
-    const what = STALE_ASIDE_PATTERN.test(basename(path)) ? 'stale lock' : 'temp file';
-    add(
-      false,
-      `leftover ${what} ${relative(root, path)}`,
-      'baton doctor --repair removes it (left by a writer that died or ran out of disk; the document never depended on it)',
-      { kind: 'remove-temp', path },
-    );
-  }
-  if (isFolder(file)) {
-    add(
-      false,
-      `${name} is a JSON document`,
-      `${name} is a folder; move it away, then 'baton revert ${name} --rev N' restores the document from its history`,
-    );
-    return rows;
-  }
-  const read = readDocument(file);
-  const damaged = damagedSegments(paths.history);
-  for (const segment of damaged) {
-    add(
-      false,
-      `${name} history ${basename(segment.file)} is readable`,
-      `baton doctor --repair sets its ${segment.bad} bad line(s) aside (the file is kept as ${basename(segment.file)}.corrupt-<time>)`,
-      { kind: 'history', path: segment.file },
-    );
-  }
-  if (damaged.length > 0) return rows;
-  const order = revisionOrder(paths.history);
-  if (order) {
-    add(
-      false,
-      `${name} history revisions are unique and in order`,
-      `r${order.bad} follows r${order.previous} (two writers committed on one revision); baton doctor --repair keeps history through r${order.previous}, sets the rest aside (.corrupt-<time>) and records the document as a new revision`,
-      { kind: 'renumber', keepLines: order.keep },
-    );
-    return rows;
-  }
-  const last = tailEntries(paths.history, 1)[0];
-
-  if (read.state === 'corrupt') {
-    add(
-      false,
-      `${name} parses`,
-      last
-        ? `baton doctor --repair (moves it aside, restores revision ${lastGood(paths.history, last.rev)})`
-        : `no history to restore from; fix ${name} by hand`,
-      last ? { kind: 'restore' } : undefined,
-    );
-  } else {
-    add(
-      true,
-      `${name} ${read.state === 'missing' ? 'is absent (cleared)' : read.bom ? 'parses (after its UTF-8 byte-order mark, which the next write removes)' : 'parses'}`,
-      '',
-    );
-  }
-  const meta = readMetaRow(paths, name, add);
-  if (read.state === 'ok' && meta) {
-    try {
-      const schema = await loadSchema(meta.schema, root);
-      const issues = schema.validate(read.doc);
-      add(
-        issues.length === 0,
-        `${name} matches schema ${schema.name}`,
-        issues.map((i) => `${i.path}: ${i.message}`).join('; ') + `; fix with baton set/update or baton revert`,
-      );
-      for (const mirror of schema.rules.mirrors) {
-        const mirrorPath = join(paths.file, '..', mirror.file);
-        const want = `${mirrorText(isObject(read.doc) ? read.doc[mirror.field] : undefined, mirror.empty)}\n`;
-        const have = existsSync(mirrorPath) ? readFileSync(mirrorPath, 'utf8') : undefined;
-        add(
-          have === want,
-          `${name} mirror ${mirror.file} = ${mirror.field}`,
-          `baton doctor --repair rewrites ${mirror.file} from the JSON (${JSON.stringify(have?.trim() ?? null)} vs ${JSON.stringify(want.trim())})`,
-          { kind: 'mirror', path: mirrorPath, content: want },
-        );
-      }
-    } catch (error) {
-      add(false, `${name} schema loads`, (error as Error).message);
-    }
-  }
-  if (last) {
-    const matches = last.deleted
-      ? read.state === 'missing'
-      : read.state !== 'missing' && last.hash === hashText(read.text);
-    const replays =
-      matches && read.state === 'ok'
-        ? sameJson(replay(segmentEntries(paths.history, last.rev), last.rev, name).doc, read.doc)
-        : matches;
-    add(
-      replays || read.state === 'corrupt',
-      `${name} history replays to the document (r${last.rev})`,
-      matches
-        ? 'history patches do not rebuild the document; report this as a bug'
-        : `the file was edited outside baton; any baton write records it as a new revision`,
-    );
-  }
-  const lock = inspectLock(paths.lock);
-  if (lock) {
-    const stale = isStale(lock, defaultStaleMs());
-    const who = lock.owner ? `pid ${lock.owner.pid} on ${lock.owner.host}` : 'an unreadable owner';
-    add(
-      !stale,
-      `${name} lock ${stale ? 'is stale' : 'is held'} (${who})`,
-      'baton doctor --repair removes the stale lock (writers also take it over on their own)',
-      { kind: 'unlock' },
-    );
+  for (const check of checks) {
+    rows.push(...check.rows);
+    if (check.meta) rows.push(...(await documentRows(store, root, check.key, check.meta)));
   }
   return rows;
 }
 
-type AddRow = (ok: boolean, check: string, fix: string, repair?: Repair) => void;
-
-/** The metadata, or a failing row (and undefined) when it cannot be read. */
-function readMetaRow(paths: DocPaths, name: string, add: AddRow): DocMeta | undefined {
+/** The document against its schema, and each mirror file against the document. */
+async function documentRows(store: Store, root: string, key: string, meta: DocMeta): Promise<Finding[]> {
+  const rows: Finding[] = [];
   try {
-    return readMeta(paths.meta);
-  } catch {
-    const schema = schemaFromHistory(paths.history);
-    if (schema)
-      add(
-        false,
-        `${name} metadata is readable`,
-        `baton doctor --repair rewrites it (schema ${schema}, from the init revision)`,
-        { kind: 'meta', path: paths.meta, schema },
-      );
-    else
-      add(
-        false,
-        `${name} metadata is readable`,
-        `history does not name the schema: run baton init ${name} --force --schema NAME, or delete ${paths.meta} to use the default`,
-      );
-    return undefined;
-  }
-}
-
-/** The schema the newest init revision chose. */
-function schemaFromHistory(historyDir: string): string | undefined {
-  for (const file of segmentFiles(historyDir).reverse()) {
-    const lines = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((line) => line !== '')
-      .reverse();
-    for (const line of lines) {
-      const entry = JSON.parse(line) as HistoryEntry;
-      if (entry.op.kind === 'init' && entry.op.schema) return entry.op.schema;
-    }
-  }
-  return undefined;
-}
-
-function lastGood(historyDir: string, rev: number): number {
-  const entries = segmentEntries(historyDir, rev);
-  return [...entries].reverse().find((entry) => !entry.deleted)?.rev ?? rev;
-}
-
-/**
- * Files dead writers leave: temp files (`.NAME.PID.HEX.tmp`) of the document, its lock, the lock's
- * steal guard and its metadata, and locks a taker renamed aside and was killed before deleting
- * (`NAME.lock.stale.HEX`).
- */
-function leftovers(file: string): string[] {
-  const paths = docPaths(file);
-  const lock = basename(paths.lock);
-  let aside: string[] = [];
-  try {
-    aside = readdirSync(paths.sidecar).filter((name) => {
-      const of = STALE_ASIDE_PATTERN.exec(name)?.[1];
-      return of === lock || of === `${lock}.steal`;
+    const read = await store.read(key);
+    if (read.state !== 'ok') return rows;
+    const schema = await loadSchema(meta.schema, root);
+    const issues = schema.validate(read.doc);
+    const ok = issues.length === 0;
+    rows.push({
+      ok,
+      check: `${key} matches schema ${schema.name}`,
+      fix: ok
+        ? '—'
+        : `${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}; fix with baton set/update or baton revert`,
     });
-  } catch {
-    // no sidecar, nothing left in it
+    for (const mirror of schema.rules.mirrors) {
+      const path = join(root, dirname(key), mirror.file);
+      const want = `${mirrorText(isObject(read.doc) ? read.doc[mirror.field] : undefined, mirror.empty)}\n`;
+      const have = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+      const check = `${key} mirror ${mirror.file} = ${mirror.field}`;
+      rows.push(
+        have === want
+          ? { ok: true, check, fix: '—' }
+          : {
+              ok: false,
+              check,
+              fix: `baton doctor --repair rewrites ${mirror.file} from the JSON (${JSON.stringify(have?.trim() ?? null)} vs ${JSON.stringify(want.trim())})`,
+              repair: async () => {
+                writeFileAtomic(path, want, { durable: false });
+                return `rewrote ${relative(root, path)}`;
+              },
+            },
+      );
+    }
+  } catch (error) {
+    const known = isBatonError(error) ? error : fromSystemError(error);
+    if (!known && !(error instanceof Error)) throw error;
+    rows.push({ ok: false, check: `${key} schema loads`, fix: (known ?? (error as Error)).message });
   }
-  return [
-    ...tempsIn(dirname(file), [basename(file)]),
-    ...tempsIn(paths.sidecar, [lock, `${lock}.steal`, basename(paths.meta)]),
-    ...aside.map((name) => join(paths.sidecar, name)),
-  ];
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function tempsIn(dir: string, targets: string[]): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
-    .map((name) => ({ name, match: TEMP_FILE_PATTERN.exec(name) }))
-    .filter(
-      ({ match }) =>
-        match?.[1] !== undefined &&
-        targets.some((target) => isTempOf(match[1] as string, target)) &&
-        !pidAlive(Number(match[2])),
-    )
-    .map(({ name }) => join(dir, name));
-}
-
-function sameJson(a: Json | null, b: Json): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return rows;
 }

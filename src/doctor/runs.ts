@@ -28,8 +28,8 @@ export function runChecks(root: string): Finding[] {
   if (ignored === undefined) return [];
   return paths.map((path) =>
     ignored.has(path)
-      ? { ok: true, check: `${path} is git-ignored`, fix: '—', file: join(root, path) }
-      : { ok: true, warn: true, check: `${path} is not git-ignored`, fix: FIX, file: join(root, path) },
+      ? { ok: true, check: `${path} is git-ignored`, fix: '—' }
+      : { ok: true, warn: true, check: `${path} is not git-ignored`, fix: FIX },
   );
 }
 

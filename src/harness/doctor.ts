@@ -24,9 +24,7 @@ export async function harnessChecks(
 ): Promise<Finding[]> {
   const rows: Finding[] = [];
   const file = readConfigFile(configRoot);
-  const configPath = resolve(configRoot, CONFIG_FILE);
-  const add = (ok: boolean, check: string, fix: string, at = configPath) =>
-    rows.push({ ok, check, fix: ok ? '—' : fix, file: at });
+  const add = (ok: boolean, check: string, fix: string) => rows.push({ ok, check, fix: ok ? '—' : fix });
   if (file.state === 'missing') return rows;
   if (file.state === 'invalid') {
     add(false, `${CONFIG_FILE} loads`, file.error);
@@ -54,64 +52,42 @@ export async function harnessChecks(
     const read = readDocument(taskPath);
     const name = rel(taskPath).split('/').pop() as string;
     if (read.state === 'missing') {
-      add(true, `No ${name} (no stale state)`, '', taskPath);
+      add(true, `No ${name} (no stale state)`, '');
       if (mirror && mirrorText !== undefined && mirrorText !== mirror.empty)
-        add(
-          false,
-          `phase mirror is ${mirrorText} but there is no current task`,
-          `eneo-phase-set ${mirror.empty}`,
-          mirrorPath,
-        );
+        add(false, `phase mirror is ${mirrorText} but there is no current task`, `eneo-phase-set ${mirror.empty}`);
       if (waveFile && existsSync(waveFile))
-        add(
-          false,
-          `${rel(waveFile).split('/').pop()} present without a current task`,
-          `baton clear ${rel(waveFile)}`,
-          waveFile,
-        );
+        add(false, `${rel(waveFile).split('/').pop()} present without a current task`, `baton clear ${rel(waveFile)}`);
     } else if (read.state === 'corrupt' || !read.doc || typeof read.doc !== 'object' || Array.isArray(read.doc)) {
       add(
         false,
         `${name} is not valid JSON`,
         `baton clear ${rel(taskPath)} (history keeps every revision: baton history, baton revert)`,
-        taskPath,
       );
     } else {
       const doc = read.doc as Record<string, unknown>;
-      laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `baton clear ${rel(taskPath)}`, taskPath));
+      laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `baton clear ${rel(taskPath)}`));
       // A value outside the configured classification refuses every later write, whatever field that write touches.
       for (const issue of classificationIssues(doc as JsonObject, config.classification ?? {})) {
         add(
           false,
           `${name} ${issue.path}: ${issue.message}`,
           `eneo-task-update '.${issue.path} = <allowed value>' (or re-init the task)`,
-          taskPath,
         );
       }
       const tdd = typeof doc.tdd_phase === 'string' ? doc.tdd_phase : '';
       const have = mirrorText || mirror?.empty || '';
       if (mirror && tdd !== '' && tdd !== have)
-        add(false, `phase mirror drift (${have} vs ${tdd})`, `eneo-phase-set ${tdd}`, mirrorPath);
+        add(false, `phase mirror drift (${have} vs ${tdd})`, `eneo-phase-set ${tdd}`);
     }
   }
   const lock = inspectLock(stateLockPath(config, root));
   if (lock && isStale(lock, 30_000)) {
     const age = Math.round((Date.now() - (lock.owner?.acquiredAt ?? lock.mtimeMs)) / 1000);
-    add(
-      false,
-      `state lock held for ${age}s by dead or stale owner`,
-      `rm ${rel(stateLockPath(config, root))}`,
-      stateLockPath(config, root),
-    );
+    add(false, `state lock held for ${age}s by dead or stale owner`, `rm ${rel(stateLockPath(config, root))}`);
   }
   for (const required of config.requiredFiles ?? []) {
     const path = resolve(root, required);
-    add(
-      existsSync(path),
-      `configured file ${required} present`,
-      `create ${required} or remove it from ${CONFIG_FILE}`,
-      path,
-    );
+    add(existsSync(path), `configured file ${required} present`, `create ${required} or remove it from ${CONFIG_FILE}`);
   }
   return rows;
 }

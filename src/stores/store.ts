@@ -1,6 +1,8 @@
 import { BatonError } from '../core/errors.js';
+import type { HistoryEntry } from '../core/history.js';
 import type { Json, JsonObject } from '../core/json.js';
-import type { PatchOp } from '../core/patch.js';
+
+export type { EntryDraft, HistoryEntry, Operation } from '../core/history.js';
 
 /**
  * What every backend provides. The engine (src/doc/) does all the deciding, including every field
@@ -98,33 +100,6 @@ export interface Change {
   entry: HistoryEntry;
   /** Replaces the document's metadata; omitted keeps it. */
   meta?: DocMeta;
-}
-
-export interface Operation {
-  kind: 'init' | 'update' | 'set' | 'append' | 'consume' | 'clear' | 'revert' | 'external' | 'repair' | 'snapshot';
-  /** Why a snapshot was taken (e.g. `pre-compact`). */
-  note?: string;
-  /** The schema an init chose, so metadata can be rebuilt from history. */
-  schema?: string;
-  expr?: string;
-  path?: string;
-  rev?: number;
-}
-
-export interface EntryDraft {
-  writer?: string;
-  op: Operation;
-  patch: PatchOp[];
-}
-
-export interface HistoryEntry extends EntryDraft {
-  rev: number;
-  time: string;
-  /** Hash of the committed document text ('' when deleted). */
-  hash: string;
-  deleted?: true;
-  /** The full document, on the first revision of every hundred and on full-copy operations, so replay stays short. */
-  snapshot?: Json;
 }
 
 /**

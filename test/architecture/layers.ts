@@ -35,13 +35,10 @@ export const SIDEWAYS: Record<string, string> = {
 export const STORES_ENTRY = 'stores/index.ts';
 
 /**
- * Imports of store internals from above, each with its reason, until the store answers them
- * itself: the doctor's checks and repairs of file-store documents read its history and layout.
+ * Imports of store internals from above, each with its reason. None today: the doctor asks the
+ * store (Store.doctor), which checks its own files.
  */
-export const STORE_INTERNALS_ALLOWED: Record<string, string[]> = {
-  'doctor/checks.ts': ['stores/file/history.ts', 'stores/file/layout.ts', 'stores/replay.ts'],
-  'doctor/repair.ts': ['stores/file/history.ts', 'stores/file/layout.ts', 'stores/replay.ts'],
-};
+export const STORE_INTERNALS_ALLOWED: Record<string, string[]> = {};
 
 /** Node modules that do I/O, which core/ (pure computation over JSON) never imports. */
 const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|http2|os|dgram|tls|worker_threads|cluster)$/;

@@ -69,6 +69,14 @@ describe('choosing the store', () => {
     assert.match(baton(['--help'], { cwd: tree.dir }).stdout, /--store URL/);
   });
 
+  it('the doctor asks the chosen store: one without checks of its own says so', (t) => {
+    const tree = tempTree();
+    t.after(tree.cleanup);
+    const report = baton(['--store', 'memory:', 'doctor'], { cwd: tree.dir, env: { BATON_ROOT: tree.dir } });
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(report.stdout, /^ok +the memory store has no checks of its own/m);
+  });
+
   it('a shared store holds only documents inside the project', (t) => {
     const tree = tempTree({ 'project/.keep': '', 'elsewhere/.keep': '' });
     t.after(tree.cleanup);

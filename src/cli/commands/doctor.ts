@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { BatonError } from '../../core/errors.js';
-import { checkDocument, type Finding } from '../../doctor/checks.js';
+import { checkStore, type Finding } from '../../doctor/checks.js';
 import { harnessChecks } from '../../harness/doctor.js';
 import { runChecks } from '../../doctor/runs.js';
-import { repair } from '../../doctor/repair.js';
-import { findDocuments } from '../../stores/index.js';
+import { readConfigFile } from '../../project/config-file.js';
 import { defaultRoot } from '../../project/root.js';
+import { chooseStore, openStore, type Store } from '../../stores/index.js';
 import { parseCommand } from '../args.js';
 import { displayWidth } from '../display-width.js';
 import { COMMANDS } from '../definitions.js';
@@ -17,14 +17,24 @@ export default async function doctor(args: string[], cli: CommandIo): Promise<nu
   const { positionals, flags } = parseCommand(COMMANDS.doctor!, args);
   const root = positionals[0] ? resolve(cli.cwd, positionals[0]) : defaultRoot(cli.cwd, cli.env);
   if (!existsSync(root)) throw new BatonError('not_found', `${root} does not exist; give the folder to check`);
-  let findings = await checkAll(root);
+  const config = readConfigFile(root);
+  const store = openStore({ ...chooseStore(cli.env, () => (config.state === 'ok' ? config.value : {})), root });
+  try {
+    return await report(store, root, flags, cli);
+  } finally {
+    await store.close();
+  }
+}
+
+async function report(store: Store, root: string, flags: Record<string, unknown>, cli: CommandIo): Promise<number> {
+  let findings = await checkAll(store, root);
   const repaired: string[] = [];
   if (flags.repair) {
     for (const finding of findings.filter((f) => !f.ok)) {
-      const done = await repair(root, finding, new Date());
+      const done = await finding.repair?.(new Date());
       if (done) repaired.push(done);
     }
-    if (repaired.length > 0) findings = await checkAll(root);
+    if (repaired.length > 0) findings = await checkAll(store, root);
   }
   if (flags.json) {
     cli.out(
@@ -42,11 +52,8 @@ export default async function doctor(args: string[], cli: CommandIo): Promise<nu
   return findings.every((f) => f.ok) ? 0 : 1;
 }
 
-async function checkAll(root: string): Promise<Finding[]> {
-  const findings: Finding[] = [];
-  for (const { folder, names } of findDocuments(root)) {
-    for (const name of names) findings.push(...(await checkDocument(root, join(folder, name))));
-  }
+async function checkAll(store: Store, root: string): Promise<Finding[]> {
+  const findings = await checkStore(store, root);
   // Harness rows when the project has a baton.config.json.
   findings.push(...(await harnessChecks(root)));
   // Pipeline runs: a warning when a run's state file is not git-ignored.

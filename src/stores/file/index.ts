@@ -9,6 +9,7 @@ import {
   type Current,
   type Decision,
   type DocMeta,
+  type DocumentCheck,
   type HistoryEntry,
   type ReadResult,
   type Store,
@@ -136,6 +137,12 @@ export class FileStore implements Store {
       clearTimeout(timer);
       watcher?.close();
     };
+  }
+
+  /** Every document under the root, checked by the file store's own rules (loaded only for the doctor). */
+  async doctor(): Promise<DocumentCheck[]> {
+    const { checkFileStore } = await import('./doctor.js');
+    return checkFileStore(this.root);
   }
 
   async close(): Promise<void> {}

@@ -1,29 +1,35 @@
 import { constants, copyFileSync, unlinkSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
-import { isObject } from '../core/json.js';
-import { buildChange } from '../doc/commit.js';
-import { diff } from '../core/patch.js';
-import { unlinkQuietly, writeFileAtomic } from '../fs/atomic.js';
-import { FileStore } from '../stores/index.js';
-import { segmentEntries, setAsideAfter, setAsideBadLines, tailEntries } from '../stores/file/history.js';
-import { docPaths } from '../stores/file/layout.js';
-import { defaultStaleMs, inspectLock, isStale, withLock } from '../fs/lock.js';
-import { replay } from '../stores/replay.js';
-import type { Finding } from './checks.js';
+import { nextEntry } from '../../core/history.js';
+import { isObject } from '../../core/json.js';
+import { diff } from '../../core/patch.js';
+import { unlinkQuietly, writeFileAtomic } from '../../fs/atomic.js';
+import { defaultStaleMs, inspectLock, isStale, withLock } from '../../fs/lock.js';
+import { replay } from '../replay.js';
+import { segmentEntries, setAsideAfter, setAsideBadLines, tailEntries } from './history.js';
+import { FileStore } from './index.js';
+import { docPaths } from './layout.js';
+
+/** What `baton doctor --repair` does for a failing row of the file store's checks (doctor.ts). */
+export type Repair =
+  | { kind: 'restore' }
+  | { kind: 'unlock' }
+  | { kind: 'remove-temp'; path: string }
+  | { kind: 'history'; path: string }
+  | { kind: 'renumber'; keepLines: number }
+  | { kind: 'meta'; path: string; schema: string };
 
 /**
  * Carries out what a finding proposes. Nothing is deleted that holds data: a corrupt document is
  * moved aside as FILE.corrupt-<timestamp> before the last good revision is restored.
  */
-export async function repair(root: string, finding: Finding, now: Date): Promise<string | undefined> {
-  const action = finding.repair;
-  if (!action) return undefined;
+export async function repair(root: string, file: string, action: Repair, now: Date): Promise<string> {
   switch (action.kind) {
     case 'restore':
-      return restore(root, finding.file, now);
+      return restore(root, file, now);
     case 'unlock': {
       // Judged again right here: a live writer may have taken the lock since the report.
-      const lock = docPaths(finding.file).lock;
+      const lock = docPaths(file).lock;
       const seen = inspectLock(lock);
       if (!seen || !isStale(seen, defaultStaleMs()))
         return `left the lock ${relative(root, lock)}: a live writer holds it now`;
@@ -35,15 +41,15 @@ export async function repair(root: string, finding: Finding, now: Date): Promise
       return `removed ${relative(root, action.path)}`;
     case 'history':
       // The lock, not a transaction: a transaction would first read the very lines being set aside.
-      await withLock(docPaths(finding.file).lock, { label: relative(root, finding.file) }, () =>
+      await withLock(docPaths(file).lock, { label: relative(root, file) }, () =>
         setAsideBadLines(action.path, now.toISOString().replace(/[:.]/g, '-')),
       );
       return `set the bad lines of ${relative(root, action.path)} aside`;
     case 'renumber': {
-      const key = relative(root, finding.file);
+      const key = relative(root, file);
       const stamp = now.toISOString().replace(/[:.]/g, '-');
-      await withLock(docPaths(finding.file).lock, { label: key }, () =>
-        setAsideAfter(docPaths(finding.file).history, action.keepLines, stamp),
+      await withLock(docPaths(file).lock, { label: key }, () =>
+        setAsideAfter(docPaths(file).history, action.keepLines, stamp),
       );
       // The next transaction finds the document ahead of the kept history and records it as a
       // snapshot revision, so history replays to the document again.
@@ -53,9 +59,6 @@ export async function repair(root: string, finding: Finding, now: Date): Promise
     case 'meta':
       writeFileAtomic(action.path, `${JSON.stringify({ schema: action.schema })}\n`);
       return `rebuilt ${relative(root, action.path)} (schema ${action.schema})`;
-    case 'mirror':
-      writeFileAtomic(action.path, action.content, { durable: false });
-      return `rewrote ${relative(root, action.path)}`;
   }
 }
 
@@ -78,16 +81,19 @@ async function restore(root: string, file: string, now: Date): Promise<string> {
     const latest = replay(entries, current.rev, key).doc;
     return {
       result: `moved ${key} aside as ${basename(aside)} and restored revision ${good?.rev} (${dirname(key) === '.' ? '' : `${dirname(key)}/`}${basename(key)})`,
-      commit: buildChange(
-        current,
-        restored,
-        {
-          writer: 'baton-doctor',
-          op: { kind: 'repair', rev: good?.rev ?? 0 },
-          patch: diff(latest ?? undefined, restored),
-        },
-        now,
-      ),
+      commit: {
+        doc: restored,
+        ...nextEntry(
+          current.rev,
+          restored,
+          {
+            writer: 'baton-doctor',
+            op: { kind: 'repair', rev: good?.rev ?? 0 },
+            patch: diff(latest ?? undefined, restored),
+          },
+          now,
+        ),
+      },
     };
   });
 }
