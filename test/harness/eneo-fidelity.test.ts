@@ -236,7 +236,7 @@ describe('denyProtocol: exit2', () => {
       assert.equal(bad.code, 0);
       assert.match(
         JSON.parse(bad.stdout).systemMessage,
-        /denyProtocol: expected one of "json", "exit2", found "exit3"/,
+        /denyProtocol: expected "json" \(the default\) or "exit2" \(the reason on stderr, exit 2\), found "exit3"/,
       );
     } finally {
       p.cleanup();

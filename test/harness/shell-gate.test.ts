@@ -56,7 +56,7 @@ describe('shell gate: fail closed', () => {
     const p = eneoProject({}, { profile: 'eneo', shell: { strict: 'yes' } });
     try {
       const out = JSON.parse(p.hook('PreToolUse', bash('echo x > .env')).stdout) as { systemMessage: string };
-      assert.match(out.systemMessage, /shell\.strict: expected boolean, found "yes"/);
+      assert.match(out.systemMessage, /shell\.strict: expected true or false, found "yes"/);
     } finally {
       p.cleanup();
     }
