@@ -4,8 +4,7 @@ import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import type { CompiledSchema } from '../core/schema/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { mkdirInside } from '../fs/confine.js';
-import { resolveKey } from '../fs/confine.js';
+import { mkdirInside, resolveKey } from '../fs/confine.js';
 
 export interface Mirror {
   /** Absolute path, checked to stay inside the document's folder. */
