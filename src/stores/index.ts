@@ -1,5 +1,5 @@
 // The stores' public entry: the only module of src/stores/ the layers above import (enforced by
-// test/architecture/layers.test.ts), so a store's internals can change without touching them.
+// test/architecture/layers.unit.test.ts), so a store's internals can change without touching them.
 export type {
   Change,
   Current,
