@@ -161,6 +161,23 @@ const list: CommandDef[] = [
     options: [{ name: 'rev', value: 'N', help: 'the revision to restore (required)' }, AS],
   },
   {
+    name: 'store',
+    summary: 'the store itself: create PostgreSQL tables, export and import documents with history',
+    usage: ['migrate', 'export [FILE]', 'import FILE|-'],
+    positionals: [1, 2],
+    options: [],
+    details:
+      "Works on the store chosen as every command chooses it (--store URL, BATON_STORE, store in baton.config.json, else the file store) and the project's documents there. An export is JSON Lines: a header, then one document a line with its stored text, metadata and every revision; an import writes them back exactly, so a round trip between the file store and PostgreSQL gives the same documents and history. An import is checked whole first and writes nothing when any of its documents exists already (exit 1). See docs/postgres.md.",
+    subcommands: {
+      migrate: {
+        usage: 'migrate',
+        summary: "create or upgrade the PostgreSQL store's tables (ordinary commands never do)",
+      },
+      export: { usage: 'export [FILE]', summary: 'write every document with its history to FILE (default stdout)' },
+      import: { usage: 'import FILE|-', summary: 'write the documents of an export into this store (- reads stdin)' },
+    },
+  },
+  {
     name: 'doctor',
     summary: 'check every document, lock and history under a folder',
     usage: ['[DIR] [--json] [--repair]'],

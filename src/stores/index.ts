@@ -20,3 +20,5 @@ export { MemoryStore } from './memory.js';
 export { FileStore, readDocument, readMeta, type FileStoreOptions } from './file/index.js';
 export { SIDECAR } from './file/layout.js';
 export { findDocuments } from './file/find-documents.js';
+export { exportLines, importLines, type DocumentDump, type PortableStore } from './portable.js';
+export { migrateStore, openPortable, type StoreTarget } from './transfer.js';
