@@ -34,12 +34,6 @@ export const SIDEWAYS: Record<string, string> = {
 /** The one module of src/stores/ that the layers above may import. */
 export const STORES_ENTRY = 'stores/index.ts';
 
-/**
- * Imports of store internals from above, each with its reason. None today: the doctor asks the
- * store (Store.doctor), which checks its own files.
- */
-export const STORE_INTERNALS_ALLOWED: Record<string, string[]> = {};
-
 /** Node modules that do I/O, which core/ (pure computation over JSON) never imports. */
 const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|http2|os|dgram|tls|worker_threads|cluster)$/;
 
@@ -88,10 +82,8 @@ export function violations(modules: Map<string, string>): string[] {
           `${edge}: ${from} and ${to} are both ${LAYERS[fromLayer]!.name}; this import needs a reason in SIDEWAYS`,
         );
       }
-      if (to === 'stores' && from !== 'stores' && target !== STORES_ENTRY) {
-        if (!(STORE_INTERNALS_ALLOWED[module] ?? []).includes(target))
-          found.push(`${edge}: outside src/stores import only ${STORES_ENTRY}, the stores' public entry`);
-      }
+      if (to === 'stores' && from !== 'stores' && target !== STORES_ENTRY)
+        found.push(`${edge}: outside src/stores import only ${STORES_ENTRY}, the stores' public entry`);
     }
   }
   return found;
