@@ -9,6 +9,7 @@ import { isBatonError } from '../core/errors.js';
 import { mergeConfig, validateConfig, type HarnessConfig } from '../project/config.js';
 import { debugLog } from './debug-log.js';
 import { EVENTS, isEventName, type EventName } from './events.js';
+import { fetchSharedDocuments } from './shared-documents.js';
 import type { Handler } from './handlers/handler-context.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from './types.js';
 
@@ -52,11 +53,19 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
   let outcome: HookOutcome;
   try {
     const load = handlers[input.event];
-    outcome = load
-      ? await (
-          await load()
-        )({ input, config, root: run.root, cwd: run.cwd, env: run.env, now: new Date() })
-      : { log: [] };
+    if (load) {
+      const documents = await fetchSharedDocuments(config, run.config, run.root, run.env, run.hostEvent);
+      const handler = await load();
+      outcome = await handler({
+        input,
+        config,
+        root: run.root,
+        cwd: run.cwd,
+        env: run.env,
+        now: new Date(),
+        ...(documents ? { documents } : {}),
+      });
+    } else outcome = { log: [] };
   } catch (error) {
     // A refusal (a path leading out of the project, a lock timeout) is reported as itself, not as a bug.
     const line = isBatonError(error)

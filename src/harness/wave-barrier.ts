@@ -97,7 +97,7 @@ function taskAfter(doc: JsonObject, wave: WaveFile, result: AgentResult, agentTy
     : { ...doc, wave_status: { ...status, [key]: 'in_progress' }, active_agents: agents };
 }
 
-export async function waveBarrier({ input, config, root, env }: HandlerContext): Promise<HookOutcome> {
+export async function waveBarrier({ input, config, root, env, documents }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };
   const settings = config.wave;
   if (!settings) return outcome;
@@ -139,6 +139,7 @@ export async function waveBarrier({ input, config, root, env }: HandlerContext):
         settings.lockTimeoutMs,
         (doc) => taskAfter(doc, next, result, input.agentType),
         outcome,
+        documents,
       );
     });
   } catch (error) {
@@ -155,9 +156,11 @@ async function updateTask(
   timeoutMs: number,
   change: (doc: JsonObject) => JsonObject,
   outcome: HookOutcome,
+  documents: HandlerContext['documents'],
 ): Promise<void> {
   const task = config.documents.task;
-  if (!task || !existsSync(resolve(root, task.path))) return;
+  // On a shared store this machine has no task file: the fetched document says whether there is one.
+  if (!task || !(documents ? documents.get('task') !== undefined : existsSync(resolve(root, task.path)))) return;
   const { openDoc } = await import('../doc/open.js');
   try {
     await openDoc(task.path, {

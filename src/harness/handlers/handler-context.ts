@@ -1,4 +1,5 @@
 import type { HarnessConfig } from '../../project/config.js';
+import type { SharedDocuments } from '../shared-documents.js';
 import type { HookInput, HookOutcome } from '../types.js';
 
 /** What every handler gets: the normalised payload, the merged config and the project root. */
@@ -10,6 +11,8 @@ export interface HandlerContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
   now: Date;
+  /** On a shared store, the documents as the store has them (this machine's files may be stale). */
+  documents?: SharedDocuments;
 }
 
 export type Handler = (context: HandlerContext) => Promise<HookOutcome>;

@@ -16,7 +16,7 @@ import { isDirectory, isFile } from '../../fs/stat.js';
  * The scratchpad folder is `$CLAUDE_SCRATCHPAD_DIR`, else the newest folder matching one of the
  * configured patterns (both the original's path and `phase-NN-scratchpad`; the original looked only in the first).
  */
-export async function preCompact({ config, root, env, now }: HandlerContext): Promise<HookOutcome> {
+export async function preCompact({ config, root, env, now, documents }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };
   const snapshot = config.snapshot;
   if (!snapshot) return outcome;
@@ -24,7 +24,7 @@ export async function preCompact({ config, root, env, now }: HandlerContext): Pr
     const label = (path: string) => (config.documents[entry] ? `${entry} document` : relative(root, path));
     for (const path of documentPaths(entry, config, root)) await markRevision(label(path), path, root, env, outcome);
   }
-  const slug = new StateReader(config, root).slug();
+  const slug = new StateReader(config, root, documents).slug();
   if (!slug) return outcome;
   const folder = env.CLAUDE_SCRATCHPAD_DIR
     ? resolve(root, env.CLAUDE_SCRATCHPAD_DIR)

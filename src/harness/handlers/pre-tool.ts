@@ -7,7 +7,7 @@ import type { HandlerContext } from './handler-context.js';
  * PreToolUse: the configured policy rules (edit gate, protected files, bash firewall) and baton's
  * own state. Only a shell command loads the shell parser and analysis.
  */
-export async function preTool({ input, config, root, env }: HandlerContext): Promise<HookOutcome> {
+export async function preTool({ input, config, root, env, documents }: HandlerContext): Promise<HookOutcome> {
   let analysis;
   if (input.toolKind === 'bash' && input.command.trim() !== '') {
     const { analyzeShell, rawNames } = await import('../shell/analyze.js');
@@ -20,6 +20,6 @@ export async function preTool({ input, config, root, env }: HandlerContext): Pro
       analysis = { writes: [], opaque: [{ construct }], names: rawNames(input.command), cwds: [cwd] };
     }
   }
-  const denial = evaluatePolicy(input, config, root, analysis);
+  const denial = evaluatePolicy(input, config, root, analysis, documents);
   return denial ? { deny: denial, log: [] } : { log: [] };
 }

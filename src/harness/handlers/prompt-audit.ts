@@ -14,11 +14,11 @@ import type { HandlerContext } from './handler-context.js';
  * a slug, and the task stamp refresh only touches an existing task file (the
  * original created `.claude/state` in every project).
  */
-export async function promptAudit({ input, config, root, env, now }: HandlerContext): Promise<HookOutcome> {
+export async function promptAudit({ input, config, root, env, now, documents }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };
   const audit = config.audit;
   if (!audit) return outcome;
-  const state = new StateReader(config, root);
+  const state = new StateReader(config, root, documents);
   const slug = state.slug();
   if (slug)
     outcome.log.push(
@@ -43,7 +43,8 @@ export async function promptAudit({ input, config, root, env, now }: HandlerCont
     trim(file, audit.maxLines);
   }
   const task = config.documents.task;
-  if (task && existsSync(resolve(root, task.path))) await refreshStamp(task.path, root, env, outcome);
+  if (task && (documents ? documents.get('task') !== undefined : existsSync(resolve(root, task.path))))
+    await refreshStamp(task.path, root, env, outcome);
   return outcome;
 }
 

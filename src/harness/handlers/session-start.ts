@@ -10,9 +10,9 @@ import type { HandlerContext } from './handler-context.js';
  * field, so an empty field can never shift the others (the original's tab-split bug). The
  * same line is printed for every source, so after `compact` the state is injected again.
  */
-export async function sessionStart({ config, root }: HandlerContext): Promise<HookOutcome> {
+export async function sessionStart({ config, root, documents }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };
-  const state = new StateReader(config, root);
+  const state = new StateReader(config, root, documents);
   const doc = state.doc('task');
   if (doc && present(doc.slug) && typeof doc.slug === 'string') outcome.context = resumeLine(doc);
   const prefix = config.sessionStart?.prefix ?? '[baton]';

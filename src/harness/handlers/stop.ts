@@ -15,7 +15,7 @@ import { command, PRESETS, waveGate, type CheckContext, type Failure } from './s
  * session (remembered in a small file in this user's own temp folder, keyed by session and
  * project; without a usable one the second guard is off).
  */
-export async function stop({ input, config, root, env }: HandlerContext): Promise<HookOutcome> {
+export async function stop({ input, config, root, env, documents }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };
   const stopConfig = config.stop;
   if (!stopConfig) return outcome;
@@ -31,7 +31,7 @@ export async function stop({ input, config, root, env }: HandlerContext): Promis
     forget(memory);
     return { log: ['[stop] stop_hook_active is set; not blocking again'] };
   }
-  const state = new StateReader(config, root);
+  const state = new StateReader(config, root, documents);
   const context: CheckContext = { config, root, env, state, log: outcome.log };
   const checks: (() => Failure | undefined)[] = [
     () => waveGate(context),

@@ -15,6 +15,7 @@ import { compilePatterns, globToRegExp, type PathTest } from './glob.js';
 import { failClosed } from './fail-closed.js';
 import { realPath, treeEntries } from './real-path.js';
 import { stateRule, STATE_RULE } from './state-files.js';
+import type { SharedDocuments } from '../shared-documents.js';
 import { StateReader } from './state.js';
 
 export interface Denial {
@@ -40,11 +41,12 @@ export function evaluatePolicy(
   config: HarnessConfig,
   root: string,
   analysis?: Analysis,
+  shared?: SharedDocuments,
 ): Denial | undefined {
   if (input.toolKind === 'other') return undefined;
   const classes = config.pathClasses;
   const allowed = compilePatterns(config.allow, classes);
-  const state = new StateReader(config, root);
+  const state = new StateReader(config, root, shared);
   const checkers = new Map<RuleConfig, Checker>();
   const checker = (rule: RuleConfig): Checker => {
     let found = checkers.get(rule);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Condition, HarnessConfig } from '../../project/config.js';
+import type { SharedDocuments } from '../shared-documents.js';
 
 /**
  * Reads the document fields rules are conditioned on, as cheaply as possible: a field with a
@@ -13,6 +14,8 @@ export class StateReader {
   constructor(
     private readonly config: HarnessConfig,
     private readonly root: string,
+    /** Fetched from a shared store: they win over this machine's files, which may be stale. */
+    private readonly shared?: SharedDocuments,
   ) {}
 
   field(condition: Condition): string {
@@ -37,6 +40,7 @@ export class StateReader {
 
   doc(name: string): Record<string, unknown> | undefined {
     if (this.docs.has(name)) return this.docs.get(name);
+    if (this.shared?.has(name)) return this.shared.get(name);
     const path = this.config.documents[name]?.path;
     let value: Record<string, unknown> | undefined;
     try {

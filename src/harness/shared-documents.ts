@@ -1,0 +1,39 @@
+/**
+ * On a shared store (PostgreSQL) the task files on this machine are not the documents: another
+ * machine may have committed since. Before a handler runs, the documents its rules read are
+ * fetched through the store, and that read rewrites this machine's mirror files that differ, so the
+ * one-word mirrors the gates read are current as well. On the embedded file store the files are
+ * the documents, so nothing is fetched and no store code is loaded.
+ */
+import type { HarnessConfig } from '../project/config.js';
+import { chooseStore } from '../stores/index.js';
+import { debugLog } from './debug-log.js';
+
+/** Each configured document by name: its object, or undefined when it does not exist. */
+export type SharedDocuments = ReadonlyMap<string, Record<string, unknown> | undefined>;
+
+export async function fetchSharedDocuments(
+  config: HarnessConfig,
+  rawConfig: Record<string, unknown>,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  event: string,
+): Promise<SharedDocuments | undefined> {
+  const { url } = chooseStore(env, () => rawConfig);
+  if (url === undefined || /^file:/i.test(url)) return undefined;
+  const { openDoc } = await import('../doc/open.js');
+  const documents = new Map<string, Record<string, unknown> | undefined>();
+  for (const [name, document] of Object.entries(config.documents)) {
+    if (!document?.path) continue;
+    try {
+      const doc = await openDoc(document.path, { cwd: root, env }).read();
+      documents.set(name, doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined);
+    } catch (error) {
+      // The store cannot be reached: the rules read this machine's files, the last state it saw.
+      debugLog(env, event, [
+        `[baton hook] ${name} could not be read from the shared store, using the local files: ${(error as Error).message}`,
+      ]);
+    }
+  }
+  return documents;
+}
