@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
@@ -27,7 +28,7 @@ describe('hooks on a PostgreSQL store', () => {
   before(async () => {
     cluster = await startCluster();
     url = await cluster.createDatabase('hooks');
-    const migrate = baton(['store', 'migrate'], { env: { BATON_STORE: url } });
+    const migrate = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: url } });
     assert.equal(migrate.code, 0, migrate.stderr);
   });
   after(() => {
