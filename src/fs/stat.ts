@@ -1,5 +1,5 @@
 /** stat helpers that treat a missing path as an answer rather than an error. */
-import { lstatSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 
 /** lstat, or undefined for a path that is not there (ENOENT, or ENOTDIR below a file). */
 export function lstatOrMissing(path: string): Stats | undefined {
@@ -25,5 +25,14 @@ export function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** The names in a folder; none when it is missing or cannot be read (the callers only look for their own files). */
+export function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }

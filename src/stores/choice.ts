@@ -32,15 +32,6 @@ export function chooseStore(
   };
 }
 
-/** The variables that carry the store choice, for a face that builds a narrow environment. */
-export function storeEnv(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of ['BATON_STORE', 'BATON_PROJECT'] as const) {
-    const value = env[name];
-    if (value) out[name] = value;
-  }
-  return out;
-}
 
 /** A URL's scheme (`postgres:`), or '' for none; the rest is not shown, as it may hold a password. */
 export function storeScheme(url: string | undefined): string {

@@ -20,8 +20,8 @@ export interface PortableStore {
   load(dump: DocumentDump): Promise<void>;
 }
 
-export const EXPORT_FORMAT = 'baton-export';
-export const EXPORT_VERSION = 1;
+const EXPORT_FORMAT = 'baton-export';
+const EXPORT_VERSION = 1;
 
 /**
  * The export as JSON Lines: a header, then one document a line. Each line is built from the

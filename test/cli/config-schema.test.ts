@@ -4,29 +4,16 @@
  * config the schema refuses refuses writes to the task document rather than switching its rules off.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PROFILES } from '../../src/project/config.js';
 import { checkConfig } from '../../src/project/config-schema.js';
 import { baton, ROOT } from '../helpers/cli.js';
-import { tempTree } from '../helpers/fixtures.js';
+import { tempTree, treeFiles } from '../helpers/fixtures.js';
 
 const TASK = '.claude/state/current-task.json';
 const SHIPPED = './node_modules/baton-state/schemas/baton.config.schema.json';
-
-function files(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (!name.endsWith('.lock')) out[path.slice(dir.length + 1)] = readFileSync(path, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe('baton.config.json from its schema', () => {
   it('a config the schema refuses refuses task writes: exit 2, one line naming the file, the path, what was expected and the fix', () => {
@@ -38,7 +25,7 @@ describe('baton.config.json from its schema', () => {
       const env = { BATON_ROOT: dir };
       assert.equal(baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: dir, env }).code, 0);
       writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo", "classification": {"lane": "fast"}}');
-      const before = files(dir);
+      const before = treeFiles(dir);
       const r = baton(['set', TASK, 'lane', 'standard'], { cwd: dir, env });
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
@@ -48,7 +35,7 @@ describe('baton.config.json from its schema', () => {
         /classification\.lane: expected a list of allowed values, an integer range \{"min": 1, "max": 4\}, or null, found "fast"; fix the file/,
       );
       assert.notEqual(baton(['task', 'update', '--', '.lane = "standard"'], { cwd: dir, env }).code, 0);
-      assert.deepEqual(files(dir), before);
+      assert.deepEqual(treeFiles(dir), before);
       // Other documents are not the config's to rule: they are written as before.
       assert.equal(baton(['init', 'other.json'], { cwd: dir, env }).code, 0);
     } finally {

@@ -6,28 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
-import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
+import { OWNED_SCHEMA, tempTree, treeFiles } from '../helpers/fixtures.js';
 
 const TASK = '.claude/state/current-task.json';
 const RUN = '.ai_log/session-r1.json';
-
-/** The bytes of every file under `dir`, so "nothing was written" is checked, not assumed. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (!name.endsWith('.lock')) out[path.slice(dir.length + 1)] = readFileSync(path, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** Runs `body` (an async function of `lib`, the built library) in a separate Node process. */
 function library(dir: string, body: string): { code: number; stdout: string; stderr: string } {
@@ -53,7 +39,7 @@ describe('rules hold whichever command writes', () => {
         }).code,
         0,
       );
-      const before = snapshot(dir);
+      const before = treeFiles(dir);
       for (const args of [
         ['init', 'd.json', '--force', '--schema', 'any', '--as', 'agent:x'],
         ['init', 'd.json', '--force', '--schema', 'any', '--as', 'agent:x', '--arg', 'phase', 'GREEN'],
@@ -63,7 +49,7 @@ describe('rules hold whichever command writes', () => {
         assert.equal(r.code, 5, `${args.join(' ')}: ${r.stderr}`);
         assert.equal(r.stderr.trim().split('\n').length, 1);
       }
-      assert.deepEqual(snapshot(dir), before);
+      assert.deepEqual(treeFiles(dir), before);
       // Still owned: agent:x can neither change the owned field nor clear the document.
       assert.equal(baton(['set', 'd.json', 'phase', 'GREEN', '--as', 'agent:x'], { cwd: dir, env }).code, 5);
       assert.equal(baton(['clear', 'd.json', '--as', 'agent:x'], { cwd: dir, env }).code, 5);
@@ -74,7 +60,7 @@ describe('rules hold whichever command writes', () => {
         ).stdout,
         'forbidden',
       );
-      assert.deepEqual(snapshot(dir), before);
+      assert.deepEqual(treeFiles(dir), before);
       // Once the creator deleted it, reverting to an old revision creates it again: still the creator's call.
       assert.equal(baton(['clear', 'd.json', '--as', 'orchestrator'], { cwd: dir, env }).code, 0);
       assert.equal(baton(['revert', 'd.json', '--rev', '1', '--as', 'agent:x'], { cwd: dir, env }).code, 5);
@@ -98,7 +84,7 @@ describe('rules hold whichever command writes', () => {
       const env = { BATON_ROOT: dir };
       assert.equal(baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: dir, env }).code, 0);
       assert.equal(baton(['set', TASK, 'notes', '[]', '--json'], { cwd: dir, env }).code, 0);
-      const before = snapshot(dir);
+      const before = treeFiles(dir);
       const refusals: [string[], number][] = [
         [['task', 'update', '--', '.lane = "sideways"'], 1],
         [['update', TASK, '.lane = "sideways"'], 3],
@@ -123,12 +109,12 @@ describe('rules hold whichever command writes', () => {
         library(dir, `async (lib) => lib.openDoc(${JSON.stringify(TASK)}).set('audit_impact', 'all')`).stdout,
         'invalid',
       );
-      assert.deepEqual(snapshot(dir), before);
+      assert.deepEqual(treeFiles(dir), before);
       // A broken config does not switch the rules off: writes to the task document are refused.
       writeFileSync(join(dir, 'baton.config.json'), '{"profile": ');
       assert.equal(baton(['set', TASK, 'lane', 'sideways'], { cwd: dir, env }).code, 2);
       writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo"}');
-      assert.deepEqual(snapshot(dir), before);
+      assert.deepEqual(treeFiles(dir), before);
       // A good value still lands through the plain commands.
       assert.equal(baton(['set', TASK, 'lane', 'fast'], { cwd: dir, env }).code, 0);
       assert.equal(baton(['append', TASK, 'notes', 'x'], { cwd: dir, env }).code, 0);
@@ -147,7 +133,7 @@ describe('rules hold whichever command writes', () => {
       const run = (args: string[]) => baton(args, { cwd: dir, env });
       assert.equal(run(['run', 'init', 'r1', '--contract', 'c.yaml']).code, 0);
       assert.equal(run(['phase', 'start', 'r1', '0-req', '--agent', 'a']).code, 0);
-      const before = snapshot(dir);
+      const before = treeFiles(dir);
       const done = '{"0-req": {"status": "done", "outputs": {"prd": "x"}, "evidence": [], "work_items": []}}';
       const refusals = [
         ['run', 'set', 'r1', 'phases', done, '--json'],
@@ -184,7 +170,7 @@ describe('rules hold whichever command writes', () => {
         ).stdout,
         'forbidden',
       );
-      assert.deepEqual(snapshot(dir), before);
+      assert.deepEqual(treeFiles(dir), before);
       // Everything else keeps working: the drop-in set of other fields, the phase commands, the gate.
       assert.equal(shim(['set', 'r1', 'user_request', 'hello']).status, 0);
       assert.equal(run(['run', 'set', 'r1', 'pr', '5', '--json']).code, 0);
@@ -240,12 +226,12 @@ describe('rules hold whichever command writes', () => {
       assert.equal(baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: dir, env }).code, 0);
       rmSync(join(dir, '.claude/state/phase'));
       mkdirSync(join(dir, '.claude/state/phase'));
-      const before = snapshot(dir);
+      const before = treeFiles(dir);
       const r = baton(['update', TASK, '.tdd_phase = "GREEN"'], { cwd: dir, env });
       assert.equal(r.code, 4, r.stderr);
       assert.match(r.stderr, /mirror file .*phase.* nothing was written/);
       assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: dir, env }).code, 1);
-      assert.deepEqual(snapshot(dir), before);
+      assert.deepEqual(treeFiles(dir), before);
       assert.equal(baton(['history', TASK], { cwd: dir, env }).stdout.trim().split('\n').length, 1);
     } finally {
       cleanup();

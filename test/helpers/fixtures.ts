@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -33,3 +33,17 @@ export const OWNED_SCHEMA = JSON.stringify({
   properties: { phase: { enum: ['RED', 'GREEN'] }, notes: { type: 'array' } },
   'x-baton': { owners: { phase: ['orchestrator'] }, create: ['orchestrator'], delete: ['orchestrator'] },
 });
+
+/** The text of every file under `dir` but lock files, so "nothing was written" is checked, not assumed. */
+export function treeFiles(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (!name.endsWith('.lock')) out[path.slice(dir.length + 1)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}

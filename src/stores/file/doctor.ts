@@ -11,6 +11,7 @@ import type { HistoryEntry } from '../../core/history.js';
 import { hashText, type Json } from '../../core/json.js';
 import { TEMP_FILE_PATTERN } from '../../fs/atomic.js';
 import { isTempOf } from '../../fs/file-names.js';
+import { namesIn } from '../../fs/stat.js';
 import { defaultStaleMs, inspectLock, isStale, pidAlive, STALE_ASIDE_PATTERN } from '../../fs/lock.js';
 import { replay } from '../replay.js';
 import type { DocMeta, DocumentCheck, Finding } from '../store.js';
@@ -216,13 +217,7 @@ function isFolder(path: string): boolean {
 }
 
 function tempsIn(dir: string, targets: string[]): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
+  return namesIn(dir)
     .map((name) => ({ name, match: TEMP_FILE_PATTERN.exec(name) }))
     .filter(
       ({ match }) =>

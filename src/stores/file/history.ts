@@ -10,7 +10,6 @@ import {
   fstatSync,
   ftruncateSync,
   openSync,
-  readdirSync,
   readFileSync,
   readSync,
   renameSync,
@@ -22,6 +21,7 @@ import { join } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
+import { namesIn } from '../../fs/stat.js';
 import { openNoFollow } from '../../fs/confine.js';
 
 const SEGMENT_SIZE = 1000;
@@ -30,13 +30,7 @@ export const DEFAULT_HISTORY_KEEP = 10_000;
 const SEGMENT_NAME = /^(\d{12})\.jsonl$/;
 
 export function segmentFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
+  return namesIn(dir)
     .filter((name) => SEGMENT_NAME.test(name))
     .sort()
     .map((name) => join(dir, name));
