@@ -32,7 +32,6 @@ export function chooseStore(
   };
 }
 
-
 /** A URL's scheme (`postgres:`), or '' for none; the rest is not shown, as it may hold a password. */
 export function storeScheme(url: string | undefined): string {
   if (!url) return '';
