@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PROFILES } from '../../src/project/config.js';
 import { checkConfig } from '../../src/project/config-schema.js';
-import { baton, ROOT } from '../helpers/cli.js';
+import { baton, eneoTaskProject, ROOT } from '../helpers/cli.js';
 import { tempTree, treeFiles } from '../helpers/fixtures.js';
 
 const TASK = '.claude/state/current-task.json';
@@ -17,13 +17,8 @@ const SHIPPED = './node_modules/baton-state/schemas/baton.config.schema.json';
 
 describe('baton.config.json from its schema', () => {
   it('a config the schema refuses refuses task writes: exit 2, one line naming the file, the path, what was expected and the fix', () => {
-    const { dir, cleanup } = tempTree({
-      'baton.config.json': '{"profile": "eneo"}',
-      '.git/HEAD': 'ref: refs/heads/main\n',
-    });
+    const { dir, env, cleanup } = eneoTaskProject();
     try {
-      const env = { BATON_ROOT: dir };
-      assert.equal(baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: dir, env }).code, 0);
       writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo", "classification": {"lane": "fast"}}');
       const before = treeFiles(dir);
       const r = baton(['set', TASK, 'lane', 'standard'], { cwd: dir, env });

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
+import { baton, cleanEnv, eneoTaskProject, ROOT } from '../helpers/cli.js';
 import { OWNED_SCHEMA, tempTree, treeFiles } from '../helpers/fixtures.js';
 
 const TASK = '.claude/state/current-task.json';
@@ -76,13 +76,8 @@ describe('rules hold whichever command writes', () => {
   });
 
   it('the classification of baton.config.json refuses a bad value through task, update, set and the library', () => {
-    const { dir, cleanup } = tempTree({
-      'baton.config.json': '{"profile": "eneo"}',
-      '.git/HEAD': 'ref: refs/heads/main\n',
-    });
+    const { dir, env, cleanup } = eneoTaskProject();
     try {
-      const env = { BATON_ROOT: dir };
-      assert.equal(baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: dir, env }).code, 0);
       assert.equal(baton(['set', TASK, 'notes', '[]', '--json'], { cwd: dir, env }).code, 0);
       const before = treeFiles(dir);
       const refusals: [string[], number][] = [

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { tempDir } from './fixtures.js';
+import { tempDir, tempTree } from './fixtures.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'baton.js');
@@ -79,4 +79,16 @@ export function messageLines(stderr: string): string[] {
     .trim()
     .split('\n')
     .filter((line) => !line.startsWith('usage: '));
+}
+
+/** A temp git project on the eneo profile with a task started through `baton task init`. */
+export function eneoTaskProject(): { dir: string; env: Record<string, string>; cleanup(): void } {
+  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}', '.git/HEAD': 'ref: refs/heads/main\n' });
+  const env = { BATON_ROOT: tree.dir };
+  const init = baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: tree.dir, env });
+  if (init.code !== 0) {
+    tree.cleanup();
+    throw new Error(`task init failed: ${init.stderr}`);
+  }
+  return { dir: tree.dir, env, cleanup: tree.cleanup };
 }
