@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { transformSync } from 'esbuild';
@@ -47,16 +47,7 @@ function run(block: Block, dir: string, env: NodeJS.ProcessEnv) {
       input: block.code,
       encoding: 'utf8',
     });
-    assert.equal(
-      result.status,
-      0,
-      `${where} exited ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
-    );
-    if (block.output !== undefined)
-      assert.ok(
-        matchesOutput(result.stdout, block.output),
-        `${where}: output differs\n--- expected\n${block.output}--- actual\n${result.stdout}`,
-      );
+    expectSuccess(where, result, block.output);
     return;
   }
   const typescript = block.lang === 'ts' || block.lang === 'typescript';
@@ -71,16 +62,7 @@ function run(block: Block, dir: string, env: NodeJS.ProcessEnv) {
     env,
     encoding: 'utf8',
   });
-  assert.equal(
-    result.status,
-    0,
-    `${where} exited ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
-  );
-  if (block.output !== undefined)
-    assert.ok(
-      matchesOutput(result.stdout, block.output),
-      `${where}: output differs\n--- expected\n${block.output}--- actual\n${result.stdout}`,
-    );
+  expectSuccess(where, result, block.output);
 }
 
 for (const page of PAGES) {
@@ -135,3 +117,17 @@ describe('the block reader', () => {
     }
   });
 });
+
+/** A block ran: it exited 0 and, when the page gives its output, printed exactly that. */
+function expectSuccess(where: string, result: SpawnSyncReturns<string>, output: string | undefined): void {
+  assert.equal(
+    result.status,
+    0,
+    `${where} exited ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+  );
+  if (output !== undefined)
+    assert.ok(
+      matchesOutput(result.stdout, output),
+      `${where}: output differs\n--- expected\n${output}--- actual\n${result.stdout}`,
+    );
+}
