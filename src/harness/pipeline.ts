@@ -54,7 +54,7 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
   try {
     const load = handlers[input.event];
     if (load) {
-      const documents = await fetchSharedDocuments(config, run.config, run.root, run.env, run.hostEvent);
+      const fetched = await fetchSharedDocuments(config, run.config, run.root, run.env, run.hostEvent);
       const handler = await load();
       outcome = await handler({
         input,
@@ -63,8 +63,9 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
         cwd: run.cwd,
         env: run.env,
         now: new Date(),
-        ...(documents ? { documents } : {}),
+        ...(fetched ? { documents: fetched.documents } : {}),
       });
+      if (fetched?.problem) outcome.notice = outcome.notice ? `${outcome.notice}\n${fetched.problem}` : fetched.problem;
     } else outcome = { log: [] };
   } catch (error) {
     // A refusal (a path leading out of the project, a lock timeout) is reported as itself, not as a bug.

@@ -12,13 +12,19 @@ import { debugLog } from './debug-log.js';
 /** Each configured document by name: its object, or undefined when it does not exist. */
 export type SharedDocuments = ReadonlyMap<string, Record<string, unknown> | undefined>;
 
+export interface Fetched {
+  documents: SharedDocuments;
+  /** Why the store could not be read; the documents not fetched are judged by the local files. */
+  problem?: string;
+}
+
 export async function fetchSharedDocuments(
   config: HarnessConfig,
   rawConfig: Record<string, unknown>,
   root: string,
   env: NodeJS.ProcessEnv,
   event: string,
-): Promise<SharedDocuments | undefined> {
+): Promise<Fetched | undefined> {
   const { url } = chooseStore(env, () => rawConfig);
   if (url === undefined || /^file:/i.test(url)) return undefined;
   const { openDoc } = await import('../doc/open.js');
@@ -30,10 +36,11 @@ export async function fetchSharedDocuments(
       documents.set(name, doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined);
     } catch (error) {
       // The store cannot be reached: the rules read this machine's files, the last state it saw.
-      debugLog(env, event, [
-        `[baton hook] ${name} could not be read from the shared store, using the local files: ${(error as Error).message}`,
-      ]);
+      // One failure ends the fetch, so a server that is down costs one connect wait, not one a document.
+      const problem = `baton: the shared store could not be read (${(error as Error).message}); this hook judged by this machine's files, which may be stale`;
+      debugLog(env, event, [`[baton hook] ${name}: ${problem}`]);
+      return { documents, problem };
     }
   }
-  return documents;
+  return { documents };
 }

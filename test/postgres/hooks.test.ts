@@ -50,6 +50,22 @@ describe('hooks on a PostgreSQL store', () => {
     assert.equal(readFileSync(join(b.dir, '.claude/state/phase'), 'utf8').trim(), 'REFACTOR');
   });
 
+  it('with the store unreachable, a gate judges by the local mirror and says so', () => {
+    const gone = 'postgres://nobody:wrong@127.0.0.1:1/none';
+    const p = eneoProject({ '.claude/state/phase': 'GREEN\n' }, { profile: 'eneo', store: gone, project: 'gone' });
+    projects.push(p);
+    const r = p.hook('PreToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: join(p.dir, 'tests/test_x.py'), content: '' },
+    });
+    assert.equal(r.code, 0);
+    assert.equal(decision(r).kind, 'deny');
+    const message = (JSON.parse(r.stdout) as { systemMessage?: string }).systemMessage ?? '';
+    assert.match(message, /shared store could not be read \(cannot connect to PostgreSQL at 127\.0\.0\.1:1/);
+    assert.match(message, /judged by this machine's files, which may be stale/);
+    assert.equal(readFileSync(join(p.dir, '.claude/state/phase'), 'utf8'), 'GREEN\n');
+  });
+
   it('an event the profile ignores opens no connection, even with the server gone', () => {
     const p = machine();
     const r = baton(['hook', 'Notification'], {
