@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baton, CONTRACT_YAML, project, snapshot, state } from './helpers.js';
+import { baton, CONTRACT_YAML, finishRequirements, project, snapshot, state } from './helpers.js';
 
 describe('baton gate and baton run show', () => {
   it('passes only when the phase is done, contract outputs are present and every path is a real file', (t) => {
@@ -17,22 +17,7 @@ describe('baton gate and baton run show', () => {
     const notDone = baton(['gate', 'r', '0-requirements'], p.dir);
     assert.equal(notDone.code, 1);
     assert.match(notDone.stdout, /MISSING status +0-requirements +todo/);
-    baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
-    baton(
-      [
-        'phase',
-        'done',
-        'r',
-        '0-requirements',
-        '--output',
-        'prd_document=docs/prd/x.md',
-        '--evidence',
-        '.ai_log/phase-0-pm-prd.md',
-        '--work-item',
-        'docs/prd/x.md',
-      ],
-      p.dir,
-    );
+    finishRequirements(p.dir, ['--work-item', 'docs/prd/x.md']);
     const pass = baton(['gate', 'r', '0-requirements'], p.dir);
     assert.equal(pass.code, 0, pass.stdout);
     assert.equal(

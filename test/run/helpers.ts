@@ -92,3 +92,24 @@ phases:
     inputs: [prd_document, design_spec]
     outputs: [backend_code]
 `;
+
+/** Takes phase 0-requirements of run `r` through start and done as the pm: the PRD as its output, its log as evidence. */
+export function finishRequirements(dir: string, extra: string[] = []): void {
+  const start = baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], dir);
+  if (start.code !== 0) throw new Error(`phase start failed: ${start.stderr}`);
+  const done = baton(
+    [
+      'phase',
+      'done',
+      'r',
+      '0-requirements',
+      '--output',
+      'prd_document=docs/prd/x.md',
+      '--evidence',
+      '.ai_log/phase-0-pm-prd.md',
+      ...extra,
+    ],
+    dir,
+  );
+  if (done.code !== 0) throw new Error(`phase done failed: ${done.stderr}`);
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baton, CONTRACT_YAML, project, snapshot, state } from './helpers.js';
+import { baton, CONTRACT_YAML, finishRequirements, project, snapshot, state } from './helpers.js';
 import { messageLines } from '../helpers/cli.js';
 
 describe('baton phase: entries, state machine, contracts, inputs', () => {
@@ -224,20 +224,7 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
       [first.code, first.stdout],
       [0, 'inputs of 0-requirements (agent pm):\n  user_request = Gate the member blog  (run variable)\n'],
     );
-    baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
-    baton(
-      [
-        'phase',
-        'done',
-        'r',
-        '0-requirements',
-        '--output',
-        'prd_document=docs/prd/x.md',
-        '--evidence',
-        '.ai_log/phase-0-pm-prd.md',
-      ],
-      p.dir,
-    );
+    finishRequirements(p.dir);
     const build = baton(['phase', 'inputs', '.ai_log/session-r.json', '2-build'], p.dir);
     assert.equal(build.code, 1, 'an input is missing');
     assert.equal(
