@@ -27,10 +27,11 @@ export function openDoc(path: string, options: OpenOptions = {}): Doc {
   const project = once(options.project ?? (() => projectContext({ cwd, env })));
   const withProject = { ...options, project };
   if (typeof options.store === 'object') return new Doc(options.store, path, cwd, withProject);
-  const choice =
-    options.store !== undefined
-      ? { url: options.store, from: 'the store option' }
-      : chooseStore(env, () => project().config);
+  const choice = chooseStore(
+    env,
+    () => project().config,
+    options.store !== undefined ? { url: options.store, from: 'the store option' } : undefined,
+  );
   const { root, key } = locate(path, cwd, env);
   const store = openStore({
     ...choice,

@@ -19,16 +19,20 @@ export const STORE_SCHEMES = 'file: (the default), memory:, postgres:// or postg
 export function chooseStore(
   env: Record<string, string | undefined>,
   config: () => Record<string, unknown>,
+  /** A store the caller names (the library's `store` option); it wins over BATON_STORE and the config. */
+  named?: { url: string; from: string },
 ): StoreChoice {
+  let raw: Record<string, unknown> | undefined;
+  const read = () => (raw ??= config());
+  // The project id is read from the config whichever way the store was named: machines that share
+  // a store agree on it only through the config, as their folders (the fallback id) differ.
+  const project = env.BATON_PROJECT || configString(read(), 'project');
+  if (named) return { ...named, ...(project ? { project } : {}) };
   const fromEnv = env.BATON_STORE || undefined;
-  const project = env.BATON_PROJECT || undefined;
-  if (fromEnv !== undefined) return { url: fromEnv, from: '--store or BATON_STORE', ...(project ? { project } : {}) };
-  const raw = config();
-  const url = configString(raw, 'store');
-  const configured = project ?? configString(raw, 'project');
+  const url = fromEnv ?? configString(read(), 'store');
   return {
-    ...(url ? { url, from: 'store in baton.config.json' } : {}),
-    ...(configured ? { project: configured } : {}),
+    ...(url ? { url, from: fromEnv ? '--store or BATON_STORE' : 'store in baton.config.json' } : {}),
+    ...(project ? { project } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Doc } from '../../src/doc/doc.js';
 import {
@@ -10,6 +10,7 @@ import {
   migratePostgres,
   normaliseRemote,
 } from '../../src/stores/postgres/index.js';
+import { baton } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
 
@@ -41,6 +42,23 @@ describe('PostgreSQL projects', () => {
     assert.deepEqual(await a.keys(), [key]);
     await a.close();
     await b.close();
+  });
+
+  it("the config's project scopes documents when BATON_STORE names the store: two machines see the same documents", () => {
+    // Two checkouts in different folders and no git remote: only the config makes them one project.
+    const machine = () => {
+      const dir = join(tempDir(), 'checkout');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'baton.config.json'), '{"project": "team/shared"}\n');
+      return (args: string[]) => baton(args, { cwd: dir, env: { BATON_ROOT: dir, BATON_STORE: url } });
+    };
+    const a = machine();
+    const b = machine();
+    const init = a(['init', 'notes.json', '--arg', 'from', 'a']);
+    assert.equal(init.code, 0, init.stderr);
+    const read = b(['get', 'notes.json', '.from']);
+    assert.equal(read.code, 0, read.stderr);
+    assert.equal(read.stdout, '"a"\n');
   });
 
   it('the default id is the git remote, the same for every clone and worktree of a repository', () => {
