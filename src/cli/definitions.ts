@@ -247,7 +247,7 @@ const list: CommandDef[] = [
     exitCodes: `${RUN_BUS_EXITS}; 4 unsafe input from clean, baton's own verb (a run folder linked out of the project)`,
     options: [
       RUN_NAME,
-      { name: 'json', help: 'set/append: VALUE is JSON' },
+      { name: 'json', help: 'set/append: VALUE is JSON; show: print the run as JSON' },
       { name: 'number', help: 'set/append: VALUE is a number' },
       { name: 'allow-large', help: 'allow a value over the size limit' },
       { name: 'default', value: 'TEXT', help: 'get: print TEXT when the field is missing' },
@@ -262,7 +262,7 @@ const list: CommandDef[] = [
       append: { usage: 'append SESSION FIELD VALUE [--json|--number]', summary: 'append to an array field' },
       get: { usage: 'get SESSION FIELD [--default TEXT]', summary: 'print a field' },
       clear: { usage: 'clear SESSION', summary: 'delete the run document' },
-      show: { usage: 'show SESSION', summary: 'print the run: phases, gates, outputs' },
+      show: { usage: 'show SESSION [--json]', summary: 'print the run: phases, gates, outputs' },
       clean: {
         usage: 'clean [SESSION] [--older-than 24h] [--force]',
         summary: 'sweep old run documents from .ai_log/',

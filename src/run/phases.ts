@@ -37,7 +37,21 @@ export interface StartOptions {
   rerun?: boolean;
 }
 
+/**
+ * A run started from a contract knows its phases: a key outside them (a typo, another workflow's
+ * phase) would make an entry no gate or input ever reads, so it is refused as a usage error.
+ */
+function checkInWorkflow(run: RunDoc, key: string): void {
+  const phases = run.contract?.phases.map((phase) => phase.phase);
+  if (!phases || phases.includes(key)) return;
+  throw new BatonError(
+    'usage',
+    `phase ${key} is not in this run's workflow (${run.contract?.file ?? 'its contract'}), whose phases are ${phases.join(', ')}; use one of them`,
+  );
+}
+
 export function startPhase(run: RunDoc, key: string, options: StartOptions): PhaseEntry {
+  checkInWorkflow(run, key);
   const entry = phaseEntry(run, key, options.agent);
   const allowed: PhaseStatus[] = options.rerun ? ['todo', 'done'] : ['todo'];
   if (!allowed.includes(entry.status))
@@ -63,6 +77,7 @@ export interface DoneOptions {
 }
 
 export function finishPhase(run: RunDoc, key: string, options: DoneOptions): PhaseEntry {
+  checkInWorkflow(run, key);
   const entry = phaseEntry(run, key, options.agent);
   if (entry.status !== 'in_progress')
     throw refused(

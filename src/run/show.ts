@@ -19,6 +19,27 @@ export async function showRun(run: Run, now: Date = new Date()): Promise<string>
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * `baton run show --json`: the same view as data, for an orchestrator's script: phases in the same
+ * order, each entry whole plus its duration in seconds (null before it starts), then the variables.
+ */
+export async function showRunJson(run: Run, now: Date = new Date()): Promise<string> {
+  const doc = await run.read();
+  const view = {
+    session: doc.session,
+    file: run.location.key,
+    contract: doc.contract ? (doc.contract.file ?? '(inline)') : null,
+    phases: phaseOrder(doc).map((key) => {
+      const entry = doc.phases[key] as PhaseEntry;
+      return { phase: key, ...entry, seconds: seconds(entry, now) ?? null };
+    }),
+    variables: Object.fromEntries(
+      Object.entries(doc).filter(([name]) => !['session', 'phases', 'contract'].includes(name)),
+    ),
+  };
+  return `${JSON.stringify(view, null, 2)}\n`;
+}
+
 export function phaseOrder(doc: RunDoc): string[] {
   const listed = (doc.contract?.phases ?? []).map((p) => p.phase).filter((key) => doc.phases?.[key]);
   const others = Object.keys(doc.phases ?? {})
@@ -45,16 +66,21 @@ function phaseLines(key: string, entry: PhaseEntry, now: Date): string[] {
   return lines;
 }
 
-function duration(entry: PhaseEntry, now: Date): string {
-  if (!entry.started_at) return '-';
+function seconds(entry: PhaseEntry, now: Date): number | undefined {
+  if (!entry.started_at) return undefined;
   const end = entry.finished_at ? Date.parse(entry.finished_at) : now.getTime();
-  const seconds = Math.max(0, Math.round((end - Date.parse(entry.started_at)) / 1000));
+  return Math.max(0, Math.round((end - Date.parse(entry.started_at)) / 1000));
+}
+
+function duration(entry: PhaseEntry, now: Date): string {
+  const elapsed = seconds(entry, now);
+  if (elapsed === undefined) return '-';
   const text =
-    seconds < 60
-      ? `${seconds}s`
-      : seconds < 3600
-        ? `${Math.floor(seconds / 60)}m ${seconds % 60}s`
-        : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+    elapsed < 60
+      ? `${elapsed}s`
+      : elapsed < 3600
+        ? `${Math.floor(elapsed / 60)}m ${elapsed % 60}s`
+        : `${Math.floor(elapsed / 3600)}h ${Math.floor((elapsed % 3600) / 60)}m`;
   return entry.finished_at ? text : `${text}+`;
 }
 

@@ -143,5 +143,23 @@ describe('baton gate and baton run show', () => {
     assert.match(lines[6] ?? '', /^ {2}1-design +in_progress +designer +\d+s\+$/);
     assert.match(lines[7] ?? '', /^ {2}2-build +todo +backend +-$/);
     assert.deepEqual(lines.slice(8), ['run variables:', '  user_request = Gate the blog', '  big = (300 bytes)', '']);
+
+    const json = baton(['run', 'show', 'r', '--json'], p.dir);
+    assert.equal(json.code, 0, json.stderr);
+    const view = JSON.parse(json.stdout);
+    assert.deepEqual([view.session, view.file, view.contract], ['r', '.ai_log/session-r.json', 'workflow.yaml']);
+    assert.deepEqual(
+      view.phases.map((phase: Record<string, unknown>) => [phase.phase, phase.status, phase.agent]),
+      [
+        ['0-requirements', 'done', 'pm'],
+        ['1-design', 'in_progress', 'designer'],
+        ['2-build', 'todo', 'backend'],
+      ],
+    );
+    assert.deepEqual(view.phases[0].outputs, { prd_document: 'docs/prd/x.md' });
+    assert.equal(view.phases[0].gate.result, 'pass');
+    assert.equal(typeof view.phases[0].seconds, 'number');
+    assert.equal(view.phases[2].seconds, null);
+    assert.deepEqual(view.variables, { user_request: 'Gate the blog', big: 'y'.repeat(300) });
   });
 });

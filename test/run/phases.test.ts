@@ -242,6 +242,25 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     assert.deepEqual([none.code, /not in the contract/.test(none.stderr)], [1, true]);
   });
 
+  it("a phase the run's workflow does not have is refused (exit 2, naming the workflow's phases), nothing written", (t) => {
+    const p = project({ 'workflow.yaml': CONTRACT_YAML });
+    t.after(p.cleanup);
+    assert.equal(baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir).code, 0);
+    const before = snapshot(p.dir);
+    for (const args of [
+      ['phase', 'start', 'r', '3-deploy', '--agent', 'ops'],
+      ['phase', 'done', 'r', '3-deploy', '--output', 'url=x'],
+    ]) {
+      const refused = baton(args, p.dir);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.deepEqual(messageLines(refused.stderr), [
+        "baton phase: phase 3-deploy is not in this run's workflow (workflow.yaml), whose phases are 0-requirements, 1-design, 2-build; use one of them",
+      ]);
+    }
+    assert.deepEqual(snapshot(p.dir), before);
+    assert.equal(baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir).code, 0);
+  });
+
   it('a JSON contract in map form works; bad contract files exit 2 and write nothing', (t) => {
     const p = project({
       'ok.json': JSON.stringify({ phases: { '0-plan': { agent: 'a', output: 'plan' }, '1-do': { input: ['plan'] } } }),

@@ -73,8 +73,8 @@ async function dispatch(
     case 'clear':
       return fields.clearRun(target);
     case 'show': {
-      const { showRun } = await import('../../run/show.js');
-      return { out: await showRun(target), warnings: [] };
+      const { showRun, showRunJson } = await import('../../run/show.js');
+      return { out: await (flags.json ? showRunJson(target) : showRun(target)), warnings: [] };
     }
   }
   // set and append
