@@ -227,7 +227,7 @@ function tryCreate(path: string, createDir: boolean, staleMs: number, pid = proc
     host: HOST,
     acquiredAt: Date.now(),
     token: uniqueHex(16),
-    procStart: processStart(pid) ?? '',
+    procStart: procStat(pid)?.start ?? '',
   };
   const temp = tempPathFor(path);
   let ino: number;
@@ -339,19 +339,24 @@ export function isStale(seen: SeenLock, staleMs: number, now = Date.now()): bool
   return now - seen.mtimeMs > staleMs;
 }
 
-/** Whether a pid names a process on this host (EPERM still means it exists). */
+/**
+ * Whether a pid names a live process on this host (EPERM still means it exists). A zombie (state
+ * Z: killed, not yet reaped by its parent) or a dying one (X) answers signal 0 but will never
+ * release anything, and under a PID 1 that does not reap it stays a zombie forever: it is dead.
+ */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
+  const state = procStat(pid)?.state;
+  return state !== 'Z' && state !== 'X' && state !== 'x';
 }
 
 export function isAlive(owner: LockOwner): boolean {
   if (!pidAlive(owner.pid)) return false;
-  const start = processStart(owner.pid);
+  const start = procStat(owner.pid)?.start;
   return owner.procStart === '' || start === undefined || start === owner.procStart;
 }
 
@@ -423,11 +428,15 @@ function formatOwner(owner: LockOwner): string {
   return `${owner.pid}\n${owner.host}\n${owner.acquiredAt}\n${owner.token}\n${owner.procStart}\n`;
 }
 
-/** Field 22 of /proc/PID/stat: start time in clock ticks since boot; absent off Linux. */
-function processStart(pid: number): string | undefined {
+/**
+ * Fields 3 (state) and 22 (start time in clock ticks since boot) of /proc/PID/stat; absent off
+ * Linux. The command name (field 2) may hold spaces and parentheses, hence the last ')'.
+ */
+function procStat(pid: number): { state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', start: fields[19] ?? '' };
   } catch {
     return undefined;
   }

@@ -26,6 +26,31 @@ describe('the file lock', () => {
     assert.equal(existsSync(path), false);
   });
 
+  it('takes over from a holder killed and not reaped (a zombie) at once', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    // The shell starts the holder, SIGKILLs it, then becomes `sleep`, which never waits for it:
+    // the holder stays a zombie (state Z) as under a PID 1 that does not reap.
+    const parent = spawn('sh', ['-c', 'sleep 1000 & echo $!; kill -9 $!; exec sleep 1000'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    t.after(() => parent.kill('SIGKILL'));
+    const zombie = Number(
+      await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))),
+    );
+    const stat = () => readFileSync(`/proc/${zombie}/stat`, 'utf8');
+    while (!/\) Z /.test(stat())) await new Promise((r) => setTimeout(r, 10));
+    const start = stat()
+      .slice(stat().lastIndexOf(')') + 2)
+      .split(' ')[19];
+    const path = join(dir, 'x.lock');
+    writeFileSync(path, `${zombie}\n${hostname()}\n${Date.now()}\ntoken-z\n${start}\n`);
+    // A zombie judged alive is waited on until the budget ends in lock_timeout.
+    const handle = await acquireLock(path, { timeoutMs: 5_000, staleMs: 600_000 });
+    assert.match(readFileSync(path, 'utf8'), new RegExp(`^${process.pid}\\n`));
+    handle.release();
+  });
+
   it('a stealer killed while holding the steal guard does not block the next one', async (t) => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);
