@@ -124,4 +124,25 @@ describe('compat/eneo/lib/state.sh', () => {
       cleanup();
     }
   });
+
+  it("baton task typed by hand prints baton's own usage (from its definition), not a compat helper's", () => {
+    const { dir, cleanup } = tempTree();
+    try {
+      const task = (args: string[]) => {
+        const r = spawnSync(process.execPath, [BIN, 'task', ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: cleanEnv({ BATON_ROOT: dir }),
+        });
+        return [r.status, r.stderr];
+      };
+      assert.deepEqual(task(['phase-set']), [2, 'usage: baton task phase-set RED|GREEN|REFACTOR|FREE\n']);
+      assert.deepEqual(task(['init', 'demo']), [2, 'usage: baton task init SLUG LANE BRACKET TENANCY AUDIT\n']);
+      assert.deepEqual(task(['get']), [2, 'usage: baton task get EXPR [--default TEXT]\n']);
+      assert.match(String(task(['frobnicate'])[1]), /^usage: baton task init\|update\|get\|phase-set\|/);
+      assert.equal(existsSync(join(dir, '.claude')), false);
+    } finally {
+      cleanup();
+    }
+  });
 });

@@ -13,19 +13,14 @@ import { EXIT } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
 import { STATE_FACE, stateExit } from '../../harness/task/errors.js';
 import type { CommandIo } from '../../core/command-io.js';
+import { COMMANDS, errorUsage, usageLine } from '../definitions.js';
 
-const USAGE: Record<string, string> = {
-  init: 'usage: eneo-task-init <slug> <lane> <bracket> <tenancy_impact> <audit_impact>',
-  update: "usage: eneo-task-update '<jq-expression>' [arg-name arg-value]...",
-  get: 'usage: eneo_task_get <jq-expression> [--default <text>]',
-  'phase-set': 'usage: eneo-phase-set RED|GREEN|REFACTOR|FREE',
-  'next-hint-consume': 'usage: eneo_next_hint_consume',
-  clear: 'usage: eneo_task_clear',
-  'wave-start': 'usage: baton task wave-start <wave> <expected> [--total <wave_total>] [--agents <json-array>]',
-  path: 'usage: baton task path task|phase|wave|locks',
-  lock: 'usage: eneo_acquire_lock <name>',
-  unlock: 'usage: eneo_release_lock <handle>',
-};
+/**
+ * The usage lines come from the command's definition, as `baton help task` shows them: the
+ * compat helpers (compat/eneo/lib/state.sh) check their arguments and print the original's
+ * usage themselves, so a usage error reaching here comes from someone typing `baton task`.
+ */
+const DEF = COMMANDS.task!;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Errors are reported as the Eneo helpers reported them. */
@@ -33,9 +28,9 @@ export const face = () => STATE_FACE;
 
 export default async function task(args: string[], cli: CommandIo): Promise<number> {
   const [op, ...rest] = args;
-  const usage = op === undefined ? undefined : USAGE[op];
+  const usage = op !== undefined && Object.hasOwn(DEF.subcommands ?? {}, op) ? usageLine(DEF, op) : undefined;
   const misuse = (message: string, exitCode: number = EXIT.usage) => stateExit('usage', exitCode, message);
-  if (!op || !usage) throw misuse(`usage: baton task ${Object.keys(USAGE).join('|')} ...`);
+  if (!op || !usage) throw misuse(errorUsage(DEF));
   const { flags, positionals } = split(rest, ['--default', '--total', '--agents', '--pid'], ['--if-exists']);
   const ops = await import('../../harness/task/ops.js');
   const { taskSetup } = await import('../../harness/task/setup.js');
