@@ -129,6 +129,27 @@ describe('wave barrier regression cases', () => {
 });
 
 describe('wave barrier under concurrency', () => {
+  it('wave-start clears next_hint as the spec says, and says so when there was one', () => {
+    const p = eneoProject();
+    try {
+      startTask(p, '.next_hint = "read the PRD first"');
+      const r = p.task(['wave-start', '2', '3']);
+      assert.deepEqual(
+        [r.code, r.stdout, r.stderr],
+        [
+          0,
+          '',
+          '[state] wave 2 started; next_hint "read the PRD first" cleared (read it with next-hint-consume before wave-start to keep it)\n',
+        ],
+      );
+      assert.equal(p.json(TASK).next_hint, null);
+      const quiet = p.task(['wave-start', '3', '1']);
+      assert.deepEqual([quiet.code, quiet.stderr], [0, ''], 'nothing to say when there was no hint');
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('a late duplicate from the previous wave does not count toward the next one', () => {
     const p = eneoProject();
     try {

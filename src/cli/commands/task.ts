@@ -121,12 +121,16 @@ export default async function task(args: string[], cli: CommandIo): Promise<numb
         }
         if (!Array.isArray(agents)) throw misuse(`${usage}\n[state] --agents must be a JSON array of agent types`);
       }
-      await ops.waveStart(setup, {
+      const cleared = await ops.waveStart(setup, {
         wave: Number(wave),
         expected: Number(expected),
         ...(total !== undefined ? { total: Number(total) } : {}),
         ...(agents !== undefined ? { agents } : {}),
       });
+      if (cleared !== undefined)
+        cli.err(
+          `[state] wave ${wave} started; next_hint ${JSON.stringify(cleared)} cleared (read it with next-hint-consume before wave-start to keep it)\n`,
+        );
       return 0;
     }
   }

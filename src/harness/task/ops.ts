@@ -130,8 +130,14 @@ export interface WaveStart {
   agents?: Json;
 }
 
-export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<void> {
+/**
+ * Opens a wave. The spec (task-state 5.7) sets `next_hint` to null: a hint was written for the
+ * wave before, and read by the next one it would mislead. The hint it cleared is returned so the
+ * caller can say so, instead of dropping it silently.
+ */
+export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<Json | undefined> {
   if (!(await taskExists(setup))) throw stateExit('not_found', NO_TASK, `no current task (${setup.taskPath})`);
+  let cleared: Json | undefined;
   await locked(setup, async () => {
     // Agent ids already counted stay in seen_agents, so a late or duplicate SubagentStop from an
     // earlier wave is ignored instead of counting toward this one (ids are unique per agent run).
@@ -152,6 +158,7 @@ export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<voi
           doc.wave_status && typeof doc.wave_status === 'object' && !Array.isArray(doc.wave_status)
             ? doc.wave_status
             : {};
+        cleared = doc.next_hint === null || doc.next_hint === '' ? undefined : doc.next_hint;
         return {
           ...doc,
           wave: start.wave,
@@ -165,6 +172,7 @@ export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<voi
       { writer: WRITER },
     );
   });
+  return cleared;
 }
 
 function previousAgents(file: string): string[] {
