@@ -8,17 +8,18 @@
  * and the answer names the first such construct. The deny-list reading (../shell/analyze.ts)
  * still runs first for its clearer messages; this one stands alone.
  */
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Command, Redirect, Script, Word, WordPart } from '../shell/ast.js';
 import { expandWord, type Env } from '../shell/expand.js';
 import { parseShell, ShellSyntaxError } from '../shell/parser.js';
+import { gitConfigRisk } from './git-config.js';
 
 /** undefined when `command` provably writes nothing (outside /dev/null and the like), else why not. */
 export function harmlessCommand(command: string, cwd: string, home: string): string | undefined {
   try {
     const prover = new Prover({ cwd: [cwd], vars: new Map(), home, links: new Map(), dirs: [] });
     prover.text(command, new Set());
-    return undefined;
+    return prover.git ? gitFolders(prover, cwd, home) : undefined;
   } catch (error) {
     if (error instanceof Refusal) return error.message;
     if (error instanceof ShellSyntaxError) return `baton cannot parse the command (${error.message})`;
@@ -53,6 +54,10 @@ type Scope = Set<string>;
 
 class Prover {
   private nesting = 0;
+  /** A git command was proved: its configuration is read at the end (git-config.ts). */
+  git = false;
+  /** Where each `cd`/`pushd` may go, in order; undefined for one baton cannot follow (`cd -`, `popd`, `cd "$d"`). */
+  readonly cds: (string | undefined)[] = [];
 
   constructor(private readonly env: Env) {}
 
@@ -154,6 +159,8 @@ class Prover {
     if (name === 'command') return this.commandBuiltin(args);
     if (SHELLS.has(name)) return this.shell(name, args, scope);
     if (name === 'xargs') return xargs(args);
+    if (name === 'git') this.git = true;
+    if (name === 'cd' || name === 'pushd' || name === 'popd') this.cds.push(cdTarget(name, args, this.env.home));
     const check = Object.hasOwn(PROGRAMS, name) ? PROGRAMS[name] : undefined;
     if (!check) refuse(unknownProgram(name));
     const reason = check(args, name);
@@ -299,6 +306,26 @@ class Prover {
       return { text: field.text, fixed: false, single: !glob, prefix, source };
     });
   }
+}
+
+/** The folder a `cd` goes to, when its words say (options skipped); `cd` alone goes home. */
+function cdTarget(name: string, args: Arg[], home: string): string | undefined {
+  if (name === 'popd') return undefined;
+  const operands = args.filter((a) => !(a.fixed && /^-[LPe@]+$/.test(a.text)));
+  if (operands.length === 0) return name === 'cd' ? home : undefined;
+  const [target] = operands;
+  return target?.fixed && target.text !== '-' && !/^[+-]\d+$/.test(target.text) ? target.text : undefined;
+}
+
+/** Git reads the configuration of the repository of every folder the command may run it in. */
+function gitFolders(prover: Prover, cwd: string, home: string): string | undefined {
+  let dirs = [cwd];
+  for (const target of prover.cds) {
+    if (target === undefined) return '`git` after a `cd` baton cannot follow: its repository configuration is unknown';
+    dirs = [...new Set([...dirs, ...dirs.map((dir) => resolve(dir, target))])];
+    if (dirs.length > 32) return '`git` after more `cd`s than baton follows';
+  }
+  return gitConfigRisk(dirs, home);
 }
 
 /** Parts that may become several words, or words of any text: unquoted expansions, `"$@"`, `"${a[@]}"`. */

@@ -1,0 +1,167 @@
+/**
+ * Git configuration that makes a reading verb run a program or write a file: `git status` runs
+ * `core.fsmonitor` and clean filters, `git diff`/`log`/`show`/`blame` run external diff drivers,
+ * textconv and pagers, signatures run gpg, `trace2.*` targets are files git writes on every run.
+ * An agent can write a repository's `.git/config` (or `~/.gitconfig`) in a phase where that is
+ * allowed, so before a git command is proved harmless its configuration is read. Configuration is
+ * data with hundreds of harmless keys, so here the keys that name a program or a file are listed
+ * (git-config(1)); the command itself is still judged by an allow-list (harmless.ts).
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+const RISKY: RegExp[] = [
+  /^core\.(pager|fsmonitor)$/,
+  /^pager\./,
+  /^diff\.external$/,
+  /^diff\..+\.(command|textconv)$/,
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^gpg\.(.+\.)?program$/,
+  /^gpg\.ssh\.defaultkeycommand$/,
+  /^log\.showsignature$/,
+  /^trace2\./,
+];
+
+/** Values of risky keys that run nothing beyond what git does unconfigured. */
+function benign(key: string, value: string): boolean {
+  if (/^(core\.fsmonitor|pager\..+|log\.showsignature)$/.test(key) && /^(false|no|off|0|)$/i.test(value)) return true;
+  // git's own fsmonitor daemon; less (git's default pager) or cat, with flags.
+  if (key === 'core.fsmonitor' && /^(true|yes|on|1)$/i.test(value)) return true;
+  if (/^(core\.pager|pager\..+)$/.test(key) && /^(less|more|cat)(\s+-[A-Za-z0-9]+)*$/.test(value)) return true;
+  // Git LFS's filter as `git lfs install` writes it.
+  if (/^filter\.lfs\.(clean|smudge|process)$/.test(key))
+    return /^git-lfs (clean -- %f|smudge -- %f|filter-process)$/.test(value);
+  return false;
+}
+
+const MAX_FILES = 64;
+const MAX_BYTES = 1_000_000;
+
+/** undefined when no configuration git would read in `dirs` names a program or file; else why. */
+export function gitConfigRisk(dirs: string[], home: string): string | undefined {
+  const files = new Set<string>([join(home, '.gitconfig'), join(home, '.config', 'git', 'config'), '/etc/gitconfig']);
+  for (const dir of dirs) for (const file of repositoryConfigs(dir)) files.add(file);
+  const seen = new Set<string>();
+  const queue = [...files];
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (seen.size > MAX_FILES) return `more than ${MAX_FILES} git configuration files to read`;
+    const text = readSmall(file);
+    if (text === undefined) continue;
+    if (text === null) return `git configuration ${file} is larger than baton reads`;
+    for (const { key, value } of entries(text)) {
+      if (key === 'include.path' || /^includeif\..+\.path$/.test(key)) {
+        const path = value.startsWith('~/') ? join(home, value.slice(2)) : value;
+        queue.push(isAbsolute(path) ? path : resolve(dirname(file), path));
+        continue;
+      }
+      if (!RISKY.some((re) => re.test(key)) || benign(key, value)) continue;
+      return `git configuration ${file} sets ${key}, which runs a program or writes a file`;
+    }
+  }
+  return undefined;
+}
+
+/** The configuration files of the repository `dir` is in: its own, its worktree's, its submodules'. */
+function repositoryConfigs(dir: string): string[] {
+  let at = resolve(dir);
+  for (;;) {
+    const dotGit = join(at, '.git');
+    const gitDir = gitDirOf(dotGit, at);
+    if (gitDir) {
+      const common = commonDir(gitDir);
+      const out = [join(common, 'config'), join(gitDir, 'config.worktree'), join(common, 'config.worktree')];
+      modules(join(common, 'modules'), out, 0);
+      return out;
+    }
+    const parent = dirname(at);
+    if (parent === at) return [];
+    at = parent;
+  }
+}
+
+function gitDirOf(dotGit: string, at: string): string | undefined {
+  try {
+    const stat = statSync(dotGit);
+    if (stat.isDirectory()) return dotGit;
+    const line = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1];
+    return line ? resolve(at, line) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function commonDir(gitDir: string): string {
+  const text = readSmall(join(gitDir, 'commondir'));
+  return text ? resolve(gitDir, text.trim()) : gitDir;
+}
+
+/** Submodules' git dirs (`git status` runs git inside each), a few levels deep. */
+function modules(dir: string, out: string[], depth: number): void {
+  if (depth > 3 || out.length > MAX_FILES) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    out.push(join(dir, name, 'config'));
+    modules(join(dir, name, 'modules'), out, depth + 1);
+  }
+}
+
+/** The file's text; undefined when it does not exist, null when it is too large to read. */
+function readSmall(file: string): string | undefined | null {
+  try {
+    if (statSync(file).size > MAX_BYTES) return null;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `section.subsection.key` (section and key lower-cased, as git compares them) and value of each
+ * entry. Quoting inside values is left as is: only the key decides, and a value only when false.
+ */
+function entries(text: string): { key: string; value: string }[] {
+  const out: { key: string; value: string }[] = [];
+  let section = '';
+  const lines = text.replace(/\\\r?\n/g, '').split(/\r?\n/);
+  for (const raw of lines) {
+    let line = raw.trim();
+    const header = /^\[\s*([^\]\s"]+)\s*(?:"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
+    if (header) {
+      const [name, ...dotted] = (header[1] as string).split('.');
+      const sub = header[2] ?? (dotted.length ? dotted.join('.') : undefined);
+      section = `${(name as string).toLowerCase()}${sub !== undefined ? `.${sub}` : ''}`;
+      line = line.slice(header[0].length).trim();
+      if (line === '') continue;
+    }
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(=?)(.*)$/.exec(line);
+    if (!entry) continue;
+    const value = entry[2] ? configValue(entry[3] as string) : 'true';
+    out.push({ key: `${section}.${(entry[1] as string).toLowerCase()}`, value });
+  }
+  return out;
+}
+
+/** A value as git reads it: quotes removed, `#`/`;` outside quotes start a comment, escapes decoded. */
+function configValue(text: string): string {
+  let value = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '"') quoted = !quoted;
+    else if (c === '\\') {
+      const next = text.charAt(++i);
+      value += next === 'n' ? '\n' : next === 't' ? '\t' : next === 'b' ? '' : next;
+    } else if (!quoted && (c === '#' || c === ';')) break;
+    else value += c;
+  }
+  return value.trim();
+}
