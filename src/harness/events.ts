@@ -76,13 +76,68 @@ export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
 
 export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 
+/**
+ * Events the hosts have that baton does not handle, on purpose: `baton hook` exits 0 silently for
+ * them. Any other name is a configuration error (a typo in the host's settings, `pretooluse`),
+ * which the hook front reports rather than letting a gate pass silently. Claude Code's list is the
+ * one its 2.1 CLI validates settings against; the others are from each host's documentation.
+ */
+export const IGNORED_EVENTS: ReadonlySet<string> = new Set([
+  // Claude Code
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Notification',
+  'UserPromptExpansion',
+  'StopFailure',
+  'SubagentStart',
+  'PostCompact',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'PermissionRequest',
+  'PermissionDenied',
+  'Setup',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted',
+  'Elicitation',
+  'ElicitationResult',
+  'ConfigChange',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+  'DirectoryAdded',
+  'MessageDisplay',
+  // Gemini CLI
+  'AfterTool',
+  'BeforeModel',
+  'AfterModel',
+  'BeforeToolSelection',
+  // Cursor
+  'postToolUse',
+  'postToolUseFailure',
+  'subagentStart',
+  'beforeReadFile',
+  'afterFileEdit',
+  'afterShellExecution',
+  'beforeMCPExecution',
+  'afterMCPExecution',
+  'afterAgentResponse',
+  'afterAgentThought',
+  'beforeTabFileRead',
+  'afterTabFileEdit',
+]);
+
 export function isEventName(name: string): name is EventName {
   return Object.hasOwn(EVENTS, name);
 }
 
 /** Host event name -> canonical event, for one host. */
 export function hostEvents(host: HostName): Record<string, EventName> {
-  const table: Record<string, EventName> = {};
+  // No prototype: `baton hook toString` must not find Object.prototype's members.
+  const table: Record<string, EventName> = Object.create(null) as Record<string, EventName>;
   for (const name of EVENT_NAMES) {
     const names = host === 'claude' ? [name] : (EVENTS[name].hosts[host] ?? []);
     for (const hostName of names) table[hostName] = name;

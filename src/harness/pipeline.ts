@@ -1,9 +1,14 @@
 /**
  * The engine side of `baton hook`, shared by both kinds of profile (harness handlers in
  * run-hook.ts, goal hooks in goal/hooks/run.ts): validates and merges the config, runs the
- * event's handler (itself lazily imported), renders the outcome in the host's protocol. Every
- * failure fails open (exit 0, no decision) and is logged, because a hook that crashes silently
- * disables its gate in the host anyway.
+ * event's handler (itself lazily imported), renders the outcome in the host's protocol.
+ *
+ * When baton itself fails (a config that does not parse or validate, a payload that is not one JSON
+ * object, a handler that throws), a gated event fails closed: a PreToolUse of an edit or shell tool
+ * where rules are active is denied, a Stop with a barrier is blocked (once: never while
+ * stop_hook_active is set, so a session cannot be stuck), each with the failure's one line. A hook
+ * that is still running can answer; only one that cannot start leaves it to the wrapper
+ * (plugin/bin/baton). Ungated events log the failure and stay silent.
  */
 import { isBatonError } from '../core/errors.js';
 import { mergeConfig, validateConfig, type HarnessConfig } from '../project/config.js';
@@ -41,14 +46,25 @@ export async function runPipeline(run: HookRun, handlers: HandlerTable): Promise
 async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): Promise<Rendered> {
   const silent: Rendered = { stdout: '', stderr: '', code: 0 };
   if (!isEventName(input.event)) return silent;
-  if (run.garbage && EVENTS[input.event].needsPayload) {
-    debugLog(run.env, run.hostEvent, ['stdin was not a JSON object; nothing to decide, exiting 0']);
-    return silent;
-  }
   const config = effectiveConfig(run);
   if (typeof config === 'string') {
-    debugLog(run.env, run.hostEvent, [config]);
-    return run.adapter.render(input, { notice: config, log: [config] });
+    if (gated(input, undefined, run.garbage))
+      return failClosed(
+        run,
+        input,
+        undefined,
+        `baton: ${config}; edit and shell tools are denied until it is fixed`,
+        'config-invalid',
+      );
+    const line = `baton: ${config}; baton hooks are off until it is fixed`;
+    debugLog(run.env, run.hostEvent, [line]);
+    return run.adapter.render(input, { notice: line, log: [line] });
+  }
+  if (run.garbage && EVENTS[input.event].needsPayload) {
+    const line = `baton: the ${input.event} hook's stdin was not a JSON object of at most 32 MiB, so baton could not check this call; fix the hook's caller: it must send the host's JSON payload`;
+    if (gated(input, config, true)) return failClosed(run, input, config, line, 'bad-payload');
+    debugLog(run.env, run.hostEvent, ['stdin was not a JSON object; nothing to decide, exiting 0']);
+    return silent;
   }
   let outcome: HookOutcome;
   try {
@@ -69,6 +85,15 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
     } else outcome = { log: [] };
   } catch (error) {
     // A refusal (a path leading out of the project, a lock timeout) is reported as itself, not as a bug.
+    if (gated(input, config, run.garbage)) {
+      debugLog(run.env, run.hostEvent, [
+        `[baton hook] ${input.event} failed: ${(error as Error)?.stack ?? String(error)}`,
+      ]);
+      // The error's own first line (a stack starts with the file, which says nothing to the agent).
+      const why = isBatonError(error) ? error.message : `internal error: ${String(error).split('\n')[0]}`;
+      const line = `baton: the ${input.event} hook failed (${why}), so baton could not check this; fix the cause, or run 'baton doctor' (the stack is in baton's hook log)`;
+      return failClosed(run, input, config, line, 'hook-failed');
+    }
     const line = isBatonError(error)
       ? `[baton hook] ${input.event} did nothing, allowing: ${error.message}`
       : `[baton hook] internal error in ${input.event}, allowing: ${(error as Error)?.stack ?? String(error)}`;
@@ -85,6 +110,32 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
 }
 
 /**
+ * Whether baton failing here must fail closed: a PreToolUse of an edit or shell tool where rules are
+ * active, a Stop with a barrier (`stop` configured) that is not already a continuation. Without a
+ * config (it is invalid) baton cannot tell whether rules are active, so both count as gated.
+ */
+function gated(input: HookInput, config: HarnessConfig | undefined, garbage: boolean): boolean {
+  if (input.event === 'PreToolUse')
+    return (config === undefined || config.rules.length > 0) && (garbage || input.toolKind !== 'other');
+  if (input.event === 'Stop') return (config === undefined || config.stop !== undefined) && !input.stopHookActive;
+  return false;
+}
+
+/** A gated event's answer when baton failed: the one line as a deny (PreToolUse) or a block (Stop). */
+function failClosed(
+  run: HookRun,
+  input: HookInput,
+  config: HarnessConfig | undefined,
+  line: string,
+  rule: string,
+): Rendered {
+  const outcome: HookOutcome =
+    input.event === 'PreToolUse' ? { deny: { rule, message: line }, log: [] } : { block: { reason: line }, log: [] };
+  debugLog(run.env, run.hostEvent, [`fail closed (${rule}): ${line}`]);
+  return config?.denyProtocol === 'exit2' ? exitTwo(input, outcome, run.adapter) : run.adapter.render(input, outcome);
+}
+
+/**
  * The exit-2 protocol (`"denyProtocol": "exit2"` in baton.config.json), for hosts and wrapper
  * scripts that read a block from the exit code: the reason alone on stderr and exit 2. Everything
  * that is not a deny or block renders as usual.
@@ -95,11 +146,10 @@ function exitTwo(input: HookInput, outcome: HookOutcome, adapter: HostAdapter): 
   return { stdout: '', stderr: `${reason}\n`, code: 2 };
 }
 
-/** The merged config, or why the hooks are off. */
+/** The merged config, or what is wrong with the config file (naming it and the fix). */
 function effectiveConfig(run: HookRun): HarnessConfig | string {
-  const off = 'baton hooks are off until it is fixed';
-  if (run.configError) return `baton: ${run.configError}; ${off}`;
+  if (run.configError) return run.configError;
   const { config, issues } = validateConfig(run.config, run.profile);
   if (config) return mergeConfig(config, run.profile);
-  return `baton: baton.config.json has ${issues.length} problem(s): ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}; ${off}`;
+  return `baton.config.json has ${issues.length} problem(s): ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}; fix the file ('baton doctor' lists them)`;
 }

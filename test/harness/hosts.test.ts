@@ -75,7 +75,12 @@ describe('host adapters', () => {
     };
     assert.equal(start.hookSpecificOutput.additionalContext, 'Resume: demo · GREEN');
     const unknown = p.hook('PreToolUse', { tool_name: 'write_file' }, ['--host', 'gemini']);
-    assert.deepEqual([unknown.code, unknown.stdout], [0, ''], 'Claude event names mean nothing to the Gemini adapter');
+    // A Claude event name in Gemini's settings is a typo: its gate would never run, so it denies.
+    assert.equal(unknown.code, 0);
+    assert.match(
+      JSON.parse(unknown.stdout).reason,
+      /unknown event 'PreToolUse' for gemini; baton handles .*BeforeTool/,
+    );
   });
 
   it('cursor: preToolUse and beforeShellExecution answer permission deny with user and agent messages', () => {

@@ -169,7 +169,7 @@ describe('PreCompact, Stop, SessionEnd', () => {
     const p = eneoProject();
     try {
       startTask(p);
-      for (const event of ['SessionEnd', 'PostToolUse', 'Notification', 'Stop', 'NoSuchEvent']) {
+      for (const event of ['SessionEnd', 'PostToolUse', 'Notification', 'Stop']) {
         const r = p.hook(event, { reason: 'other' });
         assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', ''], event);
       }
@@ -179,16 +179,16 @@ describe('PreCompact, Stop, SessionEnd', () => {
     }
   });
 
-  it('garbage stdin on a deciding event exits 0 silently and logs why', () => {
+  it('garbage stdin on an ungated deciding event exits 0 silently and logs why', () => {
     const p = eneoProject();
     try {
       startTask(p);
       p.task(['phase-set', 'GREEN']);
       for (const input of ['garbage', '[1,2]', '', '{"tool_name":', 'null']) {
-        const r = p.hook('PreToolUse', input);
+        const r = p.hook('SubagentStop', input);
         assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', ''], JSON.stringify(input));
       }
-      assert.match(p.read('.debug.log'), /PreToolUse stdin was not a JSON object; nothing to decide, exiting 0/);
+      assert.match(p.read('.debug.log'), /SubagentStop stdin was not a JSON object; nothing to decide, exiting 0/);
     } finally {
       p.cleanup();
     }

@@ -171,16 +171,16 @@ describe('rules of a project config', () => {
     }
   });
 
-  it('a config with errors fails open and says why to the user and the debug log', () => {
+  it('a config with errors fails closed for a gate and says why to the user, the model and the debug log', () => {
     const p = eneoProject({}, { profile: 'eneo', rules: [{ id: 'x', on: 'write', command: '(' }] });
     try {
-      const r = p.hook('PreToolUse', write(p.dir, '.env'));
+      const r = p.hook('PreToolUse', write(p.dir, 'src/app.py'));
       assert.equal(r.code, 0);
-      const out = JSON.parse(r.stdout) as { systemMessage: string; hookSpecificOutput?: unknown };
-      assert.equal(out.hookSpecificOutput, undefined);
-      assert.match(out.systemMessage, /rules\[0\]\.on: expected one of "edit", "bash", "both", found "write"/);
-      assert.match(out.systemMessage, /rules\[0\]\.command: expected a valid regular expression, found "\("/);
-      assert.match(p.read('.debug.log'), /baton hooks are off until it is fixed/);
+      const { kind, reason } = decision(r);
+      assert.equal(kind, 'deny');
+      assert.match(reason, /rules\[0\]\.on: expected one of "edit", "bash", "both", found "write"/);
+      assert.match(reason, /rules\[0\]\.command: expected a valid regular expression, found "\("/);
+      assert.match(p.read('.debug.log'), /edit and shell tools are denied until it is fixed/);
     } finally {
       p.cleanup();
     }

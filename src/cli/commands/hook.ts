@@ -2,10 +2,19 @@
  * `baton hook <Event> [--profile NAME] [--host claude|codex|gemini|cursor]`: reads one payload,
  * answers in the host's protocol. This file is the cheap front: it reads stdin, the config file,
  * the event registry and the profiles' event lists, and returns for any event the profile does
- * not handle before the engine (schemas, documents, policy, goal state) is imported. A hook never
- * fails its host: every odd input exits 0.
+ * not handle before the engine (schemas, documents, policy, goal state) is imported. An event name
+ * the host does not have is a configuration error (reported, and denied when it carries a tool
+ * call); every other odd input exits 0.
  */
-import { configEvents, type EventName } from '../../harness/events.js';
+import { debugLog } from '../../harness/debug-log.js';
+import {
+  configEvents,
+  EVENTS,
+  IGNORED_EVENTS,
+  hostEvents,
+  type EventName,
+  type HostName,
+} from '../../harness/events.js';
 import type { HookRun } from '../../harness/pipeline.js';
 import { CONFIG_ONLY, PROFILE_FRONTS, type ProfileFront } from '../../harness/profiles/index.js';
 import { parsePayload, readPayload } from '../../harness/stdin.js';
@@ -27,11 +36,12 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
   };
   const event = args.find((arg, i) => !arg.startsWith('-') && args[i - 1] !== '--profile' && args[i - 1] !== '--host');
   const stdin = await readPayload();
-  const loadHost = HOSTS[flag('--host') ?? 'claude'];
+  const host = flag('--host') ?? 'claude';
+  const loadHost = Object.hasOwn(HOSTS, host) ? HOSTS[host] : undefined;
   if (!event || !loadHost) return 0;
   const adapter = await loadHost();
   const canonical = adapter.event(event);
-  if (!canonical) return 0;
+  if (!canonical) return IGNORED_EVENTS.has(event) ? 0 : unknownEvent(event, host as HostName, adapter, stdin, cli);
   const profileFlag = flag('--profile');
   const flagged = profileFlag === undefined ? undefined : PROFILE_FRONTS[profileFlag];
   // Goal hooks need no config file: decided before one is looked for.
@@ -99,6 +109,28 @@ async function goal(front: ProfileFront, canonical: EventName, call: GoalCall, c
   } catch {
     return 0; // silent by contract: goal hooks never fail the host
   }
+}
+
+/**
+ * `baton hook pretooluse`: a name the host never sends to baton under that spelling, so the hook
+ * it was meant to be is not running. Said on stderr (exit 1: the host shows it as a hook error) and
+ * in the debug log; a payload carrying a tool call is denied, since it is a tool gate that does not
+ * work.
+ */
+function unknownEvent(event: string, host: HostName, adapter: HostAdapter, stdin: string, cli: CommandIo): number {
+  const known = Object.keys(hostEvents(host)).join(', ');
+  const line = `baton hook: unknown event '${event}'${host === 'claude' ? '' : ` for ${host}`}; baton handles ${known} (names are case-sensitive): fix the command in the host's hook settings`;
+  debugLog(cli.env, event, [line]);
+  const { data } = parsePayload(stdin);
+  if (typeof data.tool_name !== 'string' && typeof data.toolName !== 'string') {
+    cli.err(`${line}\n`);
+    return 1;
+  }
+  const toolEvent = host === 'claude' ? 'PreToolUse' : (EVENTS.PreToolUse.hosts[host]?.[0] ?? 'PreToolUse');
+  return emit(
+    cli,
+    adapter.render(adapter.input(toolEvent, data), { deny: { rule: 'unknown-event', message: line }, log: [] }),
+  );
 }
 
 function emit(cli: CommandIo, rendered: Rendered): number {
