@@ -14,6 +14,8 @@ export interface OpenOptions extends DocOptions, FileStoreOptions {
   /** Working directory for relative paths and root detection (default process.cwd()). */
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /** A shared store's budget for reaching its server, with no retries (hooks). */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export function openDoc(path: string, options: OpenOptions = {}): Doc {
     ...(options.lockStaleMs !== undefined ? { lockStaleMs: options.lockStaleMs } : {}),
     ...(options.historyKeep !== undefined ? { historyKeep: options.historyKeep } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
   });
   if (store.kind !== 'file' && !inProject(root, cwd, env)) {
     throw new BatonError(

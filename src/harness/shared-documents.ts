@@ -9,6 +9,13 @@ import type { HarnessConfig } from '../project/config.js';
 import { chooseStore } from '../stores/index.js';
 import { debugLog } from './debug-log.js';
 
+/**
+ * How long a hook may spend reaching the shared store, with no retries: a gated hook decides within
+ * about a second even when the server is stopped or does not answer, well inside the host's hook
+ * timeout (5 s for PreToolUse), which must never be what decides.
+ */
+export const HOOK_STORE_BUDGET_MS = 750;
+
 /** Each configured document by name: its object, or undefined when it does not exist. */
 export type SharedDocuments = ReadonlyMap<string, Record<string, unknown> | undefined>;
 
@@ -29,16 +36,19 @@ export async function fetchSharedDocuments(
   if (url === undefined || /^file:/i.test(url)) return undefined;
   const { openDoc } = await import('../doc/open.js');
   const documents = new Map<string, Record<string, unknown> | undefined>();
+  const started = Date.now();
   for (const [name, document] of Object.entries(config.documents)) {
     if (!document?.path) continue;
     try {
-      const doc = await openDoc(document.path, { cwd: root, env }).read();
+      const doc = await openDoc(document.path, { cwd: root, env, connectTimeoutMs: HOOK_STORE_BUDGET_MS }).read();
       documents.set(name, doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined);
     } catch (error) {
       // The store cannot be reached: the rules read this machine's files, the last state it saw.
       // One failure ends the fetch, so a server that is down costs one connect wait, not one a document.
       const problem = `baton: the shared store could not be read (${(error as Error).message}); this hook judged by this machine's files, which may be stale`;
-      debugLog(env, event, [`[baton hook] ${name}: ${problem}`]);
+      debugLog(env, event, [
+        `[baton hook] ${name}: ${problem} (gave up after ${Date.now() - started} ms; the hook had run ${Math.round(performance.now())} ms)`,
+      ]);
       return { documents, problem };
     }
   }

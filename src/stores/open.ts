@@ -14,6 +14,8 @@ export interface StoreOptions extends FileStoreOptions {
   root: string;
   /** Scopes documents in a shared store (default: from the git remote, else the root's path). */
   project?: string | undefined;
+  /** A shared store's budget for reaching its server, with no retries (hooks; see PostgresStoreOptions). */
+  connectTimeoutMs?: number | undefined;
 }
 
 let memory: MemoryStore | undefined;
@@ -46,6 +48,7 @@ export function openStore(options: StoreOptions): Store {
           root,
           ...(options.project ? { project: options.project } : {}),
           ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+          ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
         });
       });
     default:

@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baton } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { baton, BIN, cleanEnv } from '../helpers/cli.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
 import { decision, eneoProject, type EneoProject } from '../harness/helpers.js';
 
@@ -64,6 +66,75 @@ describe('hooks on a PostgreSQL store', () => {
     assert.match(message, /shared store could not be read \(cannot connect to PostgreSQL at 127\.0\.0\.1:1/);
     assert.match(message, /judged by this machine's files, which may be stale/);
     assert.equal(readFileSync(join(p.dir, '.claude/state/phase'), 'utf8'), 'GREEN\n');
+  });
+
+  // The hook's own figure, from the debug log: time since its process started, at the moment it gave
+  // up on the store. Claude Code's PreToolUse timeout is 5 s; the budget keeps a hook near 1 s.
+  const hookRan = (p: EneoProject): number => {
+    const ran = /the hook had run (\d+) ms/.exec(p.read('.debug.log'));
+    assert.ok(ran, 'the hook logs how long it ran before judging by the local files');
+    return Number(ran[1]);
+  };
+
+  it('with the server stopped, the GREEN test write is denied and the src write allowed, each within 2 s, by the local files', async () => {
+    const own = await startCluster();
+    let stopped = false;
+    try {
+      const db = await own.createDatabase('stopped');
+      assert.equal(baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: db } }).code, 0);
+      const p = eneoProject({}, { profile: 'eneo', store: db, project: 'stopped' });
+      projects.push(p);
+      assert.equal(p.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+      assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
+      own.stop();
+      stopped = true;
+      const test = p.hook('PreToolUse', {
+        tool_name: 'Write',
+        tool_input: { file_path: join(p.dir, 'tests/test_x.py'), content: '' },
+      });
+      assert.equal(decision(test).kind, 'deny');
+      assert.match(
+        JSON.parse(test.stdout).systemMessage,
+        /shared store could not be read .*judged by this machine's files/,
+      );
+      assert.ok(hookRan(p) < 2000, `the test write's hook ran ${hookRan(p)} ms`);
+      p.write('.debug.log', '');
+      const src = p.hook('PreToolUse', {
+        tool_name: 'Write',
+        tool_input: { file_path: join(p.dir, 'src/app.py'), content: '' },
+      });
+      assert.equal(decision(src).kind, 'allow');
+      assert.ok(hookRan(p) < 2000, `the src write's hook ran ${hookRan(p)} ms`);
+    } finally {
+      if (!stopped) own.stop();
+    }
+  });
+
+  it('a server that takes the connection and never answers costs one attempt, cut by the budget', async (t) => {
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    });
+    const port = (server.address() as { port: number }).port;
+    const dead = `postgres://nobody:wrong@127.0.0.1:${port}/none`;
+    const p = eneoProject({ '.claude/state/phase': 'GREEN\n' }, { profile: 'eneo', store: dead, project: 'dead' });
+    projects.push(p);
+    // Its own process, spawned without blocking this one: the server here must accept while it runs.
+    const child = spawn(process.execPath, [BIN, 'hook', 'PreToolUse'], { cwd: p.dir, env: cleanEnv(p.env) });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stdin.end(
+      JSON.stringify({ tool_name: 'Write', tool_input: { file_path: join(p.dir, 'tests/test_x.py'), content: '' } }),
+    );
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(code, 0);
+    const r = { code: 0, stdout, stderr: '' };
+    assert.equal(decision(r).kind, 'deny');
+    assert.equal(sockets.length, 1, 'one connection attempt, no retries');
+    assert.ok(hookRan(p) < 2000, `the hook ran ${hookRan(p)} ms`);
   });
 
   it('an event the profile ignores opens no connection, even with the server gone', () => {

@@ -31,6 +31,12 @@ export interface PostgresStoreOptions {
   lockTimeoutMs?: number;
   /** How long a refused or restarting server is retried before giving up (default 5 s). */
   connectRetryMs?: number;
+  /**
+   * A hard budget for reaching the server: each connection attempt and each query gives up after
+   * this long, and a refused connection is not retried. Hooks set it (shared-documents.ts) so a
+   * server that is down or does not answer costs at most this, never the host's hook timeout.
+   */
+  connectTimeoutMs?: number;
   /** Connections this process may open (default 10). */
   poolSize?: number;
 }
@@ -78,13 +84,15 @@ export class PostgresStore implements Store, PortableStore {
     this.url = options.url;
     this.project = options.project ?? defaultProjectId(options.root);
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-    this.connectRetryMs = options.connectRetryMs ?? 5_000;
+    const budget = options.connectTimeoutMs;
+    this.connectRetryMs = budget !== undefined ? 0 : (options.connectRetryMs ?? 5_000);
     this.poolSize = options.poolSize ?? 10;
     this.pool = new pg.Pool({
       Client: guardedClient(pg),
       connectionString: options.url,
       max: this.poolSize,
-      connectionTimeoutMillis: this.lockTimeoutMs,
+      connectionTimeoutMillis: budget ?? this.lockTimeoutMs,
+      ...(budget !== undefined ? { query_timeout: budget } : {}),
       application_name: 'baton',
       // Idle pooled connections do not hold the process open: a command ends when its work does,
       // not when the pool's idle timer runs out (10 s), and no face has to remember to close.
