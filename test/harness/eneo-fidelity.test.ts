@@ -235,7 +235,7 @@ describe('denyProtocol: exit2', () => {
       const bad = p.hook('PreToolUse', writeTest(p.dir));
       assert.equal(bad.code, 0);
       assert.match(
-        JSON.parse(bad.stdout).systemMessage,
+        decision(bad).reason,
         /denyProtocol: expected "json" \(the default\) or "exit2" \(the reason on stderr, exit 2\), found "exit3"/,
       );
     } finally {
