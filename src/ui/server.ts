@@ -74,6 +74,17 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** `0.0.0.0` and `::` listen on every interface but are no address a browser can open. */
+export function isWildcard(host: string): boolean {
+  return ['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0'].includes(host);
+}
+
+/** The host of a URL for a listening address: a wildcard is opened through this machine's loopback. */
+export function browsableHost(host: string): string {
+  if (isWildcard(host)) return host.includes(':') ? '[::1]' : '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 export async function startUi(options: UiOptions): Promise<UiServer> {
@@ -167,9 +178,8 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
     server.listen(options.port, options.host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    url: `http://${shown}:${port}/${token ? `?token=${encodeURIComponent(token)}` : ''}`,
+    url: `http://${browsableHost(options.host)}:${port}/${token ? `?token=${encodeURIComponent(token)}` : ''}`,
     token,
     close: async () => {
       live.close();

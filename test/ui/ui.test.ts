@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +22,8 @@ const HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned
 interface Served {
   url: string;
   child: ChildProcess;
+  /** What the server printed on stderr so far. */
+  stderr(): string;
   stop(): Promise<number | null>;
 }
 
@@ -31,17 +34,17 @@ function serve(cwd: string, env: Record<string, string>, args: string[] = []): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
+    // Ready once the URL (stdout) and the line saying how it serves (stderr) are both printed.
+    const ready = () => {
       const line = out.split('\n')[0];
-      if (out.includes('\n') && line) {
-        const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-        resolve({ url: line, child, stop: () => (child.kill('SIGTERM'), exited) });
-      }
-    });
+      if (!out.includes('\n') || !line || !stderr.includes('\n')) return;
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      resolve({ url: line, child, stderr: () => stderr, stop: () => (child.kill('SIGTERM'), exited) });
+    };
+    child.stdout.on('data', (chunk) => ((out += chunk), ready()));
+    child.stderr.on('data', (chunk) => ((stderr += chunk), ready()));
     child.once('exit', (code) => reject(new Error(`baton ui exited ${code}: ${stderr}`)));
   });
 }
@@ -258,6 +261,13 @@ describe('baton ui', () => {
       const token = url.searchParams.get('token');
       assert.ok(token && token.length >= 16, open.url);
       const base = `http://127.0.0.1:${url.port}`;
+      assert.equal(url.origin, base, 'a URL a browser can open, not http://0.0.0.0');
+      assert.match(
+        open.stderr(),
+        new RegExp(
+          `on all interfaces \\(0\\.0\\.0\\.0; from another machine: http://${hostname()}:${url.port}/\\?token=`,
+        ),
+      );
       assert.equal((await fetchRaw(`${base}/`)).status, 401);
       assert.equal((await fetchRaw(`${base}/api/documents?token=wrong-token-wrong-token`)).status, 401);
       assert.equal((await fetchRaw(`${base}/api/documents?token=${token}`)).status, 200);

@@ -3,9 +3,10 @@
  * this command's own bundle (scripts/build.mjs builds one per command), so no other command's
  * start-up loads any of it.
  */
+import { hostname } from 'node:os';
 import { BatonError } from '../../core/errors.js';
 import { defaultRoot } from '../../project/root.js';
-import { isLoopback, startUi } from '../../ui/server.js';
+import { isLoopback, isWildcard, startUi } from '../../ui/server.js';
 import { intFlag, parseCommand } from '../args.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS } from '../definitions.js';
@@ -36,8 +37,13 @@ export default async function ui(args: string[], cli: CommandIo): Promise<number
     throw error;
   });
   cli.out(`${server.url}\n`);
+  const where = isLoopback(host)
+    ? 'on this machine only'
+    : isWildcard(host)
+      ? `on all interfaces (${host}; from another machine: ${server.url.replace(/\/\/[^/]+:/, `//${hostname()}:`)}): requests need the token in the URL`
+      : `on ${host}: requests need the token in the URL`;
   cli.err(
-    `baton ui: serving ${isLoopback(host) ? 'on this machine only' : `on ${host}: requests need the token in the URL`}, ${flags['allow-writes'] === true ? 'writes allowed' : 'read-only'}; Ctrl-C stops\n`,
+    `baton ui: serving ${where}, ${flags['allow-writes'] === true ? 'writes allowed' : 'read-only'}; Ctrl-C stops\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
