@@ -30,6 +30,24 @@ export type AgentResult = { kind: 'done'; artifact: string } | { kind: 'blocked'
 
 const READY = new Set(['ready-for-next-wave', 'ready_for_next_wave']);
 
+/**
+ * Why a message is not a result, for the debug log: a marker the agent put on a later line, or
+ * in lower case, is the mistake worth naming (the Eneo rule counts only a message that starts
+ * with the marker, so prose before it never turns a draft into a result).
+ */
+export function notCounted(message: string): string {
+  const text = message.trim();
+  if (text === '') return 'the message is empty (no last_assistant_message)';
+  const lines = text.split('\n');
+  const later = lines.findIndex((line, index) => index > 0 && /^\s*(DONE|BLOCKED)\|/.test(line));
+  if (later > 0) {
+    const marker = /(DONE|BLOCKED)\|/.exec(lines[later] as string)?.[0] ?? 'DONE|';
+    return `its ${marker} marker is on line ${later + 1}; a result must start the message (its first line, after whitespace)`;
+  }
+  if (/^(done|blocked)\|/i.test(text)) return 'markers are case-sensitive: start the message with DONE| or BLOCKED|';
+  return `the message does not start with DONE| or BLOCKED| (it starts ${JSON.stringify(text.slice(0, 40))})`;
+}
+
 export function classify(message: string): AgentResult | undefined {
   const text = message.trim();
   if (text.startsWith('DONE|')) return { kind: 'done', artifact: (text.slice(5).split('\n')[0] ?? '').trim() };
@@ -102,10 +120,21 @@ export async function waveBarrier({ input, config, root, env, documents }: Handl
   const settings = config.wave;
   if (!settings) return outcome;
   const file = resolve(root, settings.file);
-  if (!existsSync(file) || input.stopHookActive) return outcome;
-  const result = classify(input.lastMessage);
-  if (!result) return outcome;
+  if (!existsSync(file)) return outcome;
   const agentId = input.agentId;
+  const who = `${agentId || 'an agent without agent_id'} (${input.agentType || 'unknown type'})`;
+  // Skipped as the Eneo barrier does (task-state 7.2 step 2), but said, since the result is then never counted.
+  if (input.stopHookActive) {
+    outcome.log.push(
+      `[wave-barrier] ${who} not counted: stop_hook_active is set (the barrier skips a stop that follows a stop hook's block)`,
+    );
+    return outcome;
+  }
+  const result = classify(input.lastMessage);
+  if (!result) {
+    outcome.log.push(`[wave-barrier] ${who} not counted: ${notCounted(input.lastMessage)}`);
+    return outcome;
+  }
   try {
     await withStateLock(config, root, settings.lockTimeoutMs, async () => {
       let parsed: unknown;

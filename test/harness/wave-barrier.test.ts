@@ -115,6 +115,33 @@ describe('wave barrier regression cases', () => {
     }
   });
 
+  it('a marker on a later line is not counted, as the Eneo rule says, and the debug log says why', () => {
+    const p = eneoProject();
+    try {
+      seed(p, 2, ['Explore', 'Plan']);
+      const before = p.read(WAVE);
+      const later = p.hook('SubagentStop', stop('agent-1', 'Summary of the work.\nDONE|/tmp/a.md'));
+      assert.equal(later.code, 0);
+      p.hook('SubagentStop', stop('agent-2', 'done|/tmp/b.md', 'Plan'));
+      p.hook('SubagentStop', stop('agent-3', 'All finished, see above.'));
+      p.hook('SubagentStop', { ...stop('agent-4', 'DONE|/tmp/d.md'), stop_hook_active: true });
+      assert.equal(p.read(WAVE), before, 'nothing counted, nothing written');
+      const log = p.read('.debug.log');
+      for (const line of [
+        '[wave-barrier] agent-1 (Explore) not counted: its DONE| marker is on line 2; a result must start the message (its first line, after whitespace)',
+        '[wave-barrier] agent-2 (Plan) not counted: markers are case-sensitive: start the message with DONE| or BLOCKED|',
+        '[wave-barrier] agent-3 (Explore) not counted: the message does not start with DONE| or BLOCKED| (it starts "All finished, see above.")',
+        "[wave-barrier] agent-4 (Explore) not counted: stop_hook_active is set (the barrier skips a stop that follows a stop hook's block)",
+      ])
+        assert.ok(log.includes(` SubagentStop ${line}\n`), `${line}\nin\n${log}`);
+      // The marker leading the message, after whitespace, is counted; the rest of its first line is the artifact.
+      p.hook('SubagentStop', stop('agent-1', '\n  DONE|/tmp/a.md\nSummary of the work.'));
+      assert.deepEqual([p.json(WAVE).done, p.json(WAVE).completed_artifacts], [1, ['/tmp/a.md']]);
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('events without agent_id are counted each time (nothing to dedupe by)', () => {
     const p = eneoProject();
     try {
