@@ -339,12 +339,13 @@ function splits(parts: WordPart[], quoted = false): boolean {
 
 /**
  * Names bash or programs act on are upper case by convention (PATH, LD_PRELOAD, BASH_ENV, ENV,
- * PS4, PROMPT_COMMAND, IFS, GIT_*): only lower-case names may be set, and never an array element
+ * PS4, PROMPT_COMMAND, GIT_*): only lower-case names may be set, and never an array element
  * (its subscript is evaluated).
  */
 function variableName(name: string, shown: string): void {
   if (name.includes('[')) refuse(`\`${shorten(shown)}\` evaluates an array subscript, which can run code`);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+  // IFS changes only how expansions split, and every unquoted expansion is read as any words already.
+  if (!/^[a-z_][a-z0-9_]*$/.test(name) && name !== 'IFS')
     refuse(
       `\`${shorten(shown)}\` sets a variable bash or a program may act on (only lower-case names are harmless to set)`,
     );
@@ -370,7 +371,7 @@ const PARAM_OPS = new Set(['', ':-', '-', ':+', '+', ':?', '?', '#', '##', '%', 
 const ARITH_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox']);
 const INTERPRETERS =
-  /^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby|irb|php|lua[0-9.]*|luajit|tclsh|wish|R|Rscript|julia|java|jshell|osascript|awk|gawk|mawk|nawk|vim?|nvim|emacs|ed|ex|make|npx|npm|pnpm|yarn|uv|uvx|pip[0-9.]*|pytest|go|cargo|rustc|gcc|cc|clang|tsx|ts-node|eval|source|\.|exec|trap|alias|builtin|enable|hash|declare|typeset|local|export|readonly|let|set|shopt|read|mapfile|readarray)$/;
+  /^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby|irb|php|lua[0-9.]*|luajit|tclsh|wish|R|Rscript|julia|java|jshell|osascript|awk|gawk|mawk|nawk|vim?|nvim|emacs|ed|ex|make|npx|npm|pnpm|yarn|uv|uvx|pip[0-9.]*|pytest|go|cargo|rustc|gcc|cc|clang|tsx|ts-node|eval|source|\.|exec|trap|alias|builtin|enable|hash|declare|typeset|local|export|readonly|let|set|shopt|mapfile|readarray)$/;
 
 function unknownProgram(name: string): string {
   if (name === 'eval' || name === 'source' || name === '.') return `\`${name}\` runs text as shell code`;
@@ -523,6 +524,28 @@ function test(args: Arg[], name: string): string | undefined {
     return false;
   };
   return shape(list) ? undefined : why;
+}
+
+/** `read` sets the variables it names: plain lower-case names only (`read 'a[$(id)]'` runs `id`). */
+function read(args: Arg[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as Arg;
+    if (!arg.fixed) return `\`read ${shorten(arg.source)}\`: an argument baton cannot read`;
+    const option = /^-([ers]*)([adinNptu]?)(.*)$/.exec(arg.text);
+    if (arg.text !== '-' && arg.text !== '--' && option) {
+      const valued = option[2];
+      if (!valued && option[3]) return `\`read ${shorten(arg.text)}\` is an option baton does not prove harmless`;
+      const value = valued && option[3] === '' ? (args[++i]) : { ...arg, text: option[3] ?? '' };
+      if (valued === 'a') {
+        if (!value?.fixed) return '`read -a` with an array name baton cannot read';
+        variableName(value.text, `read -a ${value.text}`);
+      } else if (valued && !value?.single) return `\`read -${valued}\` with a value baton cannot read`;
+      continue;
+    }
+    if (arg.text === '--') continue;
+    variableName(arg.text, `read ${arg.text}`);
+  }
+  return undefined;
 }
 
 /** `env` only prints the environment; with a command it would run one. */
@@ -962,6 +985,7 @@ const PROGRAMS: Record<string, Check> = {
   sleep: anyArgs,
   baton: anyArgs,
   printf,
+  read,
   test,
   '[': test,
   env,
