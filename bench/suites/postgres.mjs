@@ -1,8 +1,10 @@
 // PostgreSQL rows: library updates per second on a durable throwaway cluster (fsync and
 // synchronous_commit on), with 1 writer and 8 concurrent writers on 8 documents and 8 on one shared
-// document (serialised by its row lock); 50 parallel CLI update processes on PostgreSQL against
-// the file store; and a PreToolUse hook's latency with each store. The cluster is started from the
-// machine's server binaries, as the tests do (test/helpers/postgres-cluster.ts).
+// document (serialised by its row lock); the 8 writers on 8 documents side by side with pgbench's
+// built-in simple-update at 8 clients on the same cluster (the server's limit for a transaction of
+// that shape); 50 parallel CLI update processes on PostgreSQL against the file store; and a
+// PreToolUse hook's latency with each store. The cluster is started from the machine's server
+// binaries, as the tests do (test/helpers/postgres-cluster.ts).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +14,10 @@ const ROUNDS = 400;
 
 export default async function postgres(lib) {
   const { tsImport } = await import('tsx/esm/api');
-  const { startCluster } = await tsImport(join(lib.ROOT, 'test/helpers/postgres-cluster.ts'), import.meta.url);
+  const { startCluster, serverBinaries } = await tsImport(
+    join(lib.ROOT, 'test/helpers/postgres-cluster.ts'),
+    import.meta.url,
+  );
   const { openDoc } = await import(pathToFileURL(join(lib.ROOT, 'dist', 'index.mjs')).href);
   const cluster = await startCluster({ durable: true });
   try {
@@ -27,22 +32,30 @@ export default async function postgres(lib) {
     cli(['store', 'migrate'], { BATON_STORE: url });
     const open = (key) => openDoc(join(dir, key), { store: url, cwd: dir, env });
 
-    /** Runs `writers` concurrent loops of updates over `docs`; committed updates per second. */
-    const rate = async (writers, docs) => {
+    /**
+     * Runs `writers` concurrent loops of updates over `docs` (ROUNDS in all, or for `seconds`);
+     * committed updates per second.
+     */
+    const rate = async (writers, docs, seconds) => {
       for (const doc of new Set(docs)) await doc.init({ n: 0 }, { force: true });
       const per = Math.ceil(ROUNDS / writers);
       const start = process.hrtime.bigint();
+      const end = seconds === undefined ? undefined : start + BigInt(seconds * 1e9);
+      let done = 0;
       await Promise.all(
         Array.from({ length: writers }, async (_, w) => {
           // One writer goes round the documents; several each keep to one (or share the only one).
-          for (let i = 0; i < per; i++) await docs[(writers === 1 ? i : w) % docs.length].update('.n += 1');
+          for (let i = 0; end === undefined ? i < per : process.hrtime.bigint() < end; i++) {
+            await docs[(writers === 1 ? i : w) % docs.length].update('.n += 1');
+            done++;
+          }
         }),
       );
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
       let total = 0;
       for (const doc of new Set(docs)) total += (await doc.read()).n;
-      if (total !== per * writers) throw new Error(`lost updates: ${per * writers - total}`);
-      return (per * writers) / seconds;
+      if (total !== done) throw new Error(`lost updates: ${done - total}`);
+      return done / elapsed;
     };
     const eight = Array.from({ length: 8 }, (_, i) => open(`lib/d${i}.json`));
     const shared = open('lib/shared.json');
@@ -51,6 +64,28 @@ export default async function postgres(lib) {
       { name: 'PostgreSQL library updates/s, 8 writers on 8 documents', baton: await rate(8, eight) },
       { name: 'PostgreSQL library updates/s, 8 writers on 1 document', baton: await rate(8, Array(8).fill(shared)) },
     ].map((row) => ({ ...row, reference: null, unit: '/s', note: 'durable commits (fsync, synchronous_commit on)' }));
+
+    // Against the limit: pgbench and the library in turns on the same cluster, so both see the same
+    // machine load; the median of three turns each.
+    const pgbench = (args) => {
+      const r = spawnSync(join(serverBinaries(), 'pgbench'), [...args, url], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`pgbench ${args.join(' ')} failed: ${r.stderr}`);
+      return r.stdout;
+    };
+    pgbench(['-i', '-q']);
+    const turns = { pgbench: [], baton: [] };
+    for (let turn = 0; turn < 3; turn++) {
+      turns.pgbench.push(Number(/tps = ([\d.]+)/.exec(pgbench(['-N', '-c', '8', '-j', '2', '-T', '5']))?.[1]));
+      turns.baton.push(await rate(8, eight, 5));
+    }
+    const median = (values) => values.sort((a, b) => a - b)[1];
+    rows.push({
+      name: 'PostgreSQL 8 writers, 8 docs vs pgbench -N, 8 clients',
+      baton: median(turns.baton),
+      reference: median(turns.pgbench),
+      unit: '/s',
+      note: 'ratio: higher is better (target >= 0.5); reference = pgbench simple-update tps, same cluster',
+    });
     for (const doc of [...eight, shared]) await doc.store.close();
 
     // 50 parallel CLI updates of one document: PostgreSQL, then the file store.

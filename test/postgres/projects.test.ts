@@ -44,6 +44,33 @@ describe('PostgreSQL projects', () => {
     await b.close();
   });
 
+  it('a watch hears commits made through another connection (another machine), and stops when told', async () => {
+    const root = tempDir();
+    const here = await createPostgresStore({ url, root, project: 'team/watch' });
+    const there = await createPostgresStore({ url, root, project: 'team/watch' });
+    const key = 'watched.json';
+    const writer = new Doc(there, key, root);
+    await writer.init({ n: 0 });
+    const seen: unknown[] = [];
+    const stop = new Doc(here, key, root).watch((doc) => seen.push(doc));
+    // A commit before the watch's first poll is not reported (it is the watch's starting point), so
+    // the other machine commits until one is heard.
+    let n = 0;
+    while (seen.length === 0) {
+      await writer.update('.n = $n', { n: ++n });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal((seen[0] as { n: number }).n > 0, true);
+    stop();
+    const count = seen.length;
+    await writer.update('.n = -1');
+    // Several poll intervals: a watch that did not stop would have reported this commit.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(seen.length, count);
+    await here.close();
+    await there.close();
+  });
+
   it("the config's project scopes documents when BATON_STORE names the store: two machines see the same documents", () => {
     // Two checkouts in different folders and no git remote: only the config makes them one project.
     const machine = () => {

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { Client, Pool, PoolClient, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { BatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
 import type { DocumentDump, PortableStore } from '../portable.js';
@@ -15,7 +14,7 @@ import {
 } from '../store.js';
 import { fromPgError, isConnectionLoss, isTransientConnect, target } from './errors.js';
 import { defaultProjectId } from './project.js';
-import { CHANNEL, checkSchema, migrateSchema } from './schema.js';
+import { checkSchema, migrateSchema } from './schema.js';
 
 export { defaultProjectId, normaliseRemote } from './project.js';
 export { SCHEMA_VERSION } from './schema.js';
@@ -74,13 +73,10 @@ export class PostgresStore implements Store, PortableStore {
   private readonly poolSize: number;
   private readonly pool: Pool;
   private checked = false;
-  private listener?: { client: Promise<Client>; keys: Map<string, Set<() => void>> };
+  private watching?: Watching;
   private closed = false;
 
-  constructor(
-    options: PostgresStoreOptions,
-    private readonly pg: typeof import('pg'),
-  ) {
+  constructor(options: PostgresStoreOptions, pg: typeof import('pg')) {
     this.url = options.url;
     this.project = options.project ?? defaultProjectId(options.root);
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
@@ -120,8 +116,6 @@ export class PostgresStore implements Store, PortableStore {
   }
 
   async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
-    // A watch set up in this process hears this commit: its LISTEN is in place before we commit.
-    if (this.listener) await this.listener.client.catch(() => undefined);
     for (let attempt = 1; ; attempt++) {
       const client = await this.connect();
       // The server process of this session, to settle a commit whose answer is lost.
@@ -172,12 +166,9 @@ export class PostgresStore implements Store, PortableStore {
              UPDATE baton_documents SET rev = ${entry.rev}, text = ${lit(change.text)}, meta = ${meta}
              WHERE ${where} AND rev = ${entry.rev - 1}
              RETURNING 1
-           ), h AS (
-             INSERT INTO baton_history (project, key, rev, snapshot, entry)
-             SELECT ${lit(this.project)}, ${lit(key)}, ${entry.rev}, ${entry.snapshot !== undefined}, ${lit(JSON.stringify(entry))} FROM d
-             RETURNING 1
            )
-           SELECT pg_notify('${CHANNEL}', ${lit(this.channelKey(key))}) FROM h;
+           INSERT INTO baton_history (project, key, rev, snapshot, entry)
+           SELECT ${lit(this.project)}, ${lit(key)}, ${entry.rev}, ${entry.snapshot !== undefined}, ${lit(JSON.stringify(entry))} FROM d;
            COMMIT`,
         )) as unknown as QueryResult[];
         // Under the row lock the revision cannot have moved; if it did, the COMMIT above
@@ -207,6 +198,7 @@ export class PostgresStore implements Store, PortableStore {
         }
       }
       decision?.committed?.();
+      if (decision.commit) this.watching?.committed(key, decision.commit.entry.rev);
       return decision.result;
     }
   }
@@ -245,28 +237,37 @@ export class PostgresStore implements Store, PortableStore {
     );
   }
 
+  /**
+   * Commits made in this process are reported as they land; those of other processes and machines
+   * by polling the watched keys' revisions (WATCH_POLL_MS). Not LISTEN/NOTIFY: a NOTIFY in the
+   * commit takes a database-wide lock held through the commit's WAL flush, so concurrent commits
+   * could no longer share a flush (it cost 3x in throughput, docs/benchmarks.md).
+   */
   watch(key: string, listener: () => void): () => void {
-    const listening = this.listen();
-    const hash = this.channelKey(key);
-    const set = listening.keys.get(hash) ?? new Set();
-    set.add(listener);
-    listening.keys.set(hash, set);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) listening.keys.delete(hash);
-      if (listening.keys.size === 0 && this.listener === listening) {
-        this.listener = undefined;
-        listening.client.then((client) => client.end()).catch(() => undefined);
-      }
-    };
+    this.watching ??= new Watching((keys) => this.revisions(keys));
+    return this.watching.add(key, listener, () => {
+      if (this.watching?.idle()) this.watching = undefined;
+    });
+  }
+
+  private async revisions(keys: string[]): Promise<Map<string, number>> {
+    const rows = await this.withClient(
+      async (client) =>
+        (
+          await client.query<{ key: string; rev: number }>(
+            `SELECT key, rev FROM baton_documents WHERE project = $1 AND key = ANY($2)`,
+            [this.project, keys],
+          )
+        ).rows,
+    );
+    return new Map(rows.map((row) => [row.key, row.rev]));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const listening = this.listener;
-    this.listener = undefined;
-    if (listening) await listening.client.then((client) => client.end()).catch(() => undefined);
+    this.watching?.stop();
+    this.watching = undefined;
     await this.pool.end();
   }
 
@@ -330,7 +331,6 @@ export class PostgresStore implements Store, PortableStore {
             `INSERT INTO baton_history (project, key, rev, snapshot, entry) VALUES ($1, $2, $3, $4, $5)`,
             [this.project, dump.key, entry.rev, entry.snapshot !== undefined, JSON.stringify(entry)],
           );
-        await client.query(`SELECT pg_notify('${CHANNEL}', $1)`, [this.channelKey(dump.key)]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -420,29 +420,6 @@ export class PostgresStore implements Store, PortableStore {
       );
     }
   }
-
-  private listen(): NonNullable<PostgresStore['listener']> {
-    if (this.listener) return this.listener;
-    const keys = new Map<string, Set<() => void>>();
-    const client = (async () => {
-      const listener = new this.pg.Client({ connectionString: this.url, application_name: 'baton watch' });
-      listener.on('error', () => undefined);
-      listener.on('notification', (message) => {
-        for (const fn of keys.get(message.payload ?? '') ?? []) fn();
-      });
-      await listener.connect();
-      await listener.query(`LISTEN ${CHANNEL}`);
-      return listener;
-    })();
-    client.catch(() => undefined);
-    this.listener = { client, keys };
-    return this.listener;
-  }
-
-  /** The notification payload for a key: fixed length, whatever the key's (payloads are capped at 8000 bytes). */
-  private channelKey(key: string): string {
-    return createHash('sha256').update(`${this.project}\0${key}`).digest('base64url');
-  }
 }
 
 /**
@@ -457,6 +434,70 @@ function guardedClient(pg: typeof import('pg')): typeof import('pg').Client {
       this.on('error', () => undefined);
     }
   };
+}
+
+/** How often a watching process asks for the revisions of the keys it watches. */
+const WATCH_POLL_MS = 250;
+
+/** The watched keys of one store, their last seen revisions, and the poll that compares them. */
+class Watching {
+  private readonly keys = new Map<string, { rev?: number; listeners: Set<() => void> }>();
+  private timer?: NodeJS.Timeout;
+  private polling = false;
+
+  constructor(private readonly revisions: (keys: string[]) => Promise<Map<string, number>>) {}
+
+  add(key: string, listener: () => void, onEmpty: () => void): () => void {
+    const watched = this.keys.get(key) ?? { listeners: new Set<() => void>() };
+    watched.listeners.add(listener);
+    this.keys.set(key, watched);
+    this.timer ??= setInterval(() => void this.poll(), WATCH_POLL_MS);
+    void this.poll();
+    return () => {
+      watched.listeners.delete(listener);
+      if (watched.listeners.size === 0 && this.keys.get(key) === watched) this.keys.delete(key);
+      if (this.keys.size === 0) {
+        this.stop();
+        onEmpty();
+      }
+    };
+  }
+
+  idle(): boolean {
+    return this.keys.size === 0;
+  }
+
+  /** A commit of this process: reported now, and not again by the next poll. */
+  committed(key: string, rev: number): void {
+    const watched = this.keys.get(key);
+    if (!watched) return;
+    watched.rev = Math.max(watched.rev ?? 0, rev);
+    for (const fn of watched.listeners) fn();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || this.keys.size === 0) return;
+    this.polling = true;
+    try {
+      const revs = await this.revisions([...this.keys.keys()]);
+      for (const [key, watched] of this.keys) {
+        const rev = revs.get(key) ?? 0;
+        const first = watched.rev === undefined;
+        const moved = !first && rev > (watched.rev as number);
+        if (first || moved) watched.rev = rev;
+        if (moved) for (const fn of watched.listeners) fn();
+      }
+    } catch {
+      // The server is unreachable for now: the next poll tries again, and reads report the error.
+    } finally {
+      this.polling = false;
+    }
+  }
 }
 
 interface LockedRow {

@@ -32,9 +32,6 @@ const STEPS: string[] = [
 
 export const SCHEMA_VERSION = STEPS.length;
 
-/** The channel commits are announced on (payload: JSON [project, key]). */
-export const CHANNEL = 'baton_commits';
-
 async function storedVersion(client: PoolClient): Promise<number | undefined> {
   const exists = await client.query<{ name: string | null }>(`SELECT to_regclass('baton_meta')::text AS name`);
   if (exists.rows[0]?.name === null) return undefined;
