@@ -47,6 +47,11 @@ export interface DocOptions {
   now?: () => Date;
   /** The project whose baton.config.json adds rules (default: found from the document's root). */
   project?: ProjectContext | (() => ProjectContext);
+  /**
+   * How this caller creates a missing document, named by the not-found error (default: the
+   * command `baton init KEY`): an agent limited to MCP tools cannot run a command.
+   */
+  howToCreate?: string;
 }
 
 export interface WriteResult {
@@ -279,7 +284,10 @@ export class Doc {
   private existing(current: Current): JsonObject {
     if (current.state === 'corrupt') throw corrupt(this.key, current.error);
     if (current.state === 'missing') {
-      throw new BatonError('not_found', `${this.key} does not exist; create it with 'baton init ${this.key}'`);
+      throw new BatonError(
+        'not_found',
+        `${this.key} does not exist; create it with ${this.options.howToCreate ?? `'baton init ${this.key}'`}`,
+      );
     }
     return asObject(current.doc, this.key);
   }

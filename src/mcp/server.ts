@@ -1,14 +1,14 @@
 /**
  * `baton mcp`: the tools of tools.ts over stdio, with the official SDK's low-level Server (its
  * McpServer wants zod schemas; ours are plain JSON Schema, kept short for the agent's context).
- * Arguments are checked against the same schemas the client is shown, with the SDK's Ajv; a
+ * Arguments are checked against the same schemas the client is shown (arguments.ts); a
  * failure of any kind comes back as a tool error carrying baton's code, never as a crash.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { BatonError, fromSystemError, isBatonError } from '../core/errors.js';
+import { argumentCheck } from './arguments.js';
 import { TOOLS, type ToolContext } from './tools.js';
 
 export interface McpOptions {
@@ -21,13 +21,7 @@ export interface McpOptions {
 
 export async function serveMcp(options: McpOptions): Promise<void> {
   const server = new Server({ name: 'baton', version: options.version }, { capabilities: { tools: {} } });
-  const validators = new AjvJsonSchemaValidator();
-  const tools = new Map(
-    TOOLS.map((tool) => [
-      tool.name,
-      { tool, check: validators.getValidator<Record<string, unknown>>(tool.inputSchema) },
-    ]),
-  );
+  const tools = new Map(TOOLS.map((tool) => [tool.name, { tool, check: argumentCheck(tool.name, tool.inputSchema) }]));
   // The client names itself, so its name is only ever a suffix: a client calling itself
   // `orchestrator` writes as `mcp:orchestrator` and owns nothing an owner rule gives `orchestrator`.
   // Kept to a short plain token, as history lines print it.
@@ -54,11 +48,9 @@ export async function serveMcp(options: McpOptions): Promise<void> {
           'usage',
           `unknown tool '${name}'; the tools are ${TOOLS.map((tool) => tool.name).join(', ')}`,
         );
-      const checked = entry.check(args ?? {});
-      if (!checked.valid)
-        throw new BatonError('usage', `bad arguments for ${entry.tool.name}: ${checked.errorMessage}`);
+      entry.check(args ?? {});
       const context: ToolContext = { cwd: options.cwd, env: options.env, writer: writer() };
-      const result = await entry.tool.run(checked.data, context);
+      const result = await entry.tool.run(args ?? {}, context);
       return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
     } catch (error) {
       return toolError(error);

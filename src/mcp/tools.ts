@@ -6,7 +6,7 @@
  */
 import { isoSeconds } from '../core/time.js';
 import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { Json, JsonObject } from '../core/json.js';
 import type { Doc } from '../doc/doc.js';
@@ -19,7 +19,9 @@ import { evaluateGate } from '../run/gate.js';
 import { limitsFrom } from '../run/limits.js';
 import { recordPhaseDone } from '../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../run/phases.js';
-import { isInside } from '../fs/confine.js';
+import { confine, isInside } from '../fs/confine.js';
+import { builtinSchema } from '../core/schema/index.js';
+import type { ToolSchema } from './arguments.js';
 
 export interface ToolContext {
   cwd: string;
@@ -30,7 +32,7 @@ export interface ToolContext {
 export interface ToolDef {
   name: string;
   description: string;
-  inputSchema: { type: 'object'; properties: Record<string, object>; required?: string[]; additionalProperties: false };
+  inputSchema: ToolSchema;
   run(input: Record<string, unknown>, ctx: ToolContext): Promise<Json>;
 }
 
@@ -65,6 +67,7 @@ function openInProject(file: string, ctx: ToolContext): Doc {
     cwd: ctx.cwd,
     env: ctx.env,
     writer: ctx.writer,
+    howToCreate: `the init tool (file ${JSON.stringify(file)})`,
     ...(Number.isFinite(timeout) && timeout > 0 ? { lockTimeoutMs: timeout } : {}),
   });
 }
@@ -127,7 +130,41 @@ async function goalVerb(verb: 'now' | 'land', args: string[], ctx: ToolContext):
   return out;
 }
 
+/**
+ * A schema for `init`: a built-in name, or a JSON Schema file inside the project (symlinks
+ * resolved), since a path is the model's choice here; `baton init --schema` takes any path.
+ */
+function schemaInProject(ref: string, ctx: ToolContext): string {
+  if (builtinSchema(ref) || (!ref.includes('/') && !ref.endsWith('.json'))) return ref;
+  const root = defaultRoot(ctx.cwd, ctx.env);
+  confine(root, isAbsolute(ref) ? ref : resolve(root, ref), `schema ${ref}`);
+  return ref;
+}
+
 export const TOOLS: ToolDef[] = [
+  {
+    name: 'init',
+    description:
+      'Create a document, optionally bound to a schema (built-in name or project file); values fill its template.',
+    inputSchema: schema(
+      {
+        file: FILE,
+        schema: { type: 'string', description: 'e.g. eneo-task, or schemas/x.schema.json' },
+        values: { type: 'object', description: "the schema template's values, or the document's keys" },
+        force: { type: 'boolean', description: 'replace an existing document (history keeps it)' },
+      },
+      ['file'],
+    ),
+    run: async (input, ctx) => {
+      const ref = str(input.schema);
+      return written(
+        await openInProject(input.file as string, ctx).init((input.values ?? {}) as JsonObject, {
+          force: input.force === true,
+          ...(ref !== undefined ? { schema: schemaInProject(ref, ctx) } : {}),
+        }),
+      );
+    },
+  },
   {
     name: 'get',
     description: 'Read a JSON document through a jq expression; returns the results.',

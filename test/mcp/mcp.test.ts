@@ -4,7 +4,7 @@
  * baton's error code, with the document on disk unchanged.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -89,6 +89,7 @@ describe('baton mcp', () => {
       'get',
       'goal',
       'history',
+      'init',
       'lint',
       'phase',
       'set',
@@ -197,14 +198,65 @@ describe('baton mcp', () => {
 
   it('bad arguments are usage errors naming the problem; a bad jq program is a jq_syntax error; nothing is written', async () => {
     const before = onDisk('notes.json');
-    assert.match(await fails('update', { file: 'notes.json' }, 'usage'), /expr/);
-    assert.match(await fails('get', { file: 'notes.json', extra: 1 }, 'usage'), /additional/);
-    assert.match(await fails('history', { file: 'notes.json', limit: 'ten' }, 'usage'), /limit/);
-    await fails('phase', { action: 'skip', run: 'r1', phase: '1-plan' }, 'usage');
+    // Each names the argument, what was expected and what was given.
+    assert.equal(
+      await fails('update', { file: 'notes.json' }, 'usage'),
+      "usage: bad arguments for update: argument 'expr' is missing (expected a string)",
+    );
+    assert.equal(
+      await fails('get', { file: 'notes.json', extra: 1 }, 'usage'),
+      "usage: bad arguments for get: unknown argument 'extra' (the arguments are file, expr, args)",
+    );
+    assert.equal(
+      await fails('history', { file: 'notes.json', limit: 'ten' }, 'usage'),
+      'usage: bad arguments for history: argument \'limit\' must be an integer, got "ten"',
+    );
+    assert.equal(
+      await fails('history', { file: 'notes.json', limit: 5000 }, 'usage'),
+      "usage: bad arguments for history: argument 'limit' must be at most 1000, got 5000",
+    );
+    assert.equal(
+      await fails('phase', { action: 'skip', run: 'r1', phase: '1-plan' }, 'usage'),
+      'usage: bad arguments for phase: argument \'action\' must be one of "start", "done", got "skip"',
+    );
+    assert.equal(
+      await fails('phase', { action: 'done', run: 'r1', phase: '1-plan', evidence: ['a.md', 3] }, 'usage'),
+      "usage: bad arguments for phase: argument 'evidence[1]' must be a string, got 3",
+    );
     await fails('nope', {}, 'usage');
     await fails('update', { file: 'notes.json', expr: '.n +' }, 'jq_syntax');
     await fails('update', { file: 'notes.json', expr: '.n = $missing' }, 'jq_syntax');
     assert.equal(onDisk('notes.json'), before);
+  });
+
+  it('init creates a document as baton init does, and a missing document names the init tool', async () => {
+    const missing = await fails('update', { file: 'fresh.json', expr: '.n = 1' }, 'not_found');
+    assert.equal(missing, 'not_found: fresh.json does not exist; create it with the init tool (file "fresh.json")');
+    assert.deepEqual(await ok('init', { file: 'fresh.json', values: { n: 1 } }), { rev: 1 });
+    assert.deepEqual(JSON.parse(onDisk('fresh.json')), { n: 1 });
+    assert.deepEqual(await ok('update', { file: 'fresh.json', expr: '.n += 1' }), { rev: 2 });
+    assert.match(await fails('init', { file: 'fresh.json' }, 'exists'), /already exists; pass --force/);
+    assert.deepEqual(await ok('init', { file: 'fresh.json', values: { n: 9 }, force: true }), { rev: 3 });
+    // The same schema checks: a built-in schema's template and rules, a refused value writes nothing.
+    await ok('init', { file: 'task.json', schema: 'eneo-task', values: { slug: 'demo', lane: 'deep', bracket: 4 } });
+    assert.equal(JSON.parse(onDisk('task.json')).slug, 'demo');
+    await fails(
+      'init',
+      { file: 'bad-task.json', schema: 'eneo-task', values: { slug: 'x', bracket: 'four' } },
+      'invalid',
+    );
+    assert.equal(existsSync(join(project, 'bad-task.json')), false);
+    // The same confinement: the document, and a schema file, inside the project (symlinks resolved).
+    symlinkSync(join(tree.dir, 'outside'), join(project, 'schema-link'));
+    await fails('init', { file: '../outside/new.json' }, 'unsafe_path');
+    await fails('init', { file: 'x.json', schema: '../outside/secret.json' }, 'unsafe_path');
+    await fails('init', { file: 'x.json', schema: join(tree.dir, 'outside', 'secret.json') }, 'unsafe_path');
+    await fails('init', { file: 'x.json', schema: 'schema-link/secret.json' }, 'unsafe_path');
+    assert.equal(existsSync(join(project, 'x.json')), false);
+    assert.equal(existsSync(join(tree.dir, 'outside', 'new.json')), false);
+    // and the schema's owner rules: only the orchestrator may create an owned document.
+    await fails('init', { file: 'owned2.json', schema: 'owned.schema.json', values: { phase: 'RED' } }, 'forbidden');
+    assert.equal(existsSync(join(project, 'owned2.json')), false);
   });
 
   it('a write to a field the MCP writer does not own is refused with forbidden, the document unchanged', async () => {
