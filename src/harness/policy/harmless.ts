@@ -157,7 +157,7 @@ class Prover {
       name = basename(given);
     } else if (scope.has(name)) return;
     if (name === 'command') return this.commandBuiltin(args);
-    if (SHELLS.has(name)) return this.shell(name, args, scope);
+    if (SHELLS.has(name)) return this.shell(name, args);
     if (name === 'xargs') return xargs(args);
     if (name === 'git') this.git = true;
     if (name === 'cd' || name === 'pushd' || name === 'popd') this.cds.push(cdTarget(name, args, this.env.home));
@@ -186,10 +186,15 @@ class Prover {
     this.program(target.text, args.slice(i + 1), new Set());
   }
 
-  /** `bash -c 'literal text'`: the text is read and proved like the command itself. */
-  private shell(name: string, args: Arg[], scope: Scope): void {
+  /**
+   * `bash -c 'literal text'`: the text is read and proved like the command itself, in a scope of
+   * its own (the new shell has none of this one's functions). Only bash and sh, whose grammar is
+   * the one baton parses: zsh, for one, runs code from glob qualifiers.
+   */
+  private shell(name: string, args: Arg[]): void {
     const [flag, text] = args;
-    if (flag?.fixed && flag.text === '-c' && text?.fixed) return this.text(text.text, scope);
+    if ((name === 'bash' || name === 'sh') && flag?.fixed && flag.text === '-c' && text?.fixed)
+      return this.text(text.text, new Set());
     if (!flag || (flag.fixed && !flag.text.startsWith('-')))
       refuse(`\`${name}\` reads commands from a file or its input, which baton cannot see`);
     refuse(`\`${name} ${shorten(flag.source)}\` runs a shell baton can read only as \`${name} -c 'literal text'\``);
@@ -218,6 +223,12 @@ class Prover {
   }
 
   private parts(parts: WordPart[], scope: Scope, quoted: boolean): void {
+    parts.forEach((part, i) => {
+      const next = parts[i + 1];
+      // zsh reads `$x[...]` as a subscript, evaluated as arithmetic; bash as `$x` and a glob.
+      if (part.type === 'param' && part.op === '' && next?.type === 'lit' && next.value.startsWith('['))
+        refuse(`\`$${part.name}[\`: a subscript in zsh, evaluated as arithmetic`);
+    });
     for (const part of parts) {
       switch (part.type) {
         case 'lit':
@@ -227,9 +238,11 @@ class Prover {
             refuse('`$[...]` evaluates arithmetic, which can run code');
           break;
         case 'extglob':
-          // The parser keeps `@(...)` as text; with extglob on, bash expands what is inside it.
-          if (/[$`]/.test(part.value)) refuse(`\`${shorten(part.value)}\`: an expansion inside an extended glob`);
-          break;
+          // Bash without `shopt -s extglob` rejects `*(...)`; zsh reads it as glob qualifiers,
+          // and `*(e:'cmd':)` or `*(+func)` run code.
+          return refuse(
+            `\`${shorten(part.value)}\`: an extended glob, which zsh reads as glob qualifiers that can run code`,
+          );
         case 'dquote':
           this.parts(part.parts, scope, true);
           break;
@@ -513,6 +526,11 @@ function test(args: Arg[], name: string): string | undefined {
     !!arg?.fixed && (typeof set === 'string' ? arg.text === set : set.has(arg.text));
   if (list.some((a) => is(a, '-v') || is(a, '-R')))
     return `\`${name} -v\` evaluates an array subscript, which can run code`;
+  // zsh's test evaluates the operands of -eq and the like as arithmetic (bash's reads integers).
+  const integer = (arg: Arg | undefined) => !!arg?.fixed && /^[+-]?\d+$/.test(arg.text);
+  const arith = list.findIndex((a, i) => is(a, ARITH_TESTS) && (!integer(list[i - 1]) || !integer(list[i + 1])));
+  if (arith >= 0)
+    return `\`${name} ... ${list[arith]?.text} ...\`: operands that are not numbers, which zsh evaluates as arithmetic`;
   if (list.every((a) => a.fixed)) return undefined;
   const why = `\`${name} ${shorten(list.map((a) => a.source).join(' '))}\`: an argument baton cannot read where \`-v\` would evaluate code`;
   if (list.some((a) => !a.single)) return why;
@@ -535,7 +553,7 @@ function read(args: Arg[]): string | undefined {
     if (arg.text !== '-' && arg.text !== '--' && option) {
       const valued = option[2];
       if (!valued && option[3]) return `\`read ${shorten(arg.text)}\` is an option baton does not prove harmless`;
-      const value = valued && option[3] === '' ? (args[++i]) : { ...arg, text: option[3] ?? '' };
+      const value = valued && option[3] === '' ? args[++i] : { ...arg, text: option[3] ?? '' };
       if (valued === 'a') {
         if (!value?.fixed) return '`read -a` with an array name baton cannot read';
         variableName(value.text, `read -a ${value.text}`);
@@ -639,7 +657,8 @@ function find(args: Arg[]): string | undefined {
 function sed(args: Arg[]): string | undefined {
   const { operands, reason } = scan(args, 'sed', {
     valued: 'efl',
-    deny: 'if',
+    // -I: BSD sed's in-place.
+    deny: 'ifI',
     denyLong: ['in-place', 'file'],
     valuedLong: ['expression', 'line-length'],
   });
