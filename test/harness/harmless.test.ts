@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, lstatSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { harmlessCommand } from '../../src/harness/policy/harmless.js';
@@ -65,6 +65,37 @@ describe('harmless commands run for real', () => {
         ran++;
       }
       assert.ok(ran >= 90, `ran ${ran}`);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('git configuration of an embedded repository', () => {
+  it('is read through the gitlink `git add` makes, in every index version', () => {
+    const { dir, cleanup } = tempTree({ 'home/.keep': '', 'project/src/app.py': 'x\n', 'project/src/evil/a': 'a\n' });
+    try {
+      const cwd = join(dir, 'project');
+      const home = join(dir, 'home');
+      const env = cleanEnv({ HOME: home, GIT_CONFIG_NOSYSTEM: '1' });
+      const run = (at: string, command: string) => {
+        const result = spawnSync('bash', ['-c', command], { cwd: at, env, encoding: 'utf8' });
+        assert.equal(result.status, 0, `${command}: ${result.stderr}`);
+      };
+      const commit = 'git add -A && git -c user.name=t -c user.email=t@t commit -qm start';
+      run(join(cwd, 'src', 'evil'), `git init -q && ${commit}`);
+      run(cwd, `git init -q && ${commit} 2>/dev/null`);
+      assert.equal(harmlessCommand('git status', cwd, home), undefined);
+      // What an agent can do with the edit tools and `git add`: a hook in the embedded repository.
+      run(join(cwd, 'src', 'evil'), `git config core.fsmonitor 'touch ${join(cwd, 'ran')}; false #'`);
+      for (const version of ['2', '3', '4']) {
+        run(cwd, `git update-index --index-version ${version}`);
+        assert.match(harmlessCommand('git status', cwd, home) ?? '', /src\/evil\/\.git\/config sets core\.fsmonitor/);
+        assert.match(harmlessCommand('cd src && git diff', cwd, home) ?? '', /core\.fsmonitor/);
+      }
+      // It is real: git status in the project runs the embedded repository's fsmonitor.
+      run(cwd, 'git status > /dev/null 2>&1 || true');
+      assert.ok(existsSync(join(cwd, 'ran')), 'git status ran the embedded fsmonitor');
     } finally {
       cleanup();
     }

@@ -36,11 +36,17 @@ function benign(key: string, value: string): boolean {
 
 const MAX_FILES = 64;
 const MAX_BYTES = 1_000_000;
+/** An index of ~100 000 files; larger ones are not read in a hook. */
+const MAX_INDEX = 16_000_000;
 
 /** undefined when no configuration git would read in `dirs` names a program or file; else why. */
 export function gitConfigRisk(dirs: string[], home: string): string | undefined {
   const files = new Set<string>([join(home, '.gitconfig'), join(home, '.config', 'git', 'config'), '/etc/gitconfig']);
-  for (const dir of dirs) for (const file of repositoryConfigs(dir)) files.add(file);
+  for (const dir of dirs) {
+    const found = repositoryConfigs(dir);
+    if (typeof found === 'string') return found;
+    for (const file of found) files.add(file);
+  }
   const seen = new Set<string>();
   const queue = [...files];
   while (queue.length > 0) {
@@ -64,22 +70,102 @@ export function gitConfigRisk(dirs: string[], home: string): string | undefined 
   return undefined;
 }
 
-/** The configuration files of the repository `dir` is in: its own, its worktree's, its submodules'. */
-function repositoryConfigs(dir: string): string[] {
+/**
+ * The configuration files of the repository `dir` is in: its own, its worktree's, and those of
+ * its submodules (`git status` runs git in each): the ones under `.git/modules` and every
+ * checked-out gitlink of the index, which an embedded repository added with `git add` is.
+ */
+function repositoryConfigs(dir: string, depth = 0): string[] | string {
   let at = resolve(dir);
   for (;;) {
-    const dotGit = join(at, '.git');
-    const gitDir = gitDirOf(dotGit, at);
+    const gitDir = gitDirOf(join(at, '.git'), at);
     if (gitDir) {
       const common = commonDir(gitDir);
       const out = [join(common, 'config'), join(gitDir, 'config.worktree'), join(common, 'config.worktree')];
       modules(join(common, 'modules'), out, 0);
+      const links = gitlinks(join(gitDir, 'index'));
+      if (typeof links === 'string') return links;
+      for (const link of links) {
+        const sub = join(at, link);
+        if (!gitDirOf(join(sub, '.git'), sub)) continue;
+        if (depth >= 3) return `submodules nested more than 3 deep in ${at}`;
+        const more = repositoryConfigs(sub, depth + 1);
+        if (typeof more === 'string') return more;
+        out.push(...more);
+        if (out.length > MAX_FILES) return `more than ${MAX_FILES} git configuration files to read`;
+      }
       return out;
     }
     const parent = dirname(at);
     if (parent === at) return [];
     at = parent;
   }
+}
+
+/** The paths of the gitlinks (mode 160000) in a git index (versions 2 to 4); a string when it cannot tell. */
+function gitlinks(indexFile: string): string[] | string {
+  let data: Buffer;
+  try {
+    if (statSync(indexFile).size > MAX_INDEX) return `git index ${indexFile} is larger than baton reads`;
+    data = readFileSync(indexFile);
+  } catch {
+    return [];
+  }
+  const cannot = `git index ${indexFile}, which baton cannot read`;
+  if (data.length < 12 || data.toString('latin1', 0, 4) !== 'DIRC') return cannot;
+  const version = data.readUInt32BE(4);
+  const count = data.readUInt32BE(8);
+  if (version < 2 || version > 4) return cannot;
+  // SHA-1 entries are 62 bytes before the path; SHA-256 ones 74. Try SHA-1, then SHA-256.
+  for (const hash of [20, 32]) {
+    const links = readEntries(data, version, count, 40 + hash + 2);
+    if (links) return links;
+  }
+  return cannot;
+}
+
+function readEntries(data: Buffer, version: number, count: number, fixed: number): string[] | undefined {
+  const links: string[] = [];
+  let at = 12;
+  let previous = '';
+  for (let i = 0; i < count; i++) {
+    if (at + fixed > data.length) return undefined;
+    const mode = data.readUInt32BE(at + 24);
+    const flags = data.readUInt16BE(at + fixed - 2);
+    let start = at + fixed + (version >= 3 && flags & 0x4000 ? 2 : 0);
+    let path: string;
+    if (version === 4) {
+      let strip = 0;
+      let byte: number;
+      do {
+        if (start >= data.length) return undefined;
+        byte = data[start++] as number;
+        strip = (strip << 7) | (byte & 0x7f);
+        if (byte & 0x80) strip++;
+      } while (byte & 0x80);
+      const end = data.indexOf(0, start);
+      if (end < 0 || strip > previous.length) return undefined;
+      path = previous.slice(0, previous.length - strip) + data.toString('utf8', start, end);
+      at = end + 1;
+    } else {
+      const end = data.indexOf(0, start);
+      if (end < 0) return undefined;
+      path = data.toString('utf8', start, end);
+      at += (end - at + 8) & ~7;
+    }
+    previous = path;
+    if (mode >>> 12 === 0o16) links.push(path);
+  }
+  // What follows the entries: extensions (4-letter signatures) and the checksum; a split index
+  // keeps entries in another file.
+  if (at + 20 > data.length) return undefined;
+  for (let ext = at; ext + 8 <= data.length - 20;) {
+    const signature = data.toString('latin1', ext, ext + 4);
+    if (!/^[A-Za-z]{4}$/.test(signature)) return undefined;
+    if (signature === 'link') return undefined;
+    ext += 8 + data.readUInt32BE(ext + 4);
+  }
+  return links;
 }
 
 function gitDirOf(dotGit: string, at: string): string | undefined {
