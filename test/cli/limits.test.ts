@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
+import { BIN, batonAsync, cleanEnv, type RunResult } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 // Budgets, depth and size limits (docs/guarantees.md "Budgets and limits"), through the CLI.
@@ -69,6 +69,83 @@ test("update 'def f: f; f' ends as a runaway recursion: exit 2, nothing written,
   assert.match(r.stderr, /recursed deeper/);
   assert.doesNotMatch(r.stderr, /unsupported/, 'a runaway expression is not an unsupported one');
   assertUntouchedAndUnlocked(dir, before);
+});
+
+// A value of 2^40 logical nodes shared by reference: every builtin that walks a value (comparing,
+// sorting, serialising, merging) touches each path to each node. Each used to run for hours in
+// one native call, out of reach of the step and time budgets (`tostring` reached 1.5 GB).
+const DAG = 'reduce range(40) as $i (0; {a: ., b: .}) | . as $D | ';
+const WALKERS = [
+  '$D == $D',
+  '[$D, $D] | sort',
+  '[$D, $D] | unique',
+  '[$D, $D] | group_by(.)',
+  '$D | contains($D)',
+  '$D | tostring',
+  '$D | tojson',
+  '$D | @json',
+  '$D | @text',
+  '"\\($D)"',
+  '$D * $D',
+  '[$D] - [$D]',
+  '[$D] | index([$D])',
+  '[$D, $D] | min',
+  '$D | @base64',
+];
+// Steps only, the time budget out of the way: the outcome does not depend on the machine.
+const STEPS_ONLY = ['--jq-steps', '2000000', '--jq-timeout-ms', '3600000'];
+
+test('every builtin that walks a value counts what it touches: each ends on the step budget (exit 2)', () => {
+  const dir = project();
+  for (const expr of WALKERS) {
+    const r = baton(dir, 'get', 'c.json', DAG + expr, ...STEPS_ONLY);
+    assert.equal(r.code, 2, `${expr}: ${r.stderr}`);
+    assert.match(r.stderr, /budget of 2000000 evaluation steps/, expr);
+  }
+});
+
+test('an error describes a huge value by its start instead of printing it whole', () => {
+  const dir = project();
+  const thrown = baton(dir, 'get', 'c.json', DAG + '$D | error', ...STEPS_ONLY);
+  assert.match(thrown.stderr, /\{"a":\{"a":.*\.\.\. \(not a string\)/);
+  const caught = baton(dir, 'get', 'c.json', DAG + 'try ($D - 1) catch .', ...STEPS_ONLY);
+  assert.equal(caught.stdout, '"object ({\\"a\\":{\\"a\\":...) and number (1) cannot be subtracted"\n');
+});
+
+test('an update stuck in a builtin ends on its budget and frees the lock: the writer waiting behind it succeeds', async (t) => {
+  const dir = project();
+  const lock = join(dir, '.baton', 'c.json.lock');
+  // Default budgets (5 s, 20 M steps) and the default lock wait (30 s) for both writers.
+  const stuck = batonAsync(['update', 'c.json', `${DAG}if $D == $D then .n = 100 else . end`], { cwd: dir });
+  while (!existsSync(lock)) await new Promise((r) => setTimeout(r, 5));
+  const waiting = batonAsync(['update', 'c.json', '.n += 1'], { cwd: dir });
+  const [first, second] = await Promise.all([stuck, waiting]);
+  t.diagnostic(`stuck update: ${first.stderr.trim()}`);
+  assert.equal(first.code, 2, first.stderr);
+  assert.match(first.stderr, /jqSteps|jqTimeoutMs/);
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(baton(dir, 'get', 'c.json', '.n').stdout, '1\n');
+});
+
+test('global regex builtins on 600 KB answer in one pass (jq 1.6 itself takes minutes)', () => {
+  const dir = project();
+  // The answers are known by construction; the time budget is out of the way (a run still
+  // going after two minutes is killed by baton() above, and that fails the test).
+  const text = '("ab " * 200000)';
+  const cases: [string, string][] = [
+    [`${text} | [scan("a")] | length`, '200000'],
+    [`${text} | [match("b"; "g")] | .[-1].offset`, '599998'],
+    [`${text} | [splits(" ")] | length`, '200001'],
+    [`${text} | gsub("a"; "x") | .[0:6]`, '"xb xb "'],
+    [`${text} | [gsub("(?<l>[ab])"; .l + .l) | length]`, '[1000000]'],
+  ];
+  for (const [expr, expected] of cases) {
+    const r = baton(dir, 'get', 'c.json', expr, '--jq-timeout-ms', '3600000');
+    assert.equal(r.code, 0, `${expr}: ${r.stderr}`);
+    assert.equal(r.stdout.trim(), expected, expr);
+  }
+  // Each match is counted: a small step budget ends the same scan.
+  assert.equal(baton(dir, 'get', 'c.json', `${text} | [match("b"; "g")] | length`, '--jq-steps', '100000').code, 2);
 });
 
 test('get holds to the budget too, and --jq-steps / --jq-timeout-ms set it per call', () => {

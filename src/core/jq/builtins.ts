@@ -1,3 +1,4 @@
+import { tick } from './budget.js';
 import { Raised, unsupported } from './errors.js';
 import { applyFormat, dumpCompact } from './format.js';
 import { delPaths, setPath } from './path-functions.js';
@@ -22,6 +23,7 @@ function guardedSort<T>(items: T[], cmp: (a: T, b: T) => number): T[] {
   return out;
 }
 function hasNaNDeep(v: unknown): boolean {
+  tick();
   if (typeof v === 'number') return v !== v;
   if (Array.isArray(v)) return v.some(hasNaNDeep);
   if (v && typeof v === 'object') return Object.values(v).some(hasNaNDeep);
@@ -44,6 +46,7 @@ function str(v: Json, msg: string): string {
 }
 
 function contains(a: Json, b: Json): boolean {
+  tick();
   const ka = kindOf(a);
   if (ka !== kindOf(b) && !(typeof a === 'boolean' && typeof b === 'boolean')) {
     throw new Raised(`${describe(a)} and ${describe(b)} cannot have their containment checked`);
@@ -59,6 +62,7 @@ function contains(a: Json, b: Json): boolean {
       ),
     );
   if (typeof a === 'string') {
+    tick(a.length >> 4);
     if (a.includes('\0') || (b as string).includes('\0')) throw unsupported('contains on strings with NUL');
     return a.includes(b as string);
   }
@@ -100,6 +104,7 @@ function implode(v: Json): Json {
 function tonumber(v: Json): Json {
   if (typeof v === 'number') return v;
   if (typeof v !== 'string') throw new Raised(`${describe(v)} cannot be parsed as a number`);
+  tick(v.length >> 4);
   if (/^[ \t\n\r]*-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?[ \t\n\r]*$/.test(v)) return Number(v);
   // With no digit and no nan/infinity spelling, jq's JSON parser cannot produce a number either.
   if (!/[0-9]/.test(v) && !/nan|inf/i.test(v)) throw new Raised(`${describe(v)} cannot be parsed as a number`);
@@ -118,6 +123,7 @@ function hasIntegerKeyOrderRisk(v: Json): boolean {
 
 function fromjson(v: Json): Json {
   const s = str(v, `${describe(v)} only strings can be parsed`);
+  tick(s.length >> 4);
   let parsed: Json;
   try {
     parsed = JSON.parse(s) as Json;
@@ -142,6 +148,7 @@ function hasLoneSurrogate(v: Json): boolean {
 function strindices(v: Json, i: Json): Json {
   const s = str(v, 'strindices requires strings');
   const needle = str(i, 'strindices requires strings');
+  tick(s.length >> 4);
   // jq 1.6 reports byte offsets and loops on an empty needle; only the ASCII case agrees with us.
   if (needle === '' || /[^\x00-\x7f]/.test(s))
     throw unsupported('indices on non-ASCII strings or with an empty needle');
@@ -197,6 +204,7 @@ function has(v: Json, k: Json): Json {
 function trimmer(left: boolean): ValueNative {
   return (v, x) => {
     if (typeof v !== 'string' || typeof x !== 'string') return v;
+    tick(x.length >> 4);
     if (left) return v.startsWith(x) ? v.slice(x.length) : v;
     return v.endsWith(x) && x.length > 0 ? v.slice(0, v.length - x.length) : v;
   };
@@ -227,6 +235,7 @@ function abs(v: Json): Json {
 function affix(name: string, test: (s: string, x: string) => boolean): ValueNative {
   return (v, x) => {
     if (typeof v !== 'string' || typeof x !== 'string') throw new Raised(`${name}() requires string inputs`);
+    tick(x.length >> 4);
     return test(v, x);
   };
 }
@@ -256,6 +265,7 @@ export const NATIVES: Record<string, ValueNative> = {
   'length/0': length,
   'utf8bytelength/0': (v) => {
     if (typeof v !== 'string') throw new Raised(`${describe(v)} only strings have UTF-8 byte length`);
+    tick(v.length >> 4);
     return Buffer.byteLength(v, 'utf8');
   },
   'not/0': (v) => v === null || v === false,

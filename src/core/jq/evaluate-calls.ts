@@ -3,6 +3,7 @@ import { chargeValue, tick } from './budget.js';
 import { Raised, unsupported } from './errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat, toText } from './format.js';
+import { LOOPS } from './loops.js';
 import { getIndex, getPath } from './path-functions.js';
 import type { Json, JsonObject } from './values.js';
 import { describe, kindOf, objPut, truthy } from './values.js';
@@ -182,6 +183,8 @@ function callNative(key: string, args: Node[], input: Json, path: Path, env: Env
       });
       return;
   }
+  const loop = LOOPS[key];
+  if (loop) return loop(args, input, path, env, emit);
   const fn = NATIVES[key];
   if (!fn) throw unsupported(`builtin ${key}`);
   notPath(path, `builtin ${key}`);

@@ -1,3 +1,4 @@
+import { tick } from './budget.js';
 import { Raised, unsupported } from './errors.js';
 import type { Json } from './values.js';
 import { describe, kindOf } from './values.js';
@@ -70,28 +71,56 @@ function escapeString(s: string): string {
   return out + s.slice(start) + '"';
 }
 
-export function dumpCompact(v: Json): string {
-  if (v === null) return 'null';
-  switch (typeof v) {
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'number':
-      return formatNumber(v);
-    case 'string':
-      return escapeString(v);
+// Made once: thrown to stop a dump at its limit, so no stack is captured per cut.
+const CUT = new Error('dump cut at its limit');
+
+/**
+ * jq's compact text of `v`, or its first `limit` characters or a few more (an error message
+ * describes a value by its start: a huge value, or one shared by reference thousands of times,
+ * must not be printed whole to say so). Each value written is a step of the running budget.
+ */
+export function dumpCompact(v: Json, limit = Infinity): string {
+  let out = '';
+  const put = (s: string): void => {
+    out += s;
+    if (out.length > limit) throw CUT;
+  };
+  const dump = (x: Json): void => {
+    tick();
+    if (x === null) return put('null');
+    switch (typeof x) {
+      case 'boolean':
+        return put(x ? 'true' : 'false');
+      case 'number':
+        return put(formatNumber(x));
+      case 'string':
+        tick(x.length >> 4);
+        return put(escapeString(x));
+    }
+    if (Array.isArray(x)) {
+      put('[');
+      for (let i = 0; i < x.length; i++) {
+        if (i) put(',');
+        dump(x[i] as Json);
+      }
+      return put(']');
+    }
+    put('{');
+    let first = true;
+    for (const k of Object.keys(x)) {
+      tick(k.length >> 4);
+      put((first ? '' : ',') + escapeString(k) + ':');
+      dump(x[k] as Json);
+      first = false;
+    }
+    put('}');
+  };
+  try {
+    dump(v);
+  } catch (e) {
+    if (e !== CUT) throw e;
   }
-  if (Array.isArray(v)) {
-    let out = '[';
-    for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + dumpCompact(v[i] as Json);
-    return out + ']';
-  }
-  let out = '{';
-  let first = true;
-  for (const k of Object.keys(v)) {
-    out += (first ? '' : ',') + escapeString(k) + ':' + dumpCompact(v[k] as Json);
-    first = false;
-  }
-  return out + '}';
+  return out;
 }
 
 export function toText(v: Json): string {

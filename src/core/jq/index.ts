@@ -105,6 +105,8 @@ function callsNative(ast: Node, key: string): boolean {
   return visit(ast);
 }
 
+const ERROR_VALUE_CHARS = 10_000;
+
 function wrap<T>(f: () => T): T {
   try {
     return f();
@@ -112,7 +114,14 @@ function wrap<T>(f: () => T): T {
     if (e instanceof BatonError) throw e;
     if (e instanceof Raised) {
       const v = e.value;
-      throw new JqError('jq_runtime', typeof v === 'string' ? v : `${dumpCompact(v)} (not a string)`);
+      // Outside the budget here: a huge error value is cut, not printed whole.
+      const text = typeof v === 'string' ? v : dumpCompact(v, ERROR_VALUE_CHARS);
+      throw new JqError(
+        'jq_runtime',
+        typeof v === 'string'
+          ? v
+          : `${text.length > ERROR_VALUE_CHARS ? text.slice(0, ERROR_VALUE_CHARS) + '...' : text} (not a string)`,
+      );
     }
     // The engine recurses on the JS stack (continuation passing): a runaway recursion ends
     // here, as does a value too large for V8 (`Invalid string length`).

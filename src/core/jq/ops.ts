@@ -1,6 +1,6 @@
 import { Raised, unsupported } from './errors.js';
 import type { Json, JsonObject } from './values.js';
-import { compare, describe, equals, isObject, objSet } from './values.js';
+import { compare, describe, equals, hasOwn, isObject, objCopy, objPut } from './values.js';
 import { NATIVES } from './builtins.js';
 import { tick } from './budget.js';
 
@@ -8,14 +8,18 @@ function fail(a: Json, b: Json, what: string): never {
   throw new Raised(`${describe(a)} and ${describe(b)} ${what}`);
 }
 
-function mergeRecursive(a: JsonObject, b: JsonObject): JsonObject {
-  let r = a;
+/** `a` with `b`'s keys added in order: one copy, each key placed as objSet would place it. */
+function addKeys(a: JsonObject, b: JsonObject, merge: (av: Json | undefined, bv: Json) => Json): JsonObject {
+  const r = objCopy(a);
   for (const k of Object.keys(b)) {
-    const av = Object.prototype.hasOwnProperty.call(r, k) ? (r[k] as Json) : undefined;
-    const bv = b[k] as Json;
-    r = objSet(r, k, av !== undefined && isObject(av) && isObject(bv) ? mergeRecursive(av, bv) : bv);
+    tick();
+    objPut(r, k, merge(hasOwn(r, k) ? r[k] : undefined, b[k] as Json));
   }
   return r;
+}
+
+function mergeRecursive(a: JsonObject, b: JsonObject): JsonObject {
+  return addKeys(a, b, (av, bv) => (av !== undefined && isObject(av) && isObject(bv) ? mergeRecursive(av, bv) : bv));
 }
 
 function toIntmax(x: number): number {
@@ -33,11 +37,7 @@ export function binop(op: string, a: Json, b: Json): Json {
       if (typeof a === 'number' && typeof b === 'number') return a + b;
       if (typeof a === 'string' && typeof b === 'string') return a + b;
       if (Array.isArray(a) && Array.isArray(b)) return a.concat(b);
-      if (isObject(a) && isObject(b)) {
-        let r = a;
-        for (const k of Object.keys(b)) r = objSet(r, k, b[k] as Json);
-        return r;
-      }
+      if (isObject(a) && isObject(b)) return addKeys(a, b, (_av, bv) => bv);
       return fail(a, b, 'cannot be added');
     case '-':
       if (typeof a === 'number' && typeof b === 'number') return a - b;

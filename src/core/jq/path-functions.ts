@@ -13,6 +13,7 @@ function keyDesc(k: Json): string {
 }
 
 function codepoints(s: string): string[] {
+  tick(s.length >> 4);
   return Array.from(s);
 }
 
@@ -49,7 +50,10 @@ export function getIndex(t: Json, k: Json): Json {
   if (isSliceKey(k) && (Array.isArray(t) || typeof t === 'string')) {
     const len = Array.isArray(t) ? t.length : codepoints(t).length;
     const [s, e] = sliceBounds(len, getOwn(k, 'start') ?? null, getOwn(k, 'end') ?? null);
-    if (Array.isArray(t)) return t.slice(s, e);
+    if (Array.isArray(t)) {
+      tick(e - s);
+      return t.slice(s, e);
+    }
     return codepoints(t).slice(s, e).join('');
   }
   if (Array.isArray(t) && Array.isArray(k)) return arrayIndices(t, k);

@@ -2,7 +2,9 @@
  * jq 1.6's own definitions (src/builtin.jq of the 1.6 release), verbatim where supported.
  * Running the very same definitions is what makes quirks such as `limit(0; f)` yielding one
  * value, or `.[] |= empty` deleting every other element, come out exactly as in 1.6.
- * Each entry is parsed only when a program refers to it.
+ * Each entry is parsed only when a program refers to it. What 1.6 defines by recursion but runs
+ * as a loop (repeat, recurse, while, until, range/3, and the recursion of gsub and splits) is
+ * evaluated by loops.ts, whose comments quote the 1.6 definitions.
  */
 const DEFS = String.raw`
 def error: error(.);
@@ -19,8 +21,6 @@ def del(f): delpaths([path(f)]);
 def _assign(paths; value): value as $v | reduce path(paths) as $p (.; setpath($p; $v));
 def _modify(paths; update): reduce path(paths) as $p (.; label $out | (setpath($p; getpath($p) | update) | ., break $out), delpaths([$p]));
 def map_values(f): .[] |= f;
-def recurse(f): def r: ., (f | r); r;
-def recurse(f; cond): def r: ., (f | select(cond) | r); r;
 def recurse: recurse(.[]?);
 def recurse_down: recurse;
 def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
@@ -57,9 +57,7 @@ def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then
 def flatten($x): if $x < 0 then error("flatten depth must not be negative") else _flatten($x) end;
 def flatten: _flatten(-1);
 def range($x): range(0;$x);
-def range($init; $upto; $by): def _range: if ($by > 0 and . < $upto) or ($by < 0 and . > $upto) then ., ((.+$by)|_range) else . end; if $by == 0 then $init else $init|_range end | select(($by > 0 and . < $upto) or ($by < 0 and . > $upto));
-def while(cond; update): def _while: if cond then ., (update | _while) else empty end; _while;
-def until(cond; next): def _until: if cond then . else (next|_until) end; _until;
+def range($init; $upto; $by): _range_by($init; $upto; $by);
 def limit($n; exp): if $n < 0 then exp else label $out | foreach exp as $item ($n; .-1; $item, if . <= 0 then break $out else empty end) end;
 def isempty(g): 0 == ((label $go | g | (1, break $go)) // 0);
 def first(g): label $out | g | ., break $out;
@@ -73,7 +71,6 @@ def combinations(n): . as $dot | [range(n) | $dot] | combinations;
 def transpose: if . == [] then [] else . as $in | (map(length) | max) as $max | length as $length | reduce range(0; $max) as $j ([]; . + [reduce range(0;$length) as $i ([]; . + [ $in[$i][$j] ] )] ) end;
 def in(xs): . as $x | xs | has($x);
 def inside(xs): . as $x | xs | contains($x);
-def repeat(exp): def _repeat: exp, _repeat; _repeat;
 def ascii_downcase: explode | map( if 65 <= . and . <= 90 then . + 32  else . end) | implode;
 def ascii_upcase: explode | map( if 97 <= . and . <= 122 then . - 32  else . end) | implode;
 def truncate_stream(stream): . as $n | null | stream | . as $input | if (.[0]|length) > $n then setpath([0];$input[0][$n:]) else empty end;
@@ -90,11 +87,11 @@ def capture($val): ($val|type) as $vt | if $vt == "string" then capture($val; nu
 def scan(re): match(re; "g") |  if (.captures|length > 0) then [ .captures | .[] | .string ] else .string end ;
 def _nwise(a; $n): if a|length <= $n then a else a[0:$n] , _nwise(a[$n:]; $n) end;
 def _nwise($n): _nwise(.; $n);
-def splits($re; flags): . as $s | [ match($re; "g" + flags) | (.offset, .offset + .length) ] | [0] + . +[$s|length] | _nwise(2) | $s[.[0]:.[1] ] ;
+def splits($re; flags): . as $s | [ match($re; "g" + flags) | (.offset, .offset + .length) ] | [0] + . +[$s|length] | _cut($s);
 def splits($re): splits($re; null);
 def split($re; flags): [ splits($re; flags) ];
 def sub($re; s): . as $in | [match($re)] | if length == 0 then $in else .[0] | . as $r | reduce ( $r | .captures | .[] | select(.name != null) | { (.name) : .string } ) as $pair ({}; . + $pair) | $in[0:$r.offset] + s + $in[$r.offset+$r.length:] end ;
-def sub($re; s; flags): def subg: [explode[] | select(. != 103)] | implode; def sub1(fla; gs): def mysub: . as $in | [match($re; fla)] | if length == 0 then $in else .[0] as $edit | ($edit | .offset + .length) as $len | reduce ( $edit | .captures | .[] | select(.name != null) | { (.name) : .string } ) as $pair ({}; . + $pair) | $in[0:$edit.offset] + s + ($in[$len:] | if length > 0 and gs then mysub else . end) end ; mysub ; (flags | index("g")) as $gs | (flags | if $gs then subg else . end) as $fla | sub1($fla; $gs);
+def sub($re; s; flags): def subg: [explode[] | select(. != 103)] | implode; def sub1(fla; gs): def mysub: . as $in | [match($re; fla)] | if length == 0 then $in else .[0] as $edit | ($edit | .offset + .length) as $len | reduce ( $edit | .captures | .[] | select(.name != null) | { (.name) : .string } ) as $pair ({}; . + $pair) | $in[0:$edit.offset] + s + $in[$len:] end ; if gs then _sub_global($re; s; fla) else mysub end ; (flags | index("g")) as $gs | (flags | if $gs then subg else . end) as $fla | sub1($fla; $gs);
 def gsub($re; s; flags): sub($re; s; flags + "g");
 def gsub($re; s): sub($re; s; "g");
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row|idx_expr| if type != "string" then tojson else . end] |= $row);

@@ -20,7 +20,7 @@ import type { Matcher, RE2JS } from 're2js';
 import { tick } from './budget.js';
 import { JqError, Raised, unsupported } from './errors.js';
 import type { Json, JsonObject } from './values.js';
-import { describe } from './values.js';
+import { describe, objPut } from './values.js';
 
 interface Translated {
   source: string;
@@ -229,18 +229,48 @@ function compiled(re: string, icase: boolean): { t: Translated; rx: RE2JS } {
   return { t: c.t, rx };
 }
 
-function cpIndex(s: string, utf16: number): number {
-  let n = 0;
-  for (let i = 0; i < utf16; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) i++;
-    n++;
+/**
+ * Code point offsets of UTF-16 positions in one string. Positions asked in increasing order are
+ * counted on from the last one (a global match over the whole text is linear, not quadratic);
+ * one before the last is counted from `mark` (the start of the current match), or from 0.
+ */
+class CodePoints {
+  private pos = 0;
+  private cp = 0;
+  private markPos = 0;
+  private markCp = 0;
+  constructor(
+    private readonly s: string,
+    private readonly ascii: boolean,
+  ) {}
+  at(utf16: number): number {
+    if (this.ascii) return utf16;
+    if (utf16 < this.pos) {
+      [this.pos, this.cp] = utf16 >= this.markPos ? [this.markPos, this.markCp] : [0, 0];
+    }
+    for (; this.pos < utf16; this.cp++) {
+      const c = this.s.charCodeAt(this.pos);
+      this.pos += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+    }
+    return this.cp;
   }
-  return n;
+  mark(utf16: number): number {
+    const cp = this.at(utf16);
+    [this.markPos, this.markCp] = [this.pos, this.cp];
+    return cp;
+  }
 }
 
-/** jq 1.6 f_match: returns the array of match objects (or a boolean in test mode). */
-export function matchImpl(input: Json, re: Json, mods: Json, testMode: Json): Json {
+interface Prepared {
+  input: string;
+  t: Translated;
+  rx: RE2JS;
+  global: boolean;
+  ascii: boolean;
+}
+
+/** Checks f_match's arguments and compiles the pattern; charges the budget for one pass. */
+function prepare(input: Json, re: Json, mods: Json): Prepared {
   if (typeof input !== 'string') throw new Raised(`${describe(input)} cannot be matched, as it is not a string`);
   if (typeof re !== 'string') throw new Raised(`${describe(re)} is not a string`);
   if (mods !== null && typeof mods !== 'string') throw new Raised(`${describe(mods)} is not a string`);
@@ -260,15 +290,23 @@ export function matchImpl(input: Json, re: Json, mods: Json, testMode: Json): Js
   if ((t.asciiOnly || icase) && (!ascii || /[^\x00-\x7f]/.test(re)))
     refuse('character classes or case folding on non-ASCII text');
   if (/[\r\u2028\u2029]/.test(input) && t.anchors) refuse('anchors on text with \\r or line separators');
+  return { input, t, rx, global, ascii };
+}
+
+/** jq 1.6 f_match: returns the array of match objects (or a boolean in test mode). */
+export function matchImpl(inputValue: Json, re: Json, mods: Json, testMode: Json): Json {
+  const { input, t, rx, global, ascii } = prepare(inputValue, re, mods);
+  const cps = new CodePoints(input, ascii);
   const m: Matcher = rx.matcher(input);
   const results: Json[] = [];
   let start = 0;
   do {
     if (start > input.length || !m.find(start)) break;
     if (testMode === true) return true;
+    tick(1 + t.names.length);
     const at = m.start();
     const end = m.end();
-    const offset = cpIndex(input, at);
+    const offset = cps.mark(at);
     if (end === at) {
       // jq 1.6 (f_match) reports no captures at all for an empty match, whatever the groups.
       if (!ascii) refuse('zero-width matches on non-ASCII text');
@@ -284,9 +322,13 @@ export function matchImpl(input: Json, re: Json, mods: Json, testMode: Json): Js
         captures.push({ offset: -1, string: null, length: 0, name });
         return;
       }
-      captures.push(capture(input, gStart, input.slice(gStart, m.end(gi + 1)), name));
+      const gEnd = m.end(gi + 1);
+      const g = input.slice(gStart, gEnd);
+      const gOffset = cps.at(gStart);
+      if (g.length === 0) captures.push({ offset: gOffset, string: '', length: 0, name });
+      else captures.push({ offset: gOffset, length: cps.at(gEnd) - gOffset, string: g, name });
     });
-    const match: JsonObject = { offset, length: cpIndex(whole, whole.length), string: whole, captures };
+    const match: JsonObject = { offset, length: cps.at(end) - offset, string: whole, captures };
     results.push(match);
     start = end;
   } while (global && start !== input.length);
@@ -294,9 +336,56 @@ export function matchImpl(input: Json, re: Json, mods: Json, testMode: Json): Js
   return results;
 }
 
-function capture(input: string, at: number, g: string, name: string | null): Json {
-  if (at < 0) refuse('capture offsets unavailable');
-  const offset = cpIndex(input, at);
-  if (g.length === 0) return { offset, string: '', length: 0, name };
-  return { offset, length: cpIndex(g, g.length), string: g, name };
+/** One place `gsub` replaces: the text since the previous one, and its named captures. */
+export interface SubSite {
+  before: string;
+  captures: JsonObject;
+}
+
+/**
+ * The places jq 1.6's `sub(re; s; flags)` with "g" replaces, found in one pass. 1.6 matches the
+ * rest of the text again after each replacement, recursing once per match; without anchors that
+ * finds exactly what one scan from the end of the previous match finds. With anchors (`^` matches
+ * at the start of each rest) the rest is matched again, as 1.6 does, in a loop. An empty match
+ * before the end makes 1.6 recurse forever on the same rest, so it is refused.
+ */
+export function subSites(inputValue: Json, re: Json, flags: Json): { sites: SubSite[]; tail: string } {
+  const { input, t, rx, ascii } = prepare(inputValue, re, flags);
+  const sites: SubSite[] = [];
+  const whole = t.anchors ? null : rx.matcher(input);
+  let pos = 0;
+  for (;;) {
+    let m: Matcher;
+    let base = 0;
+    if (whole) {
+      m = whole;
+      if (!m.find(pos)) break;
+    } else {
+      if (pos > 0) tick(Math.ceil(((input.length - pos + 1) * (t.source.length + 1)) / 64));
+      m = rx.matcher(input.slice(pos));
+      base = pos;
+      if (!m.find(0)) break;
+    }
+    tick(1 + t.names.length);
+    const at = base + m.start();
+    const end = base + m.end();
+    const captures: JsonObject = {};
+    if (at === end) {
+      if (at < input.length)
+        throw unsupported(
+          'sub or gsub with "g" on a pattern that matches the empty string (jq 1.6 never finishes: it matches the same rest again forever)',
+        );
+      if (!ascii) refuse('zero-width matches on non-ASCII text');
+    } else {
+      t.names.forEach((name, gi) => {
+        if (name === null) return;
+        const gStart = m.start(gi + 1);
+        objPut(captures, name, gStart < 0 ? null : input.slice(base + gStart, base + m.end(gi + 1)));
+      });
+    }
+    sites.push({ before: input.slice(pos, at), captures });
+    pos = end;
+    if (pos === input.length) return { sites, tail: '' };
+  }
+  return { sites, tail: input.slice(pos) };
 }

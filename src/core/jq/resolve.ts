@@ -3,6 +3,7 @@ import { syntaxError, unsupported } from './errors.js';
 import { parseDef } from './parser.js';
 import { JQ16_BUILTINS, preludeSource, refusalReason } from './prelude.js';
 import { NATIVES } from './builtins.js';
+import { LOOPS } from './loops.js';
 
 // Implemented directly by the evaluator (jq bytecodes or path-aware C functions).
 const SPECIAL = new Set(['empty/0', 'error/1', 'path/1', 'getpath/1', 'range/2', 'not/0']);
@@ -120,7 +121,7 @@ function resolveCall(n: Node & { t: 'call' }, scope: Scope, globals: Set<string>
   }
   // `now` is the instant of the run the caller passes (a write's own timestamp), held in the root scope.
   if (key === 'now/0') return { t: 'var', name: NOW_VAR, pos: n.pos };
-  if (SPECIAL.has(key) || NATIVES[key]) return { ...n, args, target: { kind: 'native', name: key } };
+  if (SPECIAL.has(key) || NATIVES[key] || LOOPS[key]) return { ...n, args, target: { kind: 'native', name: key } };
   const def = preludeDef(key);
   if (def) return { ...n, args, target: { kind: 'def', def } };
   if (JQ16_BUILTINS.has(key)) throw unsupported(refusalReason(key), n.pos);

@@ -1,3 +1,4 @@
+import { tick, work } from './budget.js';
 import { unsupported } from './errors.js';
 import { dumpCompact } from './format.js';
 
@@ -60,8 +61,19 @@ function defineOwn(o: JsonObject, k: string, v: Json): void {
 export function objSet(o: JsonObject, k: string, v: Json): JsonObject {
   if (!hasOwn(o, k)) checkInsertOrder(o, k);
   const r: JsonObject = {};
-  for (const key of Object.keys(o)) defineOwn(r, key, o[key] as Json);
+  const keys = Object.keys(o);
+  work(keys.length);
+  for (const key of keys) defineOwn(r, key, o[key] as Json);
   defineOwn(r, k, v);
+  return r;
+}
+
+/** A shallow copy, keys in order. */
+export function objCopy(o: JsonObject): JsonObject {
+  const r: JsonObject = {};
+  const keys = Object.keys(o);
+  work(keys.length);
+  for (const key of keys) defineOwn(r, key, o[key] as Json);
   return r;
 }
 
@@ -73,7 +85,9 @@ export function objPut(o: JsonObject, k: string, v: Json): void {
 
 export function objDelete(o: JsonObject, keys: Set<string>): JsonObject {
   const r: JsonObject = {};
-  for (const key of Object.keys(o)) if (!keys.has(key)) defineOwn(r, key, o[key] as Json);
+  const all = Object.keys(o);
+  work(all.length);
+  for (const key of all) if (!keys.has(key)) defineOwn(r, key, o[key] as Json);
   return r;
 }
 
@@ -86,6 +100,7 @@ function kindRank(v: Json): number {
 
 /** jq's total order (jv_cmp). Strings compare by code point, i.e. UTF-8 byte order. */
 export function compare(a: Json, b: Json): number {
+  tick();
   const ra = kindRank(a);
   const rb = kindRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
@@ -95,7 +110,10 @@ export function compare(a: Json, b: Json): number {
     if (a < db || a !== a) return -1;
     return a === db ? 0 : 1;
   }
-  if (typeof a === 'string') return compareStrings(a, b as string);
+  if (typeof a === 'string') {
+    tick(a.length >> 4);
+    return compareStrings(a, b as string);
+  }
   if (Array.isArray(a)) {
     const bb = b as Json[];
     const n = Math.min(a.length, bb.length);
@@ -109,6 +127,7 @@ export function compare(a: Json, b: Json): number {
     const bo = b as JsonObject;
     const ka = sortedKeys(a);
     const kb = sortedKeys(bo);
+    tick(ka.length + kb.length);
     const c = compare(ka, kb);
     if (c !== 0) return c;
     for (const k of ka) {
@@ -146,12 +165,13 @@ export function equals(a: Json, b: Json): boolean {
 
 /** Short value description used in jq error messages, e.g. `number (1)`. */
 export function describe(v: Json): string {
-  let s = dumpCompact(v);
+  let s = dumpCompact(v, 11);
   if (s.length > 11) s = s.slice(0, 10) + '...';
   return `${kindOf(v)} (${s})`;
 }
 
 export function codepointLength(s: string): number {
+  tick(s.length >> 4);
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
