@@ -26,7 +26,10 @@ export interface WaveFile {
   [extra: string]: unknown;
 }
 
-export type AgentResult = { kind: 'done'; artifact: string } | { kind: 'blocked' };
+export type AgentResult = { kind: 'done'; artifact: string } | { kind: 'blocked'; reason: string };
+
+/** A reason is one line for the orchestrator and the dashboard; wave.json stays small. */
+const MAX_REASON = 500;
 
 const READY = new Set(['ready-for-next-wave', 'ready_for_next_wave']);
 
@@ -51,7 +54,8 @@ export function notCounted(message: string): string {
 export function classify(message: string): AgentResult | undefined {
   const text = message.trim();
   if (text.startsWith('DONE|')) return { kind: 'done', artifact: (text.slice(5).split('\n')[0] ?? '').trim() };
-  if (text.startsWith('BLOCKED|')) return { kind: 'blocked' };
+  if (text.startsWith('BLOCKED|'))
+    return { kind: 'blocked', reason: (text.slice(8).split('\n')[0] ?? '').trim().slice(0, MAX_REASON) };
   return undefined;
 }
 
@@ -73,6 +77,17 @@ export function normalizeWave(value: unknown): WaveFile | undefined {
   };
 }
 
+/** `blocked_reasons` as written by countResult: agent id -> reason; anything else reads as none. */
+export function blockedReasons(wave: WaveFile): Record<string, string> {
+  const raw = wave.blocked_reasons;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  return Object.fromEntries(
+    Object.entries(raw as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+}
+
 export function isReady(status: string): boolean {
   return READY.has(status);
 }
@@ -92,6 +107,9 @@ function countResult(wave: WaveFile, result: AgentResult, agentId: string): Wave
     if (result.artifact) next.completed_artifacts.push(result.artifact);
   } else {
     if (agentId) next.blocked_agents.push(agentId);
+    // Beside the original's shape: why each agent is blocked, by agent id ("" when it had none),
+    // so the orchestrator's Stop gate and the dashboard can say what it lacked.
+    if (result.reason) next.blocked_reasons = { ...blockedReasons(wave), [agentId]: result.reason };
     // A BLOCKED after completion must not regress the wave (the original set it back to in-progress).
     next.status = isReady(wave.status) ? wave.status : 'in-progress';
   }

@@ -12,7 +12,7 @@ import { openDoc } from '../doc/open.js';
 import { findDocuments, type HistoryEntry } from '../stores/index.js';
 import { goalRoot, isValidSlug, toolNames } from '../goal/goal-paths.js';
 import { lintState } from '../goal/lint/run.js';
-import { normalizeWave } from '../harness/wave-barrier.js';
+import { blockedReasons, normalizeWave } from '../harness/wave-barrier.js';
 import { projectContext } from '../project/project-context.js';
 import { taskRules } from '../project/document-rules.js';
 import { pipeline_run as isRunDoc } from '../generated/validators.js';
@@ -214,6 +214,7 @@ function readWave(project: Project): Json {
           status: wave.status,
           seen_agents: wave.seen_agents,
           blocked_agents: wave.blocked_agents,
+          blocked_reasons: blockedReasons(wave),
         }
       : null;
   } catch {

@@ -109,7 +109,10 @@ describe('Stop: the wave gate', () => {
       p.task(['wave-start', '1', '2']);
       assert.equal(blocked(p.hook('Stop', stopPayload('s2'))), undefined, 'incomplete but nothing blocked');
       p.hook('SubagentStop', subagentDone('b1', 'BLOCKED|missing acceptance criteria'));
-      assert.match(blocked(p.hook('Stop', stopPayload('s2'))) ?? '', /BLOCKED: b1[\s\S]*resolve the blocked agents/);
+      assert.match(
+        blocked(p.hook('Stop', stopPayload('s2'))) ?? '',
+        /BLOCKED: b1 \(missing acceptance criteria\)\.[\s\S]*resolve the blocked agents/,
+      );
       p.write('baton.config.json', JSON.stringify({ profile: 'eneo', stop: { waveGate: 'off' } }));
       assert.equal(blocked(p.hook('Stop', stopPayload('s3'))), undefined);
     } finally {

@@ -72,6 +72,8 @@ describe('wave barrier regression cases', () => {
         [p.json(WAVE).done, p.json(WAVE).status, p.json(WAVE).blocked_agents],
         [0, 'in-progress', ['agent-1']],
       );
+      // The reason is kept beside the original's fields (the first line, trimmed), for the dashboard.
+      assert.deepEqual(p.json(WAVE).blocked_reasons, { 'agent-1': 'missing acceptance criteria' });
       assert.deepEqual([p.json(TASK).wave_status, p.json(TASK).active_agents], [{ 1: 'in_progress' }, []]);
     } finally {
       p.cleanup();

@@ -103,6 +103,12 @@ describe('baton ui', () => {
     run('task', 'init', 'demo-task', 'feature', '2', 'none', 'none');
     run('task', 'wave-start', '1', '3', '--total', '3', '--agents', '["impl-a","impl-b"]');
     run('update', TASK, '.phase = 2 | .phase_total = 5 | .next_hint = $h', '--arg', 'h', HOSTILE);
+    // What the SubagentStop barrier records for `BLOCKED|needs the staging API key` from agent b-7
+    // (test/harness/wave-barrier.test.ts); this project's default profile runs no barrier.
+    const wave = join(dir, '.claude', 'state', 'wave.json');
+    const seeded = JSON.parse(readFileSync(wave, 'utf8')) as Record<string, unknown>;
+    const reasons = { 'b-7': 'needs the staging API key' };
+    writeFileSync(wave, JSON.stringify({ ...seeded, blocked_agents: ['b-7'], blocked_reasons: reasons }));
     run('run', 'init', 'S1');
     run('phase', 'start', 'S1', '1-plan', '--agent', 'planner');
     run('phase', 'done', 'S1', '1-plan', '--evidence', 'docs/plan.md', '--output', 'summary=ok');
@@ -126,7 +132,8 @@ describe('baton ui', () => {
     await page.waitForSelector('progress[data-bar="phase"][value="2"][max="5"]');
     assert.equal(await page.textContent('#slug'), 'demo-task');
     assert.match((await page.textContent('#barrier')) ?? '', /0\/3 done/);
-    assert.match((await page.textContent('#task')) ?? '', /impl-a, impl-b/);
+    assert.match((await page.textContent('#task')) ?? '', /impl-a/);
+    assert.equal(await page.textContent('#blocked [data-agent="b-7"]'), 'b-7: needs the staging API key');
     await page.screenshot({ path: join(shots, 'task.png'), fullPage: true });
     if (process.env.BATON_UI_SCREENSHOT) await page.screenshot({ path: process.env.BATON_UI_SCREENSHOT });
   });

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HarnessConfig, StopCommand } from '../../project/config.js';
 import type { StateReader } from '../policy/state.js';
-import { isReady, normalizeWave } from '../wave-barrier.js';
+import { blockedReasons, isReady, normalizeWave } from '../wave-barrier.js';
 
 export interface Failure {
   /** Names the check in logs and in the repeat guard. */
@@ -45,7 +45,8 @@ export function waveGate({ config, root, state }: CheckContext): Failure | undef
     return undefined; // no wave running, or a broken file the doctor reports
   }
   if (!wave || isReady(wave.status) || wave.expected <= 0) return undefined;
-  const blocked = wave.blocked_agents;
+  const reasons = blockedReasons(wave);
+  const blocked = wave.blocked_agents.map((agent) => (reasons[agent] ? `${agent} (${reasons[agent]})` : agent));
   if (blocked.length === 0 && (mode === 'blocked' || wave.done >= wave.expected)) return undefined;
   const lines = [
     `✗ Wave ${wave.wave} is not complete: ${wave.done}/${wave.expected} agents reported DONE${blocked.length > 0 ? `; BLOCKED: ${blocked.join(', ')}` : ''}.`,

@@ -210,10 +210,24 @@ function renderTask({ id, value: t, barrier }) {
       'agents seen',
       barrier.seen_agents.length ? barrier.seen_agents.join(', ') : el('span', { class: 'dim' }, 'none'),
     ]);
+    // Each blocked agent with the reason it returned (BLOCKED|reason), one line each.
+    const reasons = barrier.blocked_reasons ?? {};
+    const blocked = [...barrier.blocked_agents, ...(reasons[''] !== undefined ? [''] : [])];
     rows.push([
       'blocked',
-      barrier.blocked_agents.length
-        ? el('span', { class: 'bad' }, barrier.blocked_agents.join(', '))
+      blocked.length
+        ? el(
+            'span',
+            { id: 'blocked' },
+            ...blocked.map((agent) =>
+              el(
+                'div',
+                { class: 'bad', 'data-agent': agent },
+                agent || '(an agent without id)',
+                reasons[agent] ? `: ${reasons[agent]}` : '',
+              ),
+            ),
+          )
         : el('span', { class: 'dim' }, 'none'),
     ]);
   }
