@@ -384,27 +384,25 @@ const PARAM_OPS = new Set(['', ':-', '-', ':+', '+', ':?', '?', '#', '##', '%', 
 const ARITH_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox']);
 const INTERPRETERS =
-  /^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby|irb|php|lua[0-9.]*|luajit|tclsh|wish|R|Rscript|julia|java|jshell|osascript|awk|gawk|mawk|nawk|vim?|nvim|emacs|ed|ex|make|npx|npm|pnpm|yarn|uv|uvx|pip[0-9.]*|pytest|go|cargo|rustc|gcc|cc|clang|tsx|ts-node|eval|source|\.|exec|trap|alias|builtin|enable|hash|declare|typeset|local|export|readonly|let|set|shopt|mapfile|readarray)$/;
+  /^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby|irb|php|lua[0-9.]*|luajit|tclsh|wish|R|Rscript|julia|java|jshell|osascript|awk|gawk|mawk|nawk|vim?|nvim|emacs|ed|ex|make|npx|npm|pnpm|yarn|uv|uvx|pip[0-9.]*|pytest|go|cargo|rustc|gcc|cc|clang|tsx|ts-node)$/;
+const RUNS_TEXT = new Set(['eval', 'source', '.']);
+const REDEFINES = new Set(['trap', 'alias', 'enable', 'hash', 'builtin', 'exec']);
+const SETS_VARIABLES = new Set([
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'let',
+  'shopt',
+  'mapfile',
+  'readarray',
+]);
 
 function unknownProgram(name: string): string {
-  if (name === 'eval' || name === 'source' || name === '.') return `\`${name}\` runs text as shell code`;
-  if (['trap', 'alias', 'enable', 'hash', 'builtin', 'exec'].includes(name))
-    return `\`${name}\` changes what later commands run, which baton cannot prove harmless`;
-  if (
-    [
-      'declare',
-      'typeset',
-      'local',
-      'export',
-      'readonly',
-      'let',
-      'set',
-      'shopt',
-      'read',
-      'mapfile',
-      'readarray',
-    ].includes(name)
-  )
+  if (RUNS_TEXT.has(name)) return `\`${name}\` runs text as shell code`;
+  if (REDEFINES.has(name)) return `\`${name}\` changes what later commands run, which baton cannot prove harmless`;
+  if (SETS_VARIABLES.has(name))
     return `\`${name}\` sets variables or shell options, which can evaluate code (namerefs, integer variables, subscripts)`;
   if (INTERPRETERS.test(name)) return `\`${name}\` runs a program baton cannot see into`;
   return `\`${name}\` is not on baton's list of read-only programs`;
@@ -562,6 +560,29 @@ function read(args: Arg[]): string | undefined {
     }
     if (arg.text === '--') continue;
     variableName(arg.text, `read ${arg.text}`);
+  }
+  return undefined;
+}
+
+/**
+ * `set` with the options agents use to make a script strict (`set -euo pipefail`), and `set --`
+ * (positional parameters, which are read as any words already). Not `-x` (it expands PS4,
+ * which may come from the environment), `+B` (changes how words expand) or `-o posix` (how
+ * the rest parses).
+ */
+function set(args: Arg[]): string | undefined {
+  const names = /^(errexit|nounset|pipefail|noglob|noclobber|verbose|noexec)$/;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as Arg;
+    if (!arg.fixed) return `\`set ${shorten(arg.source)}\`: an argument baton cannot read`;
+    if (arg.text === '--') return undefined;
+    const flags = /^[-+]([eufvCn]*)(o?)$/.exec(arg.text);
+    if (!flags || arg.text.length < 2) return `\`set ${shorten(arg.text)}\` is an option baton does not prove harmless`;
+    if (flags[2]) {
+      const name = args[++i];
+      if (!name?.fixed || !names.test(name.text))
+        return `\`set -o ${shorten(name?.source ?? '')}\` is an option baton does not prove harmless`;
+    }
   }
   return undefined;
 }
@@ -860,6 +881,7 @@ const GIT_VERBS: Record<string, (args: Arg[]) => string | undefined> = {
   'for-each-ref': gitOptions(),
   'check-ignore': gitOptions(),
   'count-objects': gitOptions(),
+  version: gitOptions(),
   blame: gitOptions(),
   grep: gitOptions('O'),
   add: gitOptions('eip', ['patch']),
@@ -1005,6 +1027,9 @@ const PROGRAMS: Record<string, Check> = {
   baton: anyArgs,
   printf,
   read,
+  set,
+  wait: anyArgs,
+  shift: anyArgs,
   test,
   '[': test,
   env,
