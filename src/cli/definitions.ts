@@ -2,8 +2,10 @@
  * What every command accepts, in one place: the parser (args.ts), `baton help`, `--help` and the
  * reference page docs/cli.md (scripts/cli-docs.ts, checked by test/cli/help.test.ts) are all made
  * from these entries, so they cannot drift apart. Plain data: it is bundled into the main and into
- * every command, and costs nothing at start-up.
+ * every command, and costs nothing at start-up (the store schemes are plain data too).
  */
+import { STORE_SCHEMES } from '../stores/schemes.js';
+
 export interface OptionDef {
   /** `--name`; `short` is a one-letter alias such as `-r`. */
   name: string;
@@ -413,7 +415,7 @@ export const GLOBAL_OPTIONS: OptionDef[] = [
   {
     name: 'store',
     value: 'URL',
-    help: 'where documents live: file: (the embedded file store, the default), memory: or postgres://USER@HOST/DB; default $BATON_STORE, else "store" in baton.config.json. Sets BATON_STORE for the command and what it starts',
+    help: `where documents live: ${STORE_SCHEMES}; default $BATON_STORE, else "store" in baton.config.json. Sets BATON_STORE for the command and what it starts`,
   },
 ];
 

@@ -12,6 +12,7 @@ import { loadBundle } from './bundle-loader.js';
 import { processIo, type Command } from './process-io.js';
 import type { CommandIo } from '../core/command-io.js';
 import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.js';
+import { STORE_SCHEMES } from '../stores/schemes.js';
 
 declare const BATON_VERSION: string | undefined;
 
@@ -75,7 +76,7 @@ function globalOptions(argv: string[]): string[] | string {
     const inline = option === '--store' ? undefined : /^--store=(.*)$/s.exec(option)?.[1];
     if (option !== '--store' && inline === undefined) return `unknown option '${option}'`;
     const url = inline ?? after[0];
-    if (!url) return '--store needs a URL (file:, memory: or postgres://...)';
+    if (!url) return `--store needs a URL: ${STORE_SCHEMES}`;
     process.env.BATON_STORE = url;
     rest = inline === undefined ? after.slice(1) : after;
   }

@@ -53,6 +53,16 @@ export function openDoc(path: string, options: OpenOptions = {}): Doc {
   return new Doc(store, key, root, withProject);
 }
 
+/**
+ * The store the documents of the project at `cwd` live in, chosen as openDoc chooses it: for what
+ * spans documents (the dashboard's listing). Keys are relative to the same root as openDoc's.
+ */
+export function openProjectStore(options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Store {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  return openStore({ ...chooseStore(env, () => projectContext({ cwd, env }).config), root: defaultRoot(cwd, env) });
+}
+
 function once(get: ProjectContext | (() => ProjectContext)): () => ProjectContext {
   let value: ProjectContext | undefined = typeof get === 'function' ? undefined : get;
   return () => (value ??= (get as () => ProjectContext)());

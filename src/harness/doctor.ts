@@ -12,7 +12,8 @@ import { mergeConfig, validateConfig } from '../project/config.js';
 import { markedRoot, rootConfigOf } from '../project/root.js';
 import { classificationIssues } from '../project/classification.js';
 import { stateLockPath } from './state-lock.js';
-import { readDocument } from '../stores/index.js';
+import { openDoc } from '../doc/open.js';
+import type { ReadResult } from '../stores/index.js';
 import { inspectLock, isStale } from '../fs/lock.js';
 import type { JsonObject } from '../core/json.js';
 import type { Finding } from '../doctor/checks.js';
@@ -49,7 +50,7 @@ export async function harnessChecks(
   const waveFile = config.wave ? resolve(root, config.wave.file) : undefined;
 
   if (taskPath) {
-    const read = readDocument(taskPath);
+    const read = await readTask(taskPath, root, env);
     const name = rel(taskPath).split('/').pop() as string;
     if (read.state === 'missing') {
       add(true, `No ${name} (no stale state)`, '');
@@ -109,4 +110,14 @@ function laneRow(
   if (rule.length === 0 || rule.some((path) => existsSync(resolve(root, path.replaceAll('{slug}', slug)))))
     return add(true, `${name} present (${lane} lane)`);
   add(false, `stale state for ${lane} lane slug ${slug}`);
+}
+
+/** The task as its store holds it (the file, or the row of a shared store the config names). */
+async function readTask(path: string, root: string, env: Record<string, string | undefined>): Promise<ReadResult> {
+  const doc = openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root } });
+  try {
+    return await doc.store.read(doc.key);
+  } finally {
+    await doc.store.close();
+  }
 }

@@ -6,7 +6,7 @@
  * the documents, so nothing is fetched and no store code is loaded.
  */
 import type { HarnessConfig } from '../project/config.js';
-import { chooseStore } from '../stores/index.js';
+import { chooseStore, hooksFetch } from '../stores/index.js';
 import { debugLog } from './debug-log.js';
 
 /**
@@ -33,7 +33,7 @@ export async function fetchSharedDocuments(
   event: string,
 ): Promise<Fetched | undefined> {
   const { url } = chooseStore(env, () => rawConfig);
-  if (url === undefined || /^file:/i.test(url)) return undefined;
+  if (!hooksFetch(url)) return undefined;
   const { openDoc } = await import('../doc/open.js');
   const documents = new Map<string, Record<string, unknown> | undefined>();
   const started = Date.now();

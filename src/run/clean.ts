@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import { TEMP_FILE_PATTERN } from '../fs/atomic.js';
 import { confine } from '../fs/confine.js';
-import { SIDECAR } from '../stores/index.js';
+import { isStoreFile } from '../stores/index.js';
 import { RUN_DIR } from './location.js';
 
 const ACTIVE_MS = 24 * 3600_000;
@@ -59,7 +59,7 @@ export function cleanRuns(options: CleanOptions): string {
 }
 
 function kept(name: string): boolean {
-  if (name === '.gitkeep' || name === SIDECAR || STATE_FILE.test(name)) return true;
+  if (name === '.gitkeep' || isStoreFile(name) || STATE_FILE.test(name)) return true;
   const temp = TEMP_FILE_PATTERN.exec(name)?.[1];
   return temp !== undefined && STATE_FILE.test(temp);
 }

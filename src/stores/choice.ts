@@ -14,8 +14,6 @@ export interface StoreChoice {
   from?: string;
 }
 
-export const STORE_SCHEMES = 'file: (the default), memory:, postgres:// or postgresql://';
-
 export function chooseStore(
   env: Record<string, string | undefined>,
   config: () => Record<string, unknown>,
@@ -34,12 +32,6 @@ export function chooseStore(
     ...(url ? { url, from: fromEnv ? '--store or BATON_STORE' : 'store in baton.config.json' } : {}),
     ...(project ? { project } : {}),
   };
-}
-
-/** A URL's scheme (`postgres:`), or '' for none; the rest is not shown, as it may hold a password. */
-export function storeScheme(url: string | undefined): string {
-  if (!url) return '';
-  return /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase().concat(':') ?? url;
 }
 
 function configString(config: Record<string, unknown>, key: string): string | undefined {

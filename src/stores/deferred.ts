@@ -1,5 +1,5 @@
 import type { Json } from '../core/json.js';
-import type { Current, Decision, DocumentCheck, HistoryEntry, ReadResult, Store } from './store.js';
+import type { Current, Decision, DocumentCheck, HistoryEntry, Listing, ReadResult, Store } from './store.js';
 
 /**
  * A store loaded on first use. Opening a document stays synchronous and free: a backend that
@@ -25,6 +25,10 @@ export class DeferredStore implements Store {
 
   async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
     return (await this.store()).transact(key, fn);
+  }
+
+  async list(): Promise<Listing[]> {
+    return (await this.store()).list();
   }
 
   async history(key: string, options?: { limit?: number }): Promise<HistoryEntry[]> {

@@ -9,6 +9,7 @@ export type {
   EntryDraft,
   Finding,
   HistoryEntry,
+  Listing,
   Operation,
   ReadResult,
   Store,
@@ -16,9 +17,9 @@ export type {
 export { checkNextRevision } from './store.js';
 export { chooseStore, type StoreChoice } from './choice.js';
 export { openStore, type StoreOptions } from './open.js';
+export { isStoreFile } from './registry.js';
+export { hooksFetch, STORE_SCHEMES } from './schemes.js';
 export { MemoryStore } from './memory.js';
-export { FileStore, readDocument, readMeta, type FileStoreOptions } from './file/index.js';
-export { SIDECAR } from './file/layout.js';
-export { findDocuments } from './file/find-documents.js';
+export { FileStore, type FileStoreOptions } from './file/index.js';
 export { exportLines, importLines, type DocumentDump, type PortableStore } from './portable.js';
 export { migrateStore, openPortable, type StoreTarget } from './transfer.js';

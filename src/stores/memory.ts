@@ -6,6 +6,7 @@ import {
   type Decision,
   type DocMeta,
   type HistoryEntry,
+  type Listing,
   type ReadResult,
   type Store,
 } from './store.js';
@@ -47,6 +48,13 @@ export class MemoryStore implements Store {
       });
     this.queues.set(key, run);
     return run;
+  }
+
+  async list(): Promise<Listing[]> {
+    return [...this.docs]
+      .filter(([, slot]) => slot.text !== '')
+      .map(([key, slot]) => ({ key, time: slot.entries.at(-1)?.time ?? new Date(0).toISOString() }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   async history(key: string, options: { limit?: number } = {}): Promise<HistoryEntry[]> {

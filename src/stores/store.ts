@@ -29,6 +29,11 @@ export interface Store {
    * local side effects land in commit order); its error is reported, the commit stands.
    */
   transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T>;
+  /**
+   * The documents the store holds now (a cleared one is left out, its history stays), sorted by
+   * key, each with when it last changed: what the dashboard lists, on every backend alike.
+   */
+  list(): Promise<Listing[]>;
   /** Newest first. */
   history(key: string, options?: { limit?: number }): Promise<HistoryEntry[]>;
   /** The document as it was right after revision `rev` (null when that revision deleted it). */
@@ -42,6 +47,13 @@ export interface Store {
    */
   doctor?(): Promise<DocumentCheck[] | undefined>;
   close(): Promise<void>;
+}
+
+/** One document of a store's listing. */
+export interface Listing {
+  key: string;
+  /** When it last changed (ISO 8601): its last commit, or on the file store the file's mtime. */
+  time: string;
 }
 
 /** One document as the store's doctor found it. */

@@ -1,15 +1,15 @@
 /**
  * What the dashboard shows, read through the same library calls the CLI makes: documents are
- * found the way `baton doctor` finds them (a `.baton/` sidecar beside them), read and reverted
- * through openDoc, runs judged by the gate, goals by the lint. Every path a request names is
+ * listed by the project's store (Store.list: files with a `.baton/` sidecar, or the rows of a
+ * shared store), read and reverted through openDoc, runs judged by the gate, goals by the lint. Every path a request names is
  * resolved against the project root, symlinks included, before anything is read.
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { BatonError, isBatonError } from '../core/errors.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
-import { openDoc } from '../doc/open.js';
-import { findDocuments, type HistoryEntry } from '../stores/index.js';
+import { openDoc, openProjectStore } from '../doc/open.js';
+import type { HistoryEntry } from '../stores/index.js';
 import { goalRoot, isValidSlug, toolNames } from '../goal/goal-paths.js';
 import { lintState } from '../goal/lint/run.js';
 import { blockedReasons, normalizeWave } from '../harness/wave-barrier.js';
@@ -76,32 +76,27 @@ function doc(project: Project, id: string) {
 /** Every document baton knows in the project, then the goals, newest first. */
 export async function listDocuments(project: Project): Promise<Listed[]> {
   const listed: Listed[] = [];
-  for (const { folder, names } of findDocuments(project.root)) {
-    for (const name of names) {
-      const path = join(folder, name);
-      const id = relative(project.root, path);
-      const mtime = mtimeOf(path);
-      if (mtime === 0) continue; // history of a cleared document: nothing to show but history
-      try {
-        const value = await doc(project, id).read();
-        const kind = kindOf(id, value);
-        const status = isObject(value) && typeof value.status === 'string' ? value.status : undefined;
-        const title =
-          kind === 'task' && isObject(value)
-            ? asText(value.slug)
-            : kind === 'run' && isObject(value)
-              ? `run ${asText(value.session)}`
-              : id;
-        listed.push({ id, kind, title, mtime, ...(status ? { status } : {}) });
-      } catch (error) {
-        listed.push({
-          id,
-          kind: 'document',
-          title: id,
-          mtime,
-          error: isBatonError(error) ? error.message : String(error),
-        });
-      }
+  for (const { key: id, time } of await storedDocuments(project)) {
+    const mtime = Date.parse(time);
+    try {
+      const value = await doc(project, id).read();
+      const kind = kindOf(id, value);
+      const status = isObject(value) && typeof value.status === 'string' ? value.status : undefined;
+      const title =
+        kind === 'task' && isObject(value)
+          ? asText(value.slug)
+          : kind === 'run' && isObject(value)
+            ? `run ${asText(value.session)}`
+            : id;
+      listed.push({ id, kind, title, mtime, ...(status ? { status } : {}) });
+    } catch (error) {
+      listed.push({
+        id,
+        kind: 'document',
+        title: id,
+        mtime,
+        error: isBatonError(error) ? error.message : String(error),
+      });
     }
   }
   for (const goal of listGoals(project.env)) listed.push(goal);
@@ -123,10 +118,25 @@ function listGoals(env: NodeJS.ProcessEnv): Listed[] {
   });
 }
 
-/** The folders whose changes can change what the page shows: watched for live updates. */
-export function watchedFolders(project: Project): string[] {
+/** The project's documents as its store lists them. */
+async function storedDocuments(project: Project): Promise<{ key: string; time: string }[]> {
+  const store = openProjectStore({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root } });
+  try {
+    return await store.list();
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The folders whose changes can change what the page shows: watched for live updates. On a
+ * shared store a document's folder holds only its mirrors, if any, so the page is refreshed by
+ * those and by the rescan.
+ */
+export async function watchedFolders(project: Project): Promise<{ folders: string[]; listing: string }> {
   const folders = new Set([project.root, join(project.root, '.ai_log')]);
-  for (const { folder } of findDocuments(project.root)) folders.add(folder);
+  const stored = await storedDocuments(project).catch(() => []);
+  for (const { key } of stored) folders.add(resolve(project.root, key, '..'));
   const goals = goalRoot(project.env);
   if (goals) {
     folders.add(goals);
@@ -134,7 +144,7 @@ export function watchedFolders(project: Project): string[] {
   }
   const wave = waveFile(project);
   if (wave) folders.add(resolve(wave, '..'));
-  return [...folders];
+  return { folders: [...folders], listing: JSON.stringify(stored) };
 }
 
 function waveFile(project: Project): string | undefined {
@@ -166,8 +176,29 @@ export function checkId(project: Project, id: string): string {
     if (!isValidSlug(id.slice(5))) throw new BatonError('usage', `${id} is not a goal`);
     return id;
   }
-  confineRead(project, id);
+  confineDocument(project, id);
   return id;
+}
+
+/**
+ * A document id inside the project after symlinks. Its file need not exist: a shared store's
+ * document may have no file on this machine; then the nearest folder that exists is checked.
+ */
+function confineDocument(project: Project, id: string): void {
+  const absolute = resolve(project.root, id);
+  if (!isInside(project.root, absolute)) throw new BatonError('unsafe_path', `${id} is outside the project`);
+  for (let path = absolute; ; path = dirname(path)) {
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      if (path === project.root) return;
+      continue;
+    }
+    if (!isInside(project.realRoot, real))
+      throw new BatonError('unsafe_path', `${id} leads outside the project through a symlink`);
+    return;
+  }
 }
 
 /** The real path of a project file to read: refused when it, or a symlink on the way, leads out. */
@@ -188,8 +219,10 @@ function confineRead(project: Project, path: string): string {
 /** One document with what its kind adds: the wave barrier of a task, the gates of a run, a goal's lint. */
 export async function documentDetail(project: Project, id: string): Promise<JsonObject> {
   if (id.startsWith('goal:')) return goalDetail(project, id.slice(5));
-  const value = (await doc(project, id).read()) ?? null;
-  const kind = kindOf(id, value ?? undefined);
+  const read = await doc(project, id).read();
+  if (read === undefined) throw new BatonError('not_found', `${id} does not exist`);
+  const value = read;
+  const kind = kindOf(id, value);
   const detail: JsonObject = { id, kind, value };
   if (kind === 'task' && taskPath(project) === resolve(project.root, id)) detail.barrier = readWave(project);
   if (kind === 'run' && isRunDoc(value)) {

@@ -249,12 +249,19 @@ function liveUpdates(project: Project) {
   const changed = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      refresh();
+      void refresh();
       for (const res of clients) res.write(`event: change\ndata: ${Date.now()}\n\n`);
     }, 40);
   };
-  const refresh = () => {
-    const folders = new Set(watchedFolders(project));
+  let closed = false;
+  let listed: string | undefined;
+  const refresh = async () => {
+    const watched = await watchedFolders(project);
+    if (closed) return;
+    // A commit no folder here shows (a shared store, another machine) changes the listing.
+    if (listed !== undefined && watched.listing !== listed) changed();
+    listed = watched.listing;
+    const folders = new Set(watched.folders);
     for (const [folder, watcher] of watchers) {
       if (!folders.has(folder)) {
         watcher.close();
@@ -275,9 +282,10 @@ function liveUpdates(project: Project) {
       }
     }
   };
-  refresh();
-  // A document in a folder nobody watched yet (a new subfolder deep down) is found by a rescan.
-  const rescan = setInterval(refresh, 3000);
+  void refresh();
+  // A document in a folder nobody watched yet (a new subfolder deep down), or committed on another
+  // machine, is found by a rescan.
+  const rescan = setInterval(() => void refresh(), 3000);
   const ping = setInterval(() => {
     for (const res of clients) res.write(': ping\n\n');
   }, 15000);
@@ -292,6 +300,7 @@ function liveUpdates(project: Project) {
       res.on('close', () => clients.delete(res));
     },
     close() {
+      closed = true;
       clearTimeout(timer);
       clearInterval(rescan);
       clearInterval(ping);

@@ -33,6 +33,18 @@ export const SIDEWAYS: Record<string, string> = {
 
 /** The one module of src/stores/ that the layers above may import. */
 export const STORES_ENTRY = 'stores/index.ts';
+/**
+ * The stores' light entry: the registry's names as plain data with no imports, for the CLI's main
+ * and help, which every command loads (through STORES_ENTRY they would load store modules too).
+ */
+export const STORES_NAMES = 'stores/schemes.ts';
+
+/**
+ * What the stores' entry may re-export from a backend's own folder (stores/<backend>/): its store
+ * class and options. Never its internals (layout, finders, readers): a caller that needs one is
+ * asking the Store interface or the registry for something they should offer every backend.
+ */
+export const BACKEND_EXPORTS: ReadonlySet<string> = new Set(['FileStore', 'FileStoreOptions']);
 
 /** Node modules that do I/O, which core/ (pure computation over JSON) never imports. */
 const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|http2|os|dgram|tls|worker_threads|cluster)$/;
@@ -82,9 +94,31 @@ export function violations(modules: Map<string, string>): string[] {
           `${edge}: ${from} and ${to} are both ${LAYERS[fromLayer]!.name}; this import needs a reason in SIDEWAYS`,
         );
       }
-      if (to === 'stores' && from !== 'stores' && target !== STORES_ENTRY)
+      if (to === 'stores' && from !== 'stores' && target !== STORES_ENTRY && target !== STORES_NAMES)
         found.push(`${edge}: outside src/stores import only ${STORES_ENTRY}, the stores' public entry`);
+      if (module === STORES_NAMES) found.push(`${edge}: ${STORES_NAMES} is plain data and imports nothing`);
     }
+    if (module === STORES_ENTRY) found.push(...backendReExports(module, source));
+  }
+  return found;
+}
+
+/** Re-exports by the stores' entry of a backend's internals (anything but BACKEND_EXPORTS from stores/<backend>/). */
+function backendReExports(module: string, source: string): string[] {
+  const found: string[] = [];
+  const file = ts.createSourceFile(module, source, ts.ScriptTarget.Latest);
+  for (const statement of file.statements) {
+    if (!ts.isExportDeclaration(statement) || !statement.moduleSpecifier) continue;
+    const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
+    if (!/^\.\/[^/]+\//.test(specifier)) continue;
+    const names =
+      statement.exportClause && ts.isNamedExports(statement.exportClause)
+        ? statement.exportClause.elements.map((element) => (element.propertyName ?? element.name).text)
+        : ['*'];
+    for (const name of names.filter((name) => !BACKEND_EXPORTS.has(name)))
+      found.push(
+        `${module} -> ${specifier}: exports ${name}, a backend internal; offer it through the Store interface or the registry`,
+      );
   }
   return found;
 }

@@ -58,6 +58,25 @@ describe('the layers of src/', () => {
     assert.deepEqual(judge('stores/file/index.ts', "import { docPaths } from './layout.js';"), []);
   });
 
+  it('refuses the stores entry exporting a backend internal, and allows its store class', () => {
+    assert.match(
+      judge('stores/index.ts', "export { SIDECAR } from './file/layout.js';").join(),
+      /exports SIDECAR, a backend internal/,
+    );
+    assert.match(
+      judge('stores/index.ts', "export { FileStore, readDocument } from './file/index.js';").join(),
+      /exports readDocument, a backend internal/,
+    );
+    assert.match(judge('stores/index.ts', "export * from './postgres/index.js';").join(), /exports \*, a backend/);
+    assert.deepEqual(
+      judge('stores/index.ts', "export { FileStore, type FileStoreOptions } from './file/index.js';"),
+      [],
+    );
+    assert.deepEqual(judge('stores/index.ts', "export { openStore } from './open.js';"), []);
+    assert.deepEqual(judge('cli/main.ts', "import { STORE_SCHEMES } from '../stores/schemes.js';"), []);
+    assert.match(judge('stores/schemes.ts', "import { x } from './store.js';").join(), /plain data/);
+  });
+
   it('refuses an import between parts of a layer that has no reason, and I/O in core', () => {
     assert.match(
       judge('run/gate.ts', "import { goalRoot } from '../goal/goal-paths.js';").join(),

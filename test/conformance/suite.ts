@@ -226,6 +226,21 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       await rejects(d.show(99), 'not_found');
     });
 
+    it('lists the documents it holds, sorted, with when each changed, and leaves a cleared one out', async () => {
+      const at = (key: string) => new Doc(harness.store, key, harness.root);
+      await at('listed/b.json').init({ b: 1 });
+      await at('listed/a.json').init({ a: 1 });
+      await at('listed/deep/c.json').init({ c: 1 });
+      await at('listed/gone.json').init({ g: 1 });
+      await at('listed/gone.json').clear();
+      const listing = (await harness.store.list()).filter((entry) => entry.key.startsWith('listed/'));
+      assert.deepEqual(
+        listing.map((entry) => entry.key),
+        ['listed/a.json', 'listed/b.json', 'listed/deep/c.json'],
+      );
+      for (const entry of listing) assert.equal(Number.isNaN(Date.parse(entry.time)), false, entry.time);
+    });
+
     it('clear deletes the document but keeps its history', async () => {
       const d = doc();
       await d.init({ a: 1 });

@@ -80,7 +80,7 @@ export interface BatonConfig {
    */
   stateDir?: string;
   /**
-   * Where documents live when neither --store nor BATON_STORE says: file: (the embedded file store, the default), memory: or postgres://USER@HOST/DB.
+   * Where documents live when neither --store nor BATON_STORE says: file: (the default), memory:, postgres://USER@HOST/DB (or postgresql://).
    */
   store?: string;
   /**

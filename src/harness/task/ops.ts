@@ -10,7 +10,6 @@ import { dirname, resolve } from 'node:path';
 import type { CommandIo } from '../../core/command-io.js';
 import { EXIT, isBatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
-import { readDocument } from '../../stores/index.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine, mkdirInside } from '../../fs/confine.js';
 import { stateLockPath, withStateLock } from '../state-lock.js';
@@ -38,7 +37,8 @@ export async function taskInit(
     audit_impact: audit as string,
   };
   await locked(setup, async () => {
-    const old = readDocument(setup.taskPath);
+    const current = setup.doc();
+    const old = await current.store.read(current.key);
     const oldSlug =
       old.state === 'ok' && typeof (old.doc as Record<string, Json>)?.slug === 'string'
         ? (old.doc as Record<string, string>).slug

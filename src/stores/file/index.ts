@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError, fromSystemError } from '../../core/errors.js';
 import { hashText, type Json } from '../../core/json.js';
 import { depthOver, MAX_DEPTH_CEILING } from '../../core/limits.js';
@@ -11,6 +11,7 @@ import {
   type DocMeta,
   type DocumentCheck,
   type HistoryEntry,
+  type Listing,
   type ReadResult,
   type Store,
 } from '../store.js';
@@ -30,6 +31,7 @@ import {
 import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock, type LockHandle } from '../../fs/lock.js';
 import { checkedDocPaths, type DocPaths } from './layout.js';
 import { replay } from '../replay.js';
+import { findDocuments } from './find-documents.js';
 
 export interface FileStoreOptions {
   /** Lock wait budget: how long the lock may stay with one holder while we wait (default 30 s). */
@@ -106,6 +108,25 @@ export class FileStore implements Store {
     } catch (error) {
       throw fromSystemError(error) ?? error;
     }
+  }
+
+  /** The documents with a `.baton/` sidecar under the root whose file is there (a cleared one has none). */
+  async list(): Promise<Listing[]> {
+    const listed: Listing[] = [];
+    for (const { folder, names } of findDocuments(this.root))
+      for (const name of names) {
+        const file = join(folder, name);
+        let mtime: Date;
+        try {
+          const stat = statSync(file);
+          if (!stat.isFile()) continue;
+          mtime = stat.mtime;
+        } catch {
+          continue;
+        }
+        listed.push({ key: relative(this.root, file).split(sep).join('/'), time: mtime.toISOString() });
+      }
+    return listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   async history(key: string, options: { limit?: number } = {}): Promise<HistoryEntry[]> {

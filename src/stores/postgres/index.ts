@@ -9,6 +9,7 @@ import {
   type Decision,
   type DocMeta,
   type HistoryEntry,
+  type Listing,
   type ReadResult,
   type Store,
 } from '../store.js';
@@ -201,6 +202,23 @@ export class PostgresStore implements Store, PortableStore {
       if (decision.commit) this.watching?.committed(key, decision.commit.entry.rev);
       return decision.result;
     }
+  }
+
+  async list(): Promise<Listing[]> {
+    // The time is the last revision's: the history row the document's revision names.
+    const rows = await this.withClient(
+      async (client) =>
+        (
+          await client.query<{ key: string; time: string | null }>(
+            `SELECT d.key, h.entry::json->>'time' AS time
+             FROM baton_documents d
+             LEFT JOIN baton_history h ON h.project = d.project AND h.key = d.key AND h.rev = d.rev
+             WHERE d.project = $1 AND d.text <> '' ORDER BY d.key COLLATE "C"`,
+            [this.project],
+          )
+        ).rows,
+    );
+    return rows.map((row) => ({ key: row.key, time: row.time ?? new Date(0).toISOString() }));
   }
 
   async history(key: string, options: { limit?: number } = {}): Promise<HistoryEntry[]> {
