@@ -55,13 +55,15 @@ const commands = readdirSync('src/cli/commands')
 // Bundles of their own, loaded on first use and shared by the commands that use them: heavy
 // handlers a command may skip (a hook for an event its profile ignores never loads the engine; the
 // shell parser loads only for a shell command), the PostgreSQL store with its driver (pg: a file
-// store never reads it), and libraries only some runs need (Ajv for user schemas, yaml for
+// store never reads it), the status line's read of a shared store (the engine, which a file-store
+// status line never loads), and libraries only some runs need (Ajv for user schemas, yaml for
 // contracts, re2js for jq regex builtins).
 const LAZY = {
   'src/harness/run-hook.ts': 'run-hook',
   'src/goal/hooks/run.ts': 'goal-hooks',
   'src/harness/shell/analyze.ts': 'shell-gate',
   'src/stores/postgres/index.ts': 'postgres',
+  'src/harness/statusline/shared-task.ts': 'statusline-shared',
   'ajv/dist/2020.js': 'ajv',
   yaml: 'yaml',
   re2js: 're2js',

@@ -8,7 +8,8 @@ import { gitKey, lastGoodName, readCache, writeCache } from './cache.js';
 import { gitInfo } from './git.js';
 import { parseStatusInput, type StatusInput } from './input.js';
 import { renderLine1 } from './session-line.js';
-import { readStatuslineConfig, readTask, statusRoot } from './settings.js';
+import { readStatuslineConfig, readTask, statusRoot, type StatuslineConfig } from './settings.js';
+import type { Json } from '../../core/json.js';
 
 export interface StatuslineContext {
   stdin: string;
@@ -24,8 +25,15 @@ async function renderStatusline(input: StatusInput, context: StatuslineContext):
   const config = readStatuslineConfig(root, env, cwd);
   const git = await gitInfo(dir, gitKey(input.sessionId, dir), env, config.gitTimeoutMs);
   const line1 = renderLine1(input, git, { color, showCost: env[config.costEnv] === '1', cwd });
-  const line2 = renderTaskLine(readTask(config), color);
+  const line2 = renderTaskLine(await taskOf(config, env), color);
   return line2 === undefined ? `${line1}\n` : `${line1}\n${line2}\n`;
+}
+
+/** The task: this machine's file on the file store, else the shared store's row (cached). */
+async function taskOf(config: StatuslineConfig, env: NodeJS.ProcessEnv): Promise<Json | undefined> {
+  if (config.sharedStore === undefined) return readTask(config);
+  const { sharedTask } = await import('./shared-task.js');
+  return sharedTask(config.sharedStore, config.root, config.task, env);
 }
 
 export async function runStatusline(context: StatuslineContext): Promise<string> {

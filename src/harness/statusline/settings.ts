@@ -7,11 +7,13 @@
  *   { "stateDir": ".claude/state" }                  else current-task.json in this folder
  *   { "statusline": { "costEnv": "NAME" } }          variable that turns the cost segment on
  *   { "root": {...} } or { "profile": ... }         root markers (the eneo ones by default), see project/root.ts
+ *   { "store": "postgres://..." }                    a shared store holds the task (BATON_STORE wins)
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Json } from '../../core/json.js';
 import { markedRoot, rootConfigOf } from '../../project/root.js';
+import { hooksFetch } from '../../stores/schemes.js';
 import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
 
 const DEFAULT_STATE_DIR = '.claude/state';
@@ -25,6 +27,8 @@ export interface StatuslineConfig {
   costEnv: string;
   /** How long `git status` may take before the counts are left out (a big repo may need more). */
   gitTimeoutMs: number;
+  /** A shared store whose rows, not this machine's files, are the documents (sharedTask reads it). */
+  sharedStore?: string;
 }
 
 /** Project root: the payload's `workspace.project_dir`, else CLAUDE_PROJECT_DIR, else cwd. */
@@ -66,8 +70,10 @@ export function readStatuslineConfig(
   const root = markers ? markedRoot(configRoot, markers, cwd, { ...env, CLAUDE_PROJECT_DIR: configRoot }) : configRoot;
   const taskPath = nonEmpty(field(field(field(config, 'documents'), 'task'), 'path'));
   const stateDir = nonEmpty(field(config, 'stateDir')) ?? DEFAULT_STATE_DIR;
+  const store = env.BATON_STORE || nonEmpty(field(config, 'store'));
   return {
     root,
+    ...(store !== undefined && hooksFetch(store) ? { sharedStore: store } : {}),
     task: taskPath ?? join(stateDir, TASK_FILE),
     costEnv: nonEmpty(field(field(config, 'statusline'), 'costEnv')) ?? DEFAULT_COST_ENV,
     gitTimeoutMs: positiveInteger(field(field(config, 'statusline'), 'gitTimeoutMs')) ?? DEFAULT_GIT_TIMEOUT_MS,
