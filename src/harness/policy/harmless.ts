@@ -434,9 +434,12 @@ function scan(args: Arg[], name: string, options: Options): { operands: Arg[]; r
   const valued = options.valued ?? '';
   const deny = options.deny ?? '';
   let value = false;
+  let ended = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as Arg;
     const shown = `\`${name} ${shorten(arg.source)}\``;
+    const wasValue = value;
+    value = false;
     if (!arg.single) {
       // A glob under a literal folder (`src/*.py`) becomes words that all start with that folder.
       if (arg.prefix === '' || arg.prefix.startsWith('-') || options.maxOperands !== undefined)
@@ -444,42 +447,39 @@ function scan(args: Arg[], name: string, options: Options): { operands: Arg[]; r
       operands.push(arg);
       continue;
     }
-    if (value) {
-      value = false;
-      if (!arg.prefix.startsWith('-') || arg.text === '-') continue;
-    }
+    const text = arg.fixed ? arg.text : arg.prefix;
+    const dashed = text.startsWith('-') && text !== '-';
+    // An option's value, whatever it looks like (`sort -t -- -o x`: `--` is the separator
+    // character, and `-o` still an option). One that looks like an option is checked as one too.
+    if (wasValue && (!arg.fixed || !dashed || text === '--')) continue;
     if (!arg.fixed && (arg.prefix === '' || arg.prefix.startsWith('-')))
       return { operands, reason: `${shown}: an expansion that may be an option baton cannot read` };
-    const text = arg.fixed ? arg.text : arg.prefix;
-    if (text === '--') {
-      operands.push(...args.slice(i + 1));
-      if (options.maxOperands !== undefined && args.slice(i + 1).some((a) => !a.single))
-        return { operands, reason: `${shown}: an expansion that may become several words` };
-      break;
+    if (!wasValue && !ended && text === '--') {
+      ended = true;
+      continue;
     }
-    if (!text.startsWith('-') || text === '-') {
+    // After `--` every word is an operand; one that looks like an option is checked as one too,
+    // in case a value taken earlier (`git log --grep -- --output=x`) made `--` not the end.
+    if (!wasValue && (ended || !dashed)) {
       operands.push(arg);
       if (options.stopAtOperand) {
         operands.push(...args.slice(i + 1));
         break;
       }
-      continue;
+      if (!dashed) continue;
     }
     if (text.startsWith('--')) {
       const long = text.slice(2).split('=')[0] as string;
-      if (options.denyLong?.some((d) => d.startsWith(long)))
-        return {
-          operands,
-          reason: `${shown}: \`--${options.denyLong.find((d) => d.startsWith(long))}\` can write or run a program`,
-        };
-      if (!text.includes('=') && options.valuedLong?.includes(long)) value = true;
+      const denied = options.denyLong?.find((d) => d.startsWith(long));
+      if (denied) return { operands, reason: `${shown}: \`--${denied}\` can write or run a program` };
+      if (!ended && !text.includes('=') && options.valuedLong?.includes(long)) value = true;
       continue;
     }
     for (let c = 1; c < text.length; c++) {
       const letter = text.charAt(c);
       if (deny.includes(letter)) return { operands, reason: `${shown}: \`-${letter}\` can write or run a program` };
       if (valued.includes(letter)) {
-        value = c === text.length - 1;
+        value = !ended && c === text.length - 1;
         break;
       }
     }
