@@ -283,6 +283,9 @@ export const REFUSED: [string, string][] = [
   ['f() { touch tests/x; }; f', '`touch`'],
   ['(f() { ls; }); f', '`f`'],
   ['true && f() { ls; }; f', '`f`'],
+  [':(){ :|:& };:', '`:() {...}`'],
+  ['ls() { cat x; }; ls', '`ls() {...}`'],
+  ['function git { ls; }; git status', '`git() {...}`'],
   // Globs and expansions that may become options of a program that has dangerous ones.
   ['sort *', 'several words'],
   ['sort $x', 'several words'],

@@ -119,6 +119,9 @@ class Prover {
         }
         return;
       case 'function':
+        // The proof reads these names as the programs they are (`:(){ :|:& };:` calls itself).
+        if (Object.hasOwn(PROGRAMS, command.name) || SHELLS.has(command.name) || SPECIAL.has(command.name))
+          refuse(`\`${shorten(command.name)}() {...}\` redefines a command baton reads as the program it is`);
         return this.command(command.body, scope);
       case 'test':
         this.redirects(command.redirects, scope);
@@ -382,6 +385,8 @@ const DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 /** Expansions that only read a value: plain, defaults, alternatives, lengths, pattern removal and substitution. */
 const PARAM_OPS = new Set(['', ':-', '-', ':+', '+', ':?', '?', '#', '##', '%', '%%', '/', '//', '/#', '/%', ':']);
 const ARITH_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+/** Names program() handles itself. */
+const SPECIAL = new Set(['command', 'xargs']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox']);
 const INTERPRETERS =
   /^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby|irb|php|lua[0-9.]*|luajit|tclsh|wish|R|Rscript|julia|java|jshell|osascript|awk|gawk|mawk|nawk|vim?|nvim|emacs|ed|ex|make|npx|npm|pnpm|yarn|uv|uvx|pip[0-9.]*|pytest|go|cargo|rustc|gcc|cc|clang|tsx|ts-node)$/;
