@@ -38,6 +38,7 @@ const MAX_FILES = 64;
 const MAX_BYTES = 1_000_000;
 /** An index of ~100 000 files; larger ones are not read in a hook. */
 const MAX_INDEX = 16_000_000;
+const GITLINK_MODE = Buffer.from([0, 0, 0xe0, 0]);
 
 /** undefined when no configuration git would read in `dirs` names a program or file; else why. */
 export function gitConfigRisk(dirs: string[], home: string): string | undefined {
@@ -113,6 +114,9 @@ function gitlinks(indexFile: string): string[] | string {
   }
   const cannot = `git index ${indexFile}, which baton cannot read`;
   if (data.length < 12 || data.toString('latin1', 0, 4) !== 'DIRC') return cannot;
+  // A gitlink's mode is 0o160000, stored as 00 00 e0 00: an index without those bytes has none
+  // (a native search; parsing every entry of a large index costs a hook milliseconds).
+  if (data.indexOf(GITLINK_MODE, 12) < 0) return [];
   const version = data.readUInt32BE(4);
   const count = data.readUInt32BE(8);
   if (version < 2 || version > 4) return cannot;
