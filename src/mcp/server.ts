@@ -19,9 +19,35 @@ export interface McpOptions {
   writer?: string | undefined;
 }
 
+/**
+ * Every tool that writes takes `writer`: the calling agent's name, recorded after the server's
+ * writer (`mcp:claude-code/implementer`). A host that serves every agent on one connection
+ * (Claude Code: subagents carry the orchestrator's client name) cannot tell them apart itself, so
+ * the agent says who it is. It can only add a suffix: no argument turns a call into the server's
+ * own writer or any writer outside it, so an owner rule naming `orchestrator` or
+ * `mcp:claude-code` exactly is never met by a call that names an agent (docs/mcp.md).
+ */
+const WRITER_ARGUMENT = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9_.-]{1,40}$',
+  description: 'your agent name, recorded as <server writer>/<name>',
+};
+const READ_ONLY = new Set(['get', 'history']);
+
+/** What the client is shown: the write tools with `writer` added. */
+const SHOWN = TOOLS.map(({ name, description, inputSchema }) => ({
+  name,
+  description,
+  inputSchema: READ_ONLY.has(name)
+    ? inputSchema
+    : { ...inputSchema, properties: { ...inputSchema.properties, writer: WRITER_ARGUMENT } },
+}));
+
 export async function serveMcp(options: McpOptions): Promise<void> {
   const server = new Server({ name: 'baton', version: options.version }, { capabilities: { tools: {} } });
-  const tools = new Map(TOOLS.map((tool) => [tool.name, { tool, check: argumentCheck(tool.name, tool.inputSchema) }]));
+  const tools = new Map(
+    TOOLS.map((tool, i) => [tool.name, { tool, check: argumentCheck(tool.name, SHOWN[i]!.inputSchema) }]),
+  );
   // The client names itself, so its name is only ever a suffix: a client calling itself
   // `orchestrator` writes as `mcp:orchestrator` and owns nothing an owner rule gives `orchestrator`.
   // Kept to a short plain token, as history lines print it.
@@ -30,9 +56,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     options.env.BATON_WRITER ||
     `mcp:${(server.getClientVersion()?.name ?? '').replace(/[^\w.@-]+/g, '-').slice(0, 64) || 'client'}`;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: SHOWN }));
   // Calls still running when stdin ends are answered before the server closes.
   const running = new Set<Promise<CallToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, (request) => {
@@ -49,8 +73,13 @@ export async function serveMcp(options: McpOptions): Promise<void> {
           `unknown tool '${name}'; the tools are ${TOOLS.map((tool) => tool.name).join(', ')}`,
         );
       entry.check(args ?? {});
-      const context: ToolContext = { cwd: options.cwd, env: options.env, writer: writer() };
-      const result = await entry.tool.run(args ?? {}, context);
+      const { writer: agent, ...rest } = args ?? {};
+      const context: ToolContext = {
+        cwd: options.cwd,
+        env: options.env,
+        writer: typeof agent === 'string' ? `${writer()}/${agent}` : writer(),
+      };
+      const result = await entry.tool.run(rest, context);
       return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
     } catch (error) {
       return toolError(error);

@@ -266,6 +266,34 @@ describe('baton mcp', () => {
     assert.equal(onDisk('owned.json'), before);
   });
 
+  it("each agent on one connection writes as its own writer, under the server's, and cannot become another", async () => {
+    writeFileSync(
+      join(project, 'agents.schema.json'),
+      JSON.stringify({
+        type: 'object',
+        'x-baton': { owners: { plan: ['mcp:test-client/planner'], code: ['mcp:test-client/implementer'] } },
+      }),
+    );
+    assert.equal(baton(['init', 'work.json', '--schema', 'agents.schema.json'], { cwd: project, env }).code, 0);
+    await ok('set', { file: 'work.json', path: 'plan', value: 'p1', writer: 'planner' });
+    await ok('update', { file: 'work.json', expr: '.code = "c1"', writer: 'implementer' });
+    const history = (await ok('history', { file: 'work.json', limit: 2 })) as { writer: string }[];
+    assert.deepEqual(
+      history.map((entry) => entry.writer),
+      ['mcp:test-client/implementer', 'mcp:test-client/planner'],
+    );
+    // Another agent, no agent at all, and a name that tries to leave the server's writer.
+    await fails('set', { file: 'work.json', path: 'plan', value: 'x', writer: 'implementer' }, 'forbidden');
+    await fails('set', { file: 'work.json', path: 'plan', value: 'x' }, 'forbidden');
+    await fails('set', { file: 'owned.json', path: 'phase', value: 'GREEN', writer: 'orchestrator' }, 'forbidden');
+    for (const name of ['../planner', 'a b', '', 'x'.repeat(41)])
+      assert.match(
+        await fails('set', { file: 'work.json', path: 'plan', value: 'x', writer: name }, 'usage'),
+        /argument 'writer'/,
+      );
+    assert.deepEqual(JSON.parse(onDisk('work.json')), { plan: 'p1', code: 'c1' });
+  });
+
   it("a client naming itself after an owner is still refused; the server's --as or BATON_WRITER is the writer", async () => {
     const before = onDisk('owned.json');
     const impostor = await connect('orchestrator', []);
