@@ -21,10 +21,25 @@ describe('baton statusline on PostgreSQL', () => {
     writeFileSync(join(dir, 'baton.config.json'), '{"project": "team/status"}\n');
     const env = { BATON_ROOT: dir, BATON_STORE: url, NO_COLOR: '1', TMPDIR: join(dir, '.tmp') };
     const payload = JSON.stringify({ session_id: 's1', workspace: { current_dir: dir, project_dir: dir } });
+    const statusline = () => baton(['statusline'], { cwd: dir, env, input: payload });
     return {
       dir,
       run: (args: string[]) => baton(args, { cwd: dir, env }),
-      statusline: () => baton(['statusline'], { cwd: dir, env, input: payload }),
+      statusline,
+      /**
+       * The row once a run has reached the server: a run whose connection misses the status
+       * line's budget (a loaded test machine) shows the cached row, or none before any, and is
+       * run again, as the host runs the line again.
+       */
+      row: () => {
+        let last = '';
+        for (let attempt = 0; attempt < 20 && !last.startsWith('shared-task'); attempt++) {
+          const shown = statusline();
+          assert.equal(shown.code, 0, shown.stderr);
+          last = shown.stdout.split('\n')[1] ?? '';
+        }
+        return last;
+      },
     };
   };
 
@@ -38,17 +53,13 @@ describe('baton statusline on PostgreSQL', () => {
     for (const [name, m] of [
       ['writer', a],
       ['reader', b],
-    ] as const) {
-      const shown = m.statusline();
-      assert.equal(shown.code, 0, shown.stderr);
-      const row = shown.stdout.split('\n')[1] ?? '';
-      assert.match(row, /^shared-task · .*GREEN/, `${name}: ${shown.stdout}`);
-    }
+    ] as const)
+      assert.match(m.row(), /^shared-task · .*GREEN/, name);
   });
 
   it('keeps the last row it read when the server is gone, and shows none when it never read one', () => {
     const b = machine();
-    assert.match(b.statusline().stdout.split('\n')[1] ?? '', /^shared-task/);
+    assert.match(b.row(), /^shared-task/);
     // Age the cached row past its freshness, so the next run asks the server, which is gone.
     const cached = readdirSync(join(b.dir, '.tmp'), { recursive: true, withFileTypes: true }).filter((entry) =>
       /^task-.*\.json$/.test(entry.name),
