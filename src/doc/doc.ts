@@ -75,10 +75,20 @@ export class Doc {
     private readonly options: DocOptions = {},
   ) {}
 
+  private get howToCreate(): string {
+    return this.options.howToCreate ?? `'baton init ${this.key}'`;
+  }
+
   /** The committed document, or undefined when there is none. Throws `corrupt` for a bad file. */
   async read(): Promise<Json | undefined> {
     const read = await this.store.read(this.key);
-    if (read.state === 'corrupt') throw corrupt(this.key, read.error, 'read');
+    if (read.state === 'corrupt') {
+      const history = await this.store.history(this.key, { limit: 1 }).then(
+        (entries) => entries.length > 0,
+        () => false,
+      );
+      throw corrupt(this.key, read.error, history, this.howToCreate, 'read');
+    }
     if (read.meta?.schema !== undefined) await this.refreshMirrors(read.meta.schema, read);
     return read.state === 'ok' ? read.doc : undefined;
   }
@@ -120,7 +130,7 @@ export class Doc {
             `${this.key} already exists; pass --force to replace it (the old document stays in history)`,
           );
         }
-        if (current.state === 'corrupt') throw corrupt(this.key, current.error);
+        if (current.state === 'corrupt') throw corrupt(this.key, current.error, current.rev > 0, this.howToCreate);
         checkLifecycle('create', context);
         const candidate = initialDocument(context.schema, values, context.now);
         if (current.state === 'ok' && isObject(current.doc)) {
@@ -267,7 +277,7 @@ export class Doc {
     const writer = options.writer ?? this.options.writer;
     return this.store.transact(this.key, (current): Decision<{ rev: number } | undefined> => {
       if (current.state === 'missing') return { result: undefined };
-      if (current.state === 'corrupt') throw corrupt(this.key, current.error);
+      if (current.state === 'corrupt') throw corrupt(this.key, current.error, current.rev > 0, this.howToCreate);
       const doc = asObject(current.doc, this.key);
       const entry = { ...(writer ? { writer } : {}), op: { kind: 'snapshot', note } as const, patch: [] };
       return { result: { rev: current.rev + 1 }, commit: buildChange(current, doc, entry, this.clock()) };
@@ -282,12 +292,9 @@ export class Doc {
   }
 
   private existing(current: Current): JsonObject {
-    if (current.state === 'corrupt') throw corrupt(this.key, current.error);
+    if (current.state === 'corrupt') throw corrupt(this.key, current.error, current.rev > 0, this.howToCreate);
     if (current.state === 'missing') {
-      throw new BatonError(
-        'not_found',
-        `${this.key} does not exist; create it with ${this.options.howToCreate ?? `'baton init ${this.key}'`}`,
-      );
+      throw new BatonError('not_found', `${this.key} does not exist; create it with ${this.howToCreate}`);
     }
     return asObject(current.doc, this.key);
   }
@@ -400,9 +407,22 @@ function asObject(value: Json | undefined, label: string): JsonObject {
   );
 }
 
-function corrupt(key: string, error: string, during: 'read' | 'write' = 'write'): BatonError {
+/**
+ * The error for a document that is not valid JSON. Its fix depends on history: `doctor --repair`
+ * restores the last good revision, and without one (a file baton never wrote) it can do nothing.
+ */
+function corrupt(
+  key: string,
+  error: string,
+  hasHistory: boolean,
+  howToCreate: string,
+  during: 'read' | 'write' = 'write',
+): BatonError {
+  const fix = hasHistory
+    ? "run 'baton doctor --repair' to restore the last good revision"
+    : `it has no history to restore from: fix the JSON by hand, or move the file aside and create it again with ${howToCreate}`;
   return new BatonError(
     'corrupt',
-    `${key} is not valid JSON (${error}); ${during === 'write' ? 'nothing was written; ' : ''}run 'baton doctor --repair' to restore the last good revision`,
+    `${key} is not valid JSON (${error}); ${during === 'write' ? 'nothing was written; ' : ''}${fix}`,
   );
 }

@@ -57,16 +57,24 @@ export async function harnessChecks(
       if (mirror && mirrorText !== undefined && mirrorText !== mirror.empty)
         add(false, `phase mirror is ${mirrorText} but there is no current task`, `eneo-phase-set ${mirror.empty}`);
       if (waveFile && existsSync(waveFile))
-        add(false, `${rel(waveFile).split('/').pop()} present without a current task`, `baton clear ${rel(waveFile)}`);
+        add(
+          false,
+          `${rel(waveFile).split('/').pop()} present without a current task`,
+          `baton task clear (removes ${rel(waveFile)})`,
+        );
     } else if (read.state === 'corrupt' || !read.doc || typeof read.doc !== 'object' || Array.isArray(read.doc)) {
+      // doctor --repair restores only from history; a task file baton never wrote has none.
+      const history = read.hasHistory;
       add(
         false,
-        `${name} is not valid JSON`,
-        `baton clear ${rel(taskPath)} (history keeps every revision: baton history, baton revert)`,
+        `${name} is not ${read.state === 'corrupt' ? 'valid JSON' : 'a JSON object'}`,
+        history
+          ? `baton doctor --repair restores its last good revision; or baton task clear drops the task (the bad file is not kept)`
+          : `no history to restore it from: fix the JSON by hand, or baton task clear drops the task (the bad file is not kept)`,
       );
     } else {
       const doc = read.doc as Record<string, unknown>;
-      laneRow(doc, config.lanes, name, root, (ok, check) => add(ok, check, `baton clear ${rel(taskPath)}`));
+      laneRow(doc, config.lanes, name, root, add);
       // A value outside the configured classification refuses every later write, whatever field that write touches.
       for (const issue of classificationIssues(doc as JsonObject, config.classification ?? {})) {
         add(
@@ -93,30 +101,55 @@ export async function harnessChecks(
   return rows;
 }
 
-/** Lane rows: a lane whose artifacts are all missing means the task is stale. */
+/**
+ * Lane rows: each lane names the files its task needs (any one will do). None there is what a
+ * task just created looks like as much as an abandoned one, so the row names the files to write
+ * first, and clearing only for a task that is abandoned.
+ */
 function laneRow(
   doc: Record<string, unknown>,
   lanes: Record<string, string[]> | undefined,
   name: string,
   root: string,
-  add: (ok: boolean, check: string) => void,
+  add: (ok: boolean, check: string, fix: string) => void,
 ): void {
   const slug = typeof doc.slug === 'string' ? doc.slug : '';
   const lane = typeof doc.lane === 'string' ? doc.lane : '';
   const rule = lanes?.[lane];
-  if (!lanes) return add(true, `${name} present`);
+  if (!lanes) return add(true, `${name} present`, '');
   if (rule === undefined)
-    return slug ? add(false, `state has unknown lane for slug ${slug}`) : add(true, `${name} present`);
-  if (rule.length === 0 || rule.some((path) => existsSync(resolve(root, path.replaceAll('{slug}', slug)))))
-    return add(true, `${name} present (${lane} lane)`);
-  add(false, `stale state for ${lane} lane slug ${slug}`);
+    return slug
+      ? add(
+          false,
+          `state has unknown lane for slug ${slug}`,
+          `set lane to one of ${Object.keys(lanes).join(', ')} (eneo-task-update '.lane = "..."'), or baton task clear if the task is abandoned`,
+        )
+      : add(true, `${name} present`, '');
+  const paths = rule.map((path) => path.replaceAll('{slug}', slug));
+  if (paths.length === 0 || paths.some((path) => existsSync(resolve(root, path))))
+    return add(true, `${name} present (${lane} lane)`, '');
+  add(
+    false,
+    `${lane} lane task ${slug} has none of ${paths.join(', ')}`,
+    `write ${paths.join(' or ')} (what the ${lane} lane works from); if the task is abandoned, baton task clear`,
+  );
 }
 
-/** The task as its store holds it (the file, or the row of a shared store the config names). */
-async function readTask(path: string, root: string, env: Record<string, string | undefined>): Promise<ReadResult> {
+/**
+ * The task as its store holds it (the file, or the row of a shared store the config names), and
+ * whether it has history: what doctor --repair restores from when the task does not parse.
+ */
+async function readTask(
+  path: string,
+  root: string,
+  env: Record<string, string | undefined>,
+): Promise<ReadResult & { hasHistory: boolean }> {
   const doc = openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root } });
   try {
-    return await doc.store.read(doc.key);
+    const read = await doc.store.read(doc.key);
+    const hasHistory =
+      read.state !== 'ok' && (await doc.store.history(doc.key, { limit: 1 }).catch(() => [])).length > 0;
+    return { ...read, hasHistory };
   } finally {
     await doc.store.close();
   }

@@ -132,7 +132,12 @@ describe('baton CLI', () => {
       [['update', 't.json', '.bracket = "four"'], 3, /bracket/],
       [['update', 't.json', '.x = $v', '--arg', 'v', 'y'.repeat(70_000)], 4, /store.*path/],
       [['update', '../outside.json', '.a = 1'], 4, /escapes/],
-      [['update', 'bad.json', '.a = 1'], 7, /not valid JSON.*doctor --repair/],
+      // bad.json was never written by baton: no history, so doctor --repair could not help.
+      [
+        ['update', 'bad.json', '.a = 1'],
+        7,
+        /not valid JSON.*no history to restore from: fix the JSON by hand, or move the file aside and create it again with 'baton init bad\.json'$/m,
+      ],
       [['update', 'nope.json', '.a = 1'], 1, /does not exist.*init/],
       [['update', 't.json', '.a = 1', '--argjson', 'j', '{bad'], 2, /invalid JSON/],
       [['frobnicate'], 2, /unknown command/],

@@ -5,6 +5,45 @@ import { eneoProject, startTask } from './helpers.js';
 
 /** `baton doctor` harness rows. */
 describe('baton doctor harness rows', () => {
+  it('a task file that is not valid JSON: repair where history can restore it, by hand where none can', () => {
+    const p = eneoProject();
+    try {
+      const doctor = () => baton(['doctor', p.dir], { cwd: p.dir, env: p.env });
+      startTask(p);
+      p.write('.claude/state/current-task.json', '{"slug": "demo",,');
+      assert.match(
+        doctor().stdout,
+        /fail\s+current-task\.json is not valid JSON\s+baton doctor --repair restores its last good revision; or baton task clear drops the task/,
+      );
+      assert.equal(
+        baton(['doctor', '--repair', p.dir], { cwd: p.dir, env: p.env }).code,
+        1,
+        'the plan is still missing',
+      );
+      assert.equal(p.json('.claude/state/current-task.json').slug, 'demo', 'the repair the row named worked');
+
+      // A task file baton never wrote has no history: --repair cannot help, and neither row says it can.
+      const q = eneoProject({ '.claude/state/current-task.json': '{"slug": "demo",,' });
+      try {
+        const report = baton(['doctor', q.dir], { cwd: q.dir, env: q.env }).stdout;
+        assert.match(
+          report,
+          /fail\s+current-task\.json is not valid JSON\s+no history to restore it from: fix the JSON by hand, or baton task clear drops the task/,
+        );
+        assert.doesNotMatch(report, /--repair/);
+        const update = q.task(['update', '--', '.x = 1']);
+        assert.equal(update.code, 1);
+        assert.match(update.stderr, /no history to restore from: fix the JSON by hand/);
+        assert.doesNotMatch(update.stderr, /--repair/);
+        assert.equal(q.read('.claude/state/current-task.json'), '{"slug": "demo",,', 'never wiped');
+      } finally {
+        q.cleanup();
+      }
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('reports stale lanes, mirror drift, a mirror or wave.json without a task, and a bad config', () => {
     const p = eneoProject();
     try {
@@ -12,9 +51,10 @@ describe('baton doctor harness rows', () => {
       assert.match(doctor(), /ok\s+baton\.config\.json is valid/);
       assert.match(doctor(), /ok\s+No current-task\.json \(no stale state\)/);
       startTask(p);
+      // A task just created has no plan yet: the row names the files to write, not "stale state".
       assert.match(
         doctor(),
-        /fail\s+stale state for deep lane slug demo\s+baton clear \.claude\/state\/current-task\.json/,
+        /fail\s+deep lane task demo has none of \.claude\/plans\/demo\.md, \.claude\/prds\/demo\.md\s+write \.claude\/plans\/demo\.md or \.claude\/prds\/demo\.md \(what the deep lane works from\); if the task is abandoned, baton task clear$/m,
       );
       p.write('.claude/plans/demo.md', '# plan');
       assert.match(doctor(), /ok\s+current-task\.json present \(deep lane\)/);
@@ -36,12 +76,12 @@ describe('baton doctor harness rows', () => {
       p.write('.claude/state/phase', 'RED\n');
       p.write('.claude/state/wave.json', '{}');
       assert.match(doctor(), /fail\s+phase mirror is RED but there is no current task\s+eneo-phase-set FREE/);
-      // The fix column is a command that works: clear keeps the history, where rm would not.
+      // The fix column is a command that works.
       assert.match(
         doctor(),
-        /fail\s+wave\.json present without a current task\s+baton clear \.claude\/state\/wave\.json/,
+        /fail\s+wave\.json present without a current task\s+baton task clear \(removes \.claude\/state\/wave\.json\)/,
       );
-      assert.equal(baton(['clear', '.claude/state/wave.json'], { cwd: p.dir, env: p.env }).code, 0);
+      assert.equal(p.task(['clear']).code, 0);
       assert.doesNotMatch(doctor(), /wave\.json present/);
       p.write('baton.config.json', '{"profile": "eneo", "lanes": {"deep": "x"}}');
       assert.match(

@@ -301,7 +301,7 @@ export function readMeta(file: string): DocMeta {
   }
   throw new BatonError(
     'corrupt',
-    `metadata file ${file} is not a JSON object; run 'baton doctor --repair' to rebuild it from history`,
+    `metadata file ${file} is not a JSON object; run 'baton doctor --repair' to rebuild it from history (when history does not name the schema, baton doctor says what to do)`,
   );
 }
 
