@@ -63,14 +63,14 @@ export async function harnessChecks(
           `baton task clear (removes ${rel(waveFile)})`,
         );
     } else if (read.state === 'corrupt' || !read.doc || typeof read.doc !== 'object' || Array.isArray(read.doc)) {
-      // doctor --repair restores only from history; a task file baton never wrote has none.
-      const history = read.hasHistory;
+      // doctor --repair restores a file that does not parse, and only from history (a task file
+      // baton never wrote has none); JSON that is not an object parses, so it is fixed by hand.
       add(
         false,
         `${name} is not ${read.state === 'corrupt' ? 'valid JSON' : 'a JSON object'}`,
-        history
-          ? `baton doctor --repair restores its last good revision; or baton task clear drops the task (the bad file is not kept)`
-          : `no history to restore it from: fix the JSON by hand, or baton task clear drops the task (the bad file is not kept)`,
+        read.restorable
+          ? 'baton doctor --repair restores its last good revision; or baton task clear drops the task (the bad file is not kept)'
+          : `${read.state === 'corrupt' ? 'no history to restore it from: ' : ''}fix the JSON by hand, or baton task clear drops the task (the bad file is not kept)`,
       );
     } else {
       const doc = read.doc as Record<string, unknown>;
@@ -137,19 +137,19 @@ function laneRow(
 
 /**
  * The task as its store holds it (the file, or the row of a shared store the config names), and
- * whether it has history: what doctor --repair restores from when the task does not parse.
+ * for one that does not parse, whether it has the history doctor --repair restores from.
  */
 async function readTask(
   path: string,
   root: string,
   env: Record<string, string | undefined>,
-): Promise<ReadResult & { hasHistory: boolean }> {
+): Promise<ReadResult & { restorable: boolean }> {
   const doc = openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root } });
   try {
     const read = await doc.store.read(doc.key);
-    const hasHistory =
-      read.state !== 'ok' && (await doc.store.history(doc.key, { limit: 1 }).catch(() => [])).length > 0;
-    return { ...read, hasHistory };
+    const restorable =
+      read.state === 'corrupt' && (await doc.store.history(doc.key, { limit: 1 }).catch(() => [])).length > 0;
+    return { ...read, restorable };
   } finally {
     await doc.store.close();
   }
