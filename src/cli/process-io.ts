@@ -1,4 +1,6 @@
-import { readFileSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
+import { isBatonError } from '../core/errors.js';
+import { readFdBounded, STDIN_MAX_BYTES } from '../fs/bounded-read.js';
 import type { CommandIo } from '../core/command-io.js';
 
 export type Command = (args: string[], io: CommandIo) => Promise<number>;
@@ -8,10 +10,11 @@ export function processIo(): CommandIo {
   return {
     out: (text) => write(1, text),
     err: (text) => write(2, text),
-    readStdin: () => {
+    readStdin: (maxBytes = STDIN_MAX_BYTES) => {
       try {
-        return readFileSync(0, 'utf8');
-      } catch {
+        return readFdBounded(0, maxBytes, 'standard input', 'pipe in less, or pass a file');
+      } catch (error) {
+        if (isBatonError(error, 'too_large')) throw error;
         return '';
       }
     },

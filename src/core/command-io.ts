@@ -6,7 +6,8 @@
 export interface CommandIo {
   out: (text: string) => void;
   err: (text: string) => void;
-  readStdin: () => string;
+  /** All of standard input, refused (`too_large`) past `maxBytes` (default: fs/bounded-read.ts STDIN_MAX_BYTES). */
+  readStdin: (maxBytes?: number) => string;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** The CLI script this process runs (`process.argv[1]`), for commands that start it again; absent outside the CLI. */

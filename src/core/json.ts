@@ -1,4 +1,5 @@
 import { BatonError } from './errors.js';
+import { depthOver, MAX_DEPTH_CEILING } from './limits.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -33,7 +34,12 @@ function refuseLoneSurrogates(value: Json, what: string, code: 'invalid' | 'usag
   }
 }
 
-/** Parses a value given on the command line as JSON (`--argjson`, `--json`). */
+/**
+ * Parses a value given on the command line as JSON (`--argjson`, `--json`). JSON.parse nests as
+ * deep as the text does, but every walk after it (this one's checks, the engine, the write path)
+ * recurses: a value deeper than any document may be (MAX_DEPTH_CEILING) is refused here, exit 4,
+ * before one of them overflows the stack. A project's own, lower maxDepth is held at the write.
+ */
 export function parseJsonArg(text: string, what: string): Json {
   let value: Json;
   try {
@@ -44,6 +50,11 @@ export function parseJsonArg(text: string, what: string): Json {
       `invalid JSON for ${what}: ${(error as Error).message}; quote strings as '"text"' or drop --json/--argjson`,
     );
   }
+  if (depthOver(value, MAX_DEPTH_CEILING))
+    throw new BatonError(
+      'too_large',
+      `${what} is nested deeper than ${MAX_DEPTH_CEILING} levels, the most any document may nest (maxDepth is at most ${MAX_DEPTH_CEILING}); flatten the value`,
+    );
   refuseLoneSurrogates(value, what, 'usage');
   return value;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, batonAsync, cleanEnv, type RunResult } from '../helpers/cli.js';
@@ -205,6 +205,58 @@ test('regex features that need backtracking are refused by name (exit 2), nothin
     assert.match(r.stderr, /backtracking/, pattern);
   }
   assert.deepEqual(snapshot(dir), before);
+});
+
+test('a value nested 5,000 deep through set --json or --argjson is refused with exit 4 naming the depth limit', () => {
+  const dir = project();
+  const before = snapshot(dir);
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  for (const args of [
+    ['set', 'c.json', 'x', '--json', deep],
+    ['get', 'c.json', '$v | length', '--argjson', 'v', deep],
+    ['update', 'c.json', '.x = $v', '--argjson', 'v', deep],
+  ]) {
+    const r = baton(dir, ...args);
+    assert.equal(r.code, 4, `${args[0]}: ${r.stderr}`);
+    assert.match(r.stderr, /nested deeper than 1000 levels/, args[0]);
+    assert.doesNotMatch(r.stderr, /internal error|    at /, 'no stack trace');
+  }
+  assert.deepEqual(snapshot(dir), before);
+});
+
+test('a 600 MB document (a sparse file) is refused as too large, exit 4, not as a permission problem', () => {
+  const dir = project();
+  writeFileSync(join(dir, 'big.json'), '');
+  truncateSync(join(dir, 'big.json'), 600 * 1024 * 1024);
+  for (const args of [
+    ['get', 'big.json'],
+    ['update', 'big.json', '.n = 1'],
+  ]) {
+    const r = baton(dir, ...args);
+    assert.equal(r.code, 4, `${args[0]}: ${r.stderr}`);
+    assert.match(r.stderr, /larger than 256 MiB/);
+    assert.doesNotMatch(r.stderr, /permission/);
+  }
+  assert.equal(statSync(join(dir, 'big.json')).size, 600 * 1024 * 1024, 'the file is left as it was');
+});
+
+test('baton statusline stops reading standard input at 32 MiB: /dev/zero ends with exit 4', () => {
+  const dir = project();
+  const zero = openSync('/dev/zero', 'r');
+  try {
+    const r = spawnSync(process.execPath, [BIN, 'statusline'], {
+      cwd: dir,
+      env: cleanEnv(),
+      stdio: [zero, 'pipe', 'pipe'],
+      encoding: 'utf8',
+      timeout: 120_000,
+      killSignal: 'SIGKILL',
+    });
+    assert.equal(r.status, 4, r.stderr);
+    assert.match(r.stderr, /standard input is larger than 32 MiB/);
+  } finally {
+    closeSync(zero);
+  }
 });
 
 test('a document nested deeper than maxDepth is refused with exit 4, not a stack overflow', () => {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { BatonError, fromSystemError } from '../../core/errors.js';
+import { BatonError, fromSystemError, isBatonError } from '../../core/errors.js';
 import { hashText, type Json } from '../../core/json.js';
 import { depthOver, MAX_DEPTH_CEILING } from '../../core/limits.js';
 import {
@@ -16,6 +16,7 @@ import {
   type Store,
 } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
+import { DOCUMENT_FILE_MAX_BYTES, readFileBounded } from '../../fs/bounded-read.js';
 import {
   appendEntry,
   DEFAULT_HISTORY_KEEP,
@@ -257,8 +258,14 @@ export function ensureSidecar(sidecar: string): void {
 export function readDocument(file: string): ReadResult {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileBounded(
+      file,
+      DOCUMENT_FILE_MAX_BYTES,
+      `document ${file}`,
+      'baton never writes one that large (maxDocumentBytes); shrink it, or move it aside and recreate it',
+    );
   } catch (error) {
+    if (isBatonError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
     throw new BatonError('io', `cannot read ${file}: ${(error as Error).message}; check its permissions`);
