@@ -264,7 +264,9 @@ class Prover {
   }
 
   private param(part: Extract<WordPart, { type: 'param' }>, scope: Scope): void {
-    const shown = `\${${part.op === '!' ? '!' : ''}${part.name}${part.op === '!' ? '' : part.op}${part.arg?.text ?? ''}}`;
+    // `${!x}` and `${#x}` (a length: `#` with no operand) put the operator first.
+    const first = part.op === '!' || (part.op === '#' && !part.arg);
+    const shown = `\${${first ? part.op : ''}${part.name}${first ? '' : part.op}${part.arg?.text ?? ''}}`;
     if (part.op === '!') refuse(`\`${shorten(shown)}\` expands a variable named by another, which baton cannot follow`);
     const name = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[(.*)\])?$/s.exec(part.name);
     if (!name) refuse(`\`${shorten(shown)}\` is an expansion baton cannot read`);
