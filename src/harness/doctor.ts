@@ -12,6 +12,7 @@ import { mergeConfig, validateConfig } from '../project/config.js';
 import { markedRoot, rootConfigOf } from '../project/root.js';
 import { classificationIssues } from '../project/classification.js';
 import { stateLockPath } from './state-lock.js';
+import { normalizeWave } from './wave-barrier.js';
 import { openDoc } from '../doc/open.js';
 import type { ReadResult } from '../stores/index.js';
 import { inspectLock, isStale } from '../fs/lock.js';
@@ -83,6 +84,13 @@ export async function harnessChecks(
           `eneo-task-update '.${issue.path} = <allowed value>' (or re-init the task)`,
         );
       }
+      // The SubagentStop barrier leaves a wave.json it cannot read alone and sends the user here.
+      if (waveFile && existsSync(waveFile) && !normalizeWave(parseOrUndefined(readFileSync(waveFile, 'utf8'))))
+        add(
+          false,
+          `${rel(waveFile).split('/').pop()} is not a JSON object (the wave barrier counts nothing into it)`,
+          'baton task wave-start WAVE EXPECTED rewrites it (agents already counted are lost with it)',
+        );
       const tdd = typeof doc.tdd_phase === 'string' ? doc.tdd_phase : '';
       const have = mirrorText || mirror?.empty || '';
       if (mirror && tdd !== '' && tdd !== have)
@@ -152,5 +160,13 @@ async function readTask(
     return { ...read, restorable };
   } finally {
     await doc.store.close();
+  }
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -58,6 +58,14 @@ describe('baton doctor harness rows', () => {
       );
       p.write('.claude/plans/demo.md', '# plan');
       assert.match(doctor(), /ok\s+current-task\.json present \(deep lane\)/);
+      // The barrier leaves a wave.json it cannot read alone and says "run baton doctor": the doctor names it.
+      p.write('.claude/state/wave.json', '{"wave": 1,');
+      assert.match(
+        doctor(),
+        /fail\s+wave\.json is not a JSON object \(the wave barrier counts nothing into it\)\s+baton task wave-start WAVE EXPECTED rewrites it/,
+      );
+      assert.equal(p.task(['wave-start', '1', '2']).code, 0);
+      assert.doesNotMatch(doctor(), /wave\.json is not/);
       p.write('.claude/state/phase', 'GREEN\n');
       assert.match(doctor(), /fail\s+phase mirror drift \(GREEN vs FREE\)\s+eneo-phase-set FREE/);
       // baton task refuses a lane outside the profile's enum now; a legacy file can still hold one
