@@ -11,6 +11,7 @@
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fnv1a32 as fingerprint } from '../../core/hash.js';
+import type { Json } from '../../core/json.js';
 import { userTempDir } from '../../fs/temp-dir.js';
 
 const CACHE_TTL_MS = 5000;
@@ -63,5 +64,19 @@ export function writeCache(env: NodeJS.ProcessEnv, name: string, text: string): 
     } catch {
       // no temp file was left
     }
+  }
+}
+
+/** The cache of a shared store's task row: per store, project, root and task path. */
+export function taskCacheName(url: string, env: NodeJS.ProcessEnv, root: string, task: string): string {
+  return `task-${fingerprint(`${url}\0${env.BATON_PROJECT ?? ''}\0${root}\0${task}`)}.json`;
+}
+
+/** A cached task row: the document, or undefined for none (or a cache that does not parse). */
+export function cachedTask(text: string): Json | undefined {
+  try {
+    return (JSON.parse(text) as Json) ?? undefined;
+  } catch {
+    return undefined;
   }
 }

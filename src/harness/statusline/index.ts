@@ -4,7 +4,7 @@
  * string: after any failure it replays the session's last good output, or at least `[model]`.
  */
 import { renderTaskLine } from './task-line.js';
-import { gitKey, lastGoodName, readCache, writeCache } from './cache.js';
+import { cachedTask, gitKey, lastGoodName, readCache, taskCacheName, writeCache } from './cache.js';
 import { gitInfo } from './git.js';
 import { parseStatusInput, type StatusInput } from './input.js';
 import { renderLine1 } from './session-line.js';
@@ -32,8 +32,11 @@ async function renderStatusline(input: StatusInput, context: StatuslineContext):
 /** The task: this machine's file on the file store, else the shared store's row (cached). */
 async function taskOf(config: StatuslineConfig, env: NodeJS.ProcessEnv): Promise<Json | undefined> {
   if (config.sharedStore === undefined) return readTask(config);
+  const name = taskCacheName(config.sharedStore, env, config.root, config.task);
+  const cached = readCache(env, name);
+  if (cached?.fresh) return cachedTask(cached.text);
   const { sharedTask } = await import('./shared-task.js');
-  return sharedTask(config.sharedStore, config.root, config.task, env);
+  return sharedTask(config.sharedStore, config.root, config.task, env, name, cached?.text);
 }
 
 export async function runStatusline(context: StatuslineContext): Promise<string> {
