@@ -1,25 +1,133 @@
-// Copies the freshly built CLI bundle into plugin/dist/, so the plugin's hooks run
-// `node "${CLAUDE_PLUGIN_ROOT}/dist/cli.js"` with nothing installed at hook time. Run at the end of
-// scripts/build.mjs (and so by `npm ci` through `prepare`): plugin/dist is built, not committed,
-// because a committed bundle goes stale the moment src/ changes. Like dist/, it switches to a
-// complete copy atomically (scripts/switch-build.mjs): hooks run from it during a rebuild.
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { switchTo } from './switch-build.mjs';
+// Builds the Claude Code plugin's CLI bundle into plugin/dist/, which is committed: installed from a
+// git marketplace, Claude Code copies only the committed files (no install, no build runs), and
+// the hooks run `${CLAUDE_PLUGIN_ROOT}/dist/cli.js` through plugin/bin/baton. Run at the end of
+// scripts/build.mjs; test/install/plugin-bundle.test.ts rebuilds it into a temp folder and fails
+// when the committed copy has drifted from src/.
+//
+// Kept small, because every change to src/ changes it in git: minified, no source maps, and only
+// the hot paths get bundles of their own, as in dist/ (the hook front, the status line, and the
+// lazily loaded parts: the policy engine, the shell analysis, the PostgreSQL driver, Ajv, yaml,
+// re2js). Every other command is a one-line stub into one shared bundle (commands/_rest.js), instead
+// of dist/'s self-contained bundle per command, each with its own copy of the engine.
+//
+// cli.js is a few lines of old JavaScript that any Node parses: on a Node older than 20 it says so
+// and exits 1 (the hook wrapper then denies a gated event) instead of failing somewhere inside.
+import { build } from 'esbuild';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { cliCommands, LAZY, lazyPlugin } from './cli-bundles.mjs';
 
-export function buildPlugin(from, id) {
-  const dist = join('plugin', 'dist');
-  const to = join(dist, 'builds', id);
-  mkdirSync(to, { recursive: true });
-  cpSync(join(from, 'cli.js'), join(to, 'cli.js'));
-  for (const folder of ['commands', 'lazy']) {
-    mkdirSync(join(to, folder), { recursive: true });
-    for (const file of readdirSync(join(from, folder))) {
-      if (file.endsWith('.js')) cpSync(join(from, folder, file), join(to, folder, file));
-    }
+/** Commands with a bundle of their own: each runs many times a session, as its own process. */
+const HOT = new Set(['hook', 'statusline']);
+
+const ENTRY = `'use strict';
+// Checked in syntax any Node parses: the bundles need Node 20 or newer.
+var major = Number(process.versions.node.split('.')[0]);
+if (major < 20) {
+  process.stderr.write('baton needs Node 20 or newer, and this is Node ' + process.version + ': install Node 20+ (or put it first on PATH)\\n');
+  process.exit(1);
+}
+require('./main.js');
+`;
+
+/** The plugin bundle's files, path (relative to the dist folder) to text. */
+export async function pluginFiles() {
+  const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+  const commands = cliCommands();
+  const rest = commands.filter(([name]) => !HOT.has(name.slice('commands/'.length)));
+  const restEntry = {
+    name: 'rest-entry',
+    setup(b) {
+      b.onResolve({ filter: /^rest-entry$/ }, () => ({ path: 'rest-entry', namespace: 'rest-entry' }));
+      b.onLoad({ filter: /.*/, namespace: 'rest-entry' }, () => ({
+        contents: rest
+          .map(
+            ([name, source]) => `exports[${JSON.stringify(name.slice('commands/'.length))}] = require('./${source}');`,
+          )
+          .join('\n'),
+        loader: 'js',
+        resolveDir: resolve('.'),
+      }));
+    },
+  };
+  const out = resolve('.plugin-build');
+  const result = await build({
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    sourcemap: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    write: false,
+    format: 'cjs',
+    outdir: out,
+    entryPoints: {
+      main: 'src/cli/main.ts',
+      ...Object.fromEntries(commands.filter(([name]) => HOT.has(name.slice('commands/'.length)))),
+      'commands/_rest': 'rest-entry',
+      ...Object.fromEntries(Object.entries(LAZY).map(([from, name]) => [`lazy/${name}`, from])),
+    },
+    supported: { 'dynamic-import': false },
+    plugins: [lazyPlugin(), restEntry],
+    define: { BATON_VERSION: JSON.stringify(version) },
+  });
+  const files = {
+    'cli.js': ENTRY,
+    'package.json': '{ "type": "commonjs" }\n',
+    // npm pack: the code caches hooks write beside the bundles stay out of the package.
+    '.npmignore': '.cache/\n',
+  };
+  for (const file of result.outputFiles) files[relative(out, file.path)] = file.text;
+  for (const [name] of rest)
+    files[`${name}.js`] =
+      `module.exports = require('./_rest.js')[${JSON.stringify(name.slice('commands/'.length))}];\n`;
+  return files;
+}
+
+/**
+ * Writes the bundle into `dist`: each file whose text changed by an atomic rename (main.js and
+ * cli.js last), then removes files no longer built. Files that did not change are not touched, so
+ * a rebuild with src/ unchanged leaves git and a running hook alone.
+ */
+export async function buildPlugin(dist) {
+  const files = await pluginFiles();
+  const order = Object.keys(files).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  for (const name of order) {
+    const path = join(dist, name);
+    if (readOptional(path) === files[name]) continue;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(`${path}.${process.pid}.tmp`, files[name]);
+    renameSync(`${path}.${process.pid}.tmp`, path);
   }
-  // The plugin is copied into Claude Code's cache, away from this repo's package.json: this file
-  // tells Node the bundles there are CommonJS.
-  writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
-  switchTo(dist, id, { 'cli.js': `require('./builds/${id}/cli.js');\n` });
+  for (const name of listed(dist))
+    if (!(name in files) && !name.includes('.cache/') && !name.endsWith('.tmp'))
+      rmSync(join(dist, name), { force: true });
+  // The folders of the old layout (dist/builds/<id>/), from before the bundle was committed.
+  rmSync(join(dist, 'builds'), { recursive: true, force: true });
+}
+
+const rank = (name) => (name === 'cli.js' ? 2 : name === 'main.js' ? 1 : 0);
+
+function readOptional(path) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function listed(dir, prefix = '') {
+  let names = [];
+  try {
+    for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+      const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory())
+        names = names.concat(entry.name === '.cache' || entry.name === 'builds' ? [] : listed(dir, name));
+      else names.push(name);
+    }
+  } catch {
+    // no folder yet
+  }
+  return names;
 }

@@ -21,9 +21,9 @@
 // ESM loader resolves and links each chunk. So the per-command bundles stay: they share source,
 // not load time.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { cliCommands, LAZY, lazyPlugin } from './cli-bundles.mjs';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
 import { switchTo } from './switch-build.mjs';
 
@@ -48,54 +48,8 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
 };
-const commands = readdirSync('src/cli/commands')
-  .filter((file) => file.endsWith('.ts'))
-  .map((file) => [`commands/${file.slice(0, -3)}`, `src/cli/commands/${file}`]);
-
-// Bundles of their own, loaded on first use and shared by the commands that use them: heavy
-// handlers a command may skip (a hook for an event its profile ignores never loads the engine; the
-// shell parser loads only for a shell command), the PostgreSQL store with its driver (pg: a file
-// store never reads it), the status line's read of a shared store (the engine, which a file-store
-// status line never loads), and libraries only some runs need (Ajv for user schemas, yaml for
-// contracts, re2js for jq regex builtins).
-const LAZY = {
-  'src/harness/run-hook.ts': 'run-hook',
-  'src/goal/hooks/run.ts': 'goal-hooks',
-  'src/harness/shell/analyze.ts': 'shell-gate',
-  'src/stores/postgres/index.ts': 'postgres',
-  'src/harness/statusline/shared-task.ts': 'statusline-shared',
-  'ajv/dist/2020.js': 'ajv',
-  yaml: 'yaml',
-  re2js: 're2js',
-};
-const lazyByPath = Object.fromEntries(
-  Object.entries(LAZY).map(([from, name]) => [from.startsWith('src/') ? resolve(from) : from, name]),
-);
-// A dynamic import of one of them becomes a CommonJS stub that loads its bundle (through the code
-// cache, src/cli/bundle-loader.ts); esbuild copies the stub's exports into the awaited namespace,
-// so `(await import(...)).name` reads the same as it does in the source.
-const lazy = {
-  name: 'lazy',
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind !== 'dynamic-import') return undefined;
-      const name =
-        lazyByPath[args.path] ??
-        (args.path.startsWith('.')
-          ? lazyByPath[resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))]
-          : undefined);
-      return name ? { path: name, namespace: 'lazy' } : undefined;
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
-      contents: [
-        `const { loadBundle } = require(${JSON.stringify(resolve('src/cli/bundle-loader.ts'))});`,
-        `module.exports = loadBundle(require('node:path').join(__dirname, '..', 'lazy', ${JSON.stringify(`${args.path}.js`)}));`,
-      ].join('\n'),
-      loader: 'js',
-      resolveDir: resolve('.'),
-    }));
-  },
-};
+const commands = cliCommands();
+const lazy = lazyPlugin();
 
 await Promise.all([
   build({
@@ -130,9 +84,9 @@ execFileSync(
   { stdio: 'inherit' },
 );
 
-// The Claude Code plugin ships a copy of the CLI bundle (plugin/dist); see scripts/build-plugin.mjs.
+// The Claude Code plugin's committed bundle (plugin/dist); see scripts/build-plugin.mjs.
 const { buildPlugin } = await import('./build-plugin.mjs');
-buildPlugin(out, id);
+await buildPlugin('plugin/dist');
 
 switchTo('dist', id, {
   'index.d.ts': `export * from './builds/${id}/types/index.js';\n`,

@@ -1,4 +1,4 @@
-// Switches a dist folder (dist/ or plugin/dist/) to a complete build in <dist>/builds/<id>/.
+// Switches dist/ to a complete build in <dist>/builds/<id>/.
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
 /** Builds older than this, other than the current one and the one it replaced, are removed. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
+import { PLUGIN_CLI } from '../../src/harness/install/hooks.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { mergeConfig } from '../../src/project/config.js';
 import { configEvents, EVENT_NAMES, EVENTS, hostEvents, type HostName } from '../../src/harness/events.js';
@@ -26,7 +27,7 @@ test('the plugin hooks.json registers exactly the registry events, with their ma
   const file = JSON.parse(readFileSync(join(ROOT, 'plugin', 'hooks', 'hooks.json'), 'utf8'));
   assert.deepEqual(
     file.hooks,
-    expectedEntries('node "${CLAUDE_PLUGIN_ROOT}/dist/cli.js"'),
+    expectedEntries(PLUGIN_CLI),
     'regenerate plugin/hooks/hooks.json from src/harness/events.ts',
   );
 });

@@ -34,5 +34,9 @@ export function hookEntries(cli: string): Record<string, HookEntry[]> {
   return table;
 }
 
-/** The plugin's command prefix: the bundled CLI inside the plugin, so nothing installs at hook time. */
-export const PLUGIN_CLI = 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.js"';
+/**
+ * The plugin's command prefix: its wrapper (plugin/bin/baton) around the CLI bundle committed in the
+ * plugin, so nothing installs at hook time and a gated event fails closed when Node cannot run it.
+ * Run by sh, so no executable bit has to survive the host's copy of the plugin.
+ */
+export const PLUGIN_CLI = 'sh "${CLAUDE_PLUGIN_ROOT}/bin/baton"';

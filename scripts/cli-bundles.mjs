@@ -1,0 +1,62 @@
+// What the CLI's bundles are made of, shared by the package build (scripts/build.mjs: dist/) and the
+// plugin's committed bundle (scripts/build-plugin.mjs: plugin/dist/).
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** [entry name, source] of every command: `commands/<name>` built from src/cli/commands/<name>.ts. */
+export function cliCommands() {
+  return readdirSync('src/cli/commands')
+    .filter((file) => file.endsWith('.ts'))
+    .sort()
+    .map((file) => [`commands/${file.slice(0, -3)}`, `src/cli/commands/${file}`]);
+}
+
+// Bundles of their own, loaded on first use and shared by the commands that use them: heavy
+// handlers a command may skip (a hook for an event its profile ignores never loads the engine; the
+// shell parser loads only for a shell command), the PostgreSQL store with its driver (pg: a file
+// store never reads it), the status line's read of a shared store (the engine, which a file-store
+// status line never loads), and libraries only some runs need (Ajv for user schemas, yaml for
+// contracts, re2js for jq regex builtins).
+export const LAZY = {
+  'src/harness/run-hook.ts': 'run-hook',
+  'src/goal/hooks/run.ts': 'goal-hooks',
+  'src/harness/shell/analyze.ts': 'shell-gate',
+  'src/stores/postgres/index.ts': 'postgres',
+  'src/harness/statusline/shared-task.ts': 'statusline-shared',
+  'ajv/dist/2020.js': 'ajv',
+  yaml: 'yaml',
+  re2js: 're2js',
+};
+
+/**
+ * A dynamic import of one of them becomes a CommonJS stub that loads its bundle (through the code
+ * cache, src/cli/bundle-loader.ts); esbuild copies the stub's exports into the awaited namespace,
+ * so `(await import(...)).name` reads the same as it does in the source.
+ */
+export function lazyPlugin() {
+  const lazyByPath = Object.fromEntries(
+    Object.entries(LAZY).map(([from, name]) => [from.startsWith('src/') ? resolve(from) : from, name]),
+  );
+  return {
+    name: 'lazy',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const name =
+          lazyByPath[args.path] ??
+          (args.path.startsWith('.')
+            ? lazyByPath[resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))]
+            : undefined);
+        return name ? { path: name, namespace: 'lazy' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
+        contents: [
+          `const { loadBundle } = require('./src/cli/bundle-loader.ts');`,
+          `module.exports = loadBundle(require('node:path').join(__dirname, '..', 'lazy', ${JSON.stringify(`${args.path}.js`)}));`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: resolve('.'),
+      }));
+    },
+  };
+}
