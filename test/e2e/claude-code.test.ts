@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { startCluster } from '../helpers/postgres-cluster.js';
 import { claudeCode } from './claude-code.js';
 import { startMockModel, type MockModel, type Turn } from './mock-model.js';
 
@@ -46,9 +48,9 @@ function claudeEnv(home: string, model?: MockModel): NodeJS.ProcessEnv {
   return env;
 }
 
-/** A project the real CLI trusts, with an eneo task in GREEN (phase 1 of 2). */
-function eneoProject() {
-  const tree = tempTree({ 'project/baton.config.json': JSON.stringify({ profile: 'eneo' }) });
+/** A project the real CLI trusts, with an eneo task in GREEN (phase 1 of 2); `config` adds to its baton.config.json. */
+function eneoProject(config: Record<string, unknown> = {}) {
+  const tree = tempTree({ 'project/baton.config.json': JSON.stringify({ profile: 'eneo', ...config }) });
   const project = join(tree.dir, 'project');
   const home = join(tree.dir, 'home');
   mkdirSync(home);
@@ -257,5 +259,93 @@ test(
       JSON.stringify(model.turns()[0]?.body ?? {}).includes('Resume: demo'),
       'settings SessionStart hook ran too',
     );
+  },
+);
+
+/** Writes a test file, then a source file, then ends: what a GREEN gate must split. */
+async function greenWrites(t: { after(fn: () => unknown): void }, p: { project: string }) {
+  const denied = join(p.project, 'tests', 'test_gate.py');
+  const allowed = join(p.project, 'src', 'app.py');
+  const model = await startMockModel([
+    { tool: 'Write', input: { file_path: denied, content: 'def test_x():\n    assert False\n' } },
+    { tool: 'Write', input: { file_path: allowed, content: 'VALUE = 1\n' } },
+    { text: 'All done.' },
+  ]);
+  t.after(() => model.close());
+  return { denied, allowed, model };
+}
+
+test(
+  'the plugin installed from a clone of the committed tree (no dist/, no node_modules): a GREEN test write is denied, a source write happens',
+  { timeout: 180_000 },
+  async (t) => {
+    const p = eneoProject();
+    t.after(p.cleanup);
+    // What a git marketplace holds: the committed files of this commit, nothing built or installed.
+    const clone = join(p.dir, 'marketplace');
+    const cloned = spawnSync('git', ['clone', '-q', '--no-local', ROOT, clone], { encoding: 'utf8' });
+    assert.equal(cloned.status, 0, cloned.stderr);
+    spawnSync('git', [
+      '-C',
+      clone,
+      'checkout',
+      '-q',
+      spawnSync('git', ['-C', ROOT, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim(),
+    ]);
+    assert.ok(!existsSync(join(clone, 'dist')) && !existsSync(join(clone, 'node_modules')));
+    const env = claudeEnv(p.home);
+    for (const args of [
+      ['plugin', 'marketplace', 'add', clone],
+      ['plugin', 'install', 'baton@baton'],
+    ]) {
+      const r = spawnSync(CLAUDE, args, { env, cwd: p.home, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, `claude ${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
+    }
+    const { denied, allowed, model } = await greenWrites(t, p);
+    const run = await session(p.project, p.home, model, 'make the failing test pass');
+    assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+    assert.ok(!existsSync(denied), 'the test file was not written in GREEN');
+    assert.match(toolResults(model).get('toolu_mock_1')?.text ?? '', /gate-green/);
+    assert.equal(readFileSync(allowed, 'utf8'), 'VALUE = 1\n', 'the allowed Write happened');
+  },
+);
+
+test(
+  'PostgreSQL stopped: a GREEN test write is denied and a source write happens, each gated hook answering within 2 s',
+  { timeout: 180_000 },
+  async (t) => {
+    const cluster = await startCluster();
+    let stopped = false;
+    t.after(() => stopped || cluster.stop());
+    const url = await cluster.createDatabase('e2e');
+    const migrated = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: url } });
+    assert.equal(migrated.code, 0, migrated.stderr);
+    // The task is made while the server runs (its mirror files are on disk); then it stops.
+    const p = eneoProject({ store: url, project: 'e2e' });
+    t.after(p.cleanup);
+    cluster.stop();
+    stopped = true;
+    const log = join(p.dir, 'hooks.log');
+    const { denied, allowed, model } = await greenWrites(t, p);
+    const run = await runClaude(p.project, { ...claudeEnv(p.home, model), BATON_DEBUG_LOG: log }, [
+      '-p',
+      'make the failing test pass',
+      '--output-format',
+      'json',
+      '--permission-mode',
+      'bypassPermissions',
+      '--plugin-dir',
+      PLUGIN,
+    ]);
+    assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+    assert.ok(!existsSync(denied), 'the test file was not written in GREEN');
+    assert.match(toolResults(model).get('toolu_mock_1')?.text ?? '', /gate-green/);
+    assert.equal(readFileSync(allowed, 'utf8'), 'VALUE = 1\n', 'the allowed Write happened');
+    // Each PreToolUse hook reports how long it had run when it gave up on the store.
+    const ran = [...readFileSync(log, 'utf8').matchAll(/PreToolUse .*the hook had run (\d+) ms/g)].map((m) =>
+      Number(m[1]),
+    );
+    assert.equal(ran.length, 2, readFileSync(log, 'utf8'));
+    for (const ms of ran) assert.ok(ms < 2000, `a PreToolUse hook ran ${ms} ms`);
   },
 );
