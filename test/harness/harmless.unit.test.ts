@@ -100,6 +100,22 @@ describe('harmlessCommand: git configuration', () => {
     }
   });
 
+  it('refuses a .git file that points git at a folder other than a .git folder', () => {
+    const { dir, cleanup } = tempTree({
+      'home/.keep': '',
+      'p/tests/HEAD': 'ref: refs/heads/main\n',
+      'p/.git': 'gitdir: tests\n',
+    });
+    try {
+      assert.match(
+        harmlessCommand('git add src/x.py', join(dir, 'p'), join(dir, 'home')) ?? '',
+        /points git at .*\/p\/tests, which is not a repository's \.git folder/,
+      );
+    } finally {
+      cleanup();
+    }
+  });
+
   it('follows includes, the home configuration, worktrees and submodules', () => {
     const { dir, cleanup } = tempTree({
       'home/.gitconfig': '[include]\n\tpath = more.conf\n',

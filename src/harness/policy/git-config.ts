@@ -81,6 +81,10 @@ function repositoryConfigs(dir: string, depth = 0): string[] | string {
   for (;;) {
     const gitDir = gitDirOf(join(at, '.git'), at);
     if (gitDir) {
+      // `git status` and `git add` write the index in the git dir: a `.git` file may name a
+      // worktree's or a submodule's, not any folder (`gitdir: tests` would put it among the tests).
+      if (!/\/\.git(\/(worktrees|modules)\/[^/]+(\/modules\/[^/]+)*)?$/.test(gitDir))
+        return `${join(at, '.git')} points git at ${gitDir}, which is not a repository's .git folder`;
       const common = commonDir(gitDir);
       const out = [join(common, 'config'), join(gitDir, 'config.worktree'), join(common, 'config.worktree')];
       modules(join(common, 'modules'), out, 0);
