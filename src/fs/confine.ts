@@ -2,7 +2,17 @@
  * Path confinement: the checks that keep every write of the engine, the harness and the goal tools
  * inside its root, symlinks resolved (a link out of the project is refused with `unsafe_path`).
  */
-import { constants, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import { lstatOrMissing } from './stat.js';
@@ -122,11 +132,14 @@ const OPEN_FLAGS = { a: constants.O_WRONLY | constants.O_APPEND | constants.O_CR
 /**
  * open(2) for a write in place (append, truncate) that never follows a symlink at the file's own
  * name: a link planted inside a checked folder (a history segment linked elsewhere) is refused
- * with exit 4 instead of written through.
+ * with exit 4 instead of written through. A hard link is refused too: the file's other name may
+ * lie anywhere on the file system (`ln ~/.bashrc .baton/x.json.history`), and a write in place
+ * changes what every name shows. baton's own files have one name.
  */
 export function openNoFollow(path: string, flags: keyof typeof OPEN_FLAGS, mode = 0o666): number {
+  let fd: number;
   try {
-    return openSync(path, OPEN_FLAGS[flags] | (constants.O_NOFOLLOW ?? 0), mode);
+    fd = openSync(path, OPEN_FLAGS[flags] | (constants.O_NOFOLLOW ?? 0), mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
     throw new BatonError(
@@ -134,4 +147,13 @@ export function openNoFollow(path: string, flags: keyof typeof OPEN_FLAGS, mode 
       `${path} is a symlink; baton writes its own files only in place, remove the link`,
     );
   }
+  const links = fstatSync(fd).nlink;
+  if (links > 1) {
+    closeSync(fd);
+    throw new BatonError(
+      'unsafe_path',
+      `${path} has ${links} hard links, so a write would change a file elsewhere too; remove its other names ('find / -samefile FILE' lists them), or replace it with a copy of its own`,
+    );
+  }
+  return fd;
 }

@@ -7,7 +7,17 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDoc } from '../../src/index.js';
@@ -105,6 +115,61 @@ describe('a folder baton writes into, linked outside the project', () => {
     symlinkSync(join(outside.dir, 'victim.jsonl'), segment);
     assert.equal(baton(['update', 'd.json', '.n += 1'], { cwd: p.dir }).code, 4);
     assert.deepEqual(outside.listing(), before);
+  });
+
+  it('a history segment hard-linked to a file outside is neither appended to nor truncated', (t) => {
+    const p = tempTree({ '.git/HEAD': '' });
+    const outside = outsideFolder();
+    t.after(() => (p.cleanup(), outside.cleanup()));
+    assert.equal(baton(['init', 'd.json', '--argjson', 'n', '0'], { cwd: p.dir }).code, 0);
+    const segment = join(p.dir, '.baton', 'd.json.history', '000000000001.jsonl');
+    const victim = join(outside.dir, 'victim.jsonl');
+    // The same bytes under a second name outside: O_NOFOLLOW cannot tell it from the original.
+    writeFileSync(victim, readFileSync(segment));
+    rmSync(segment);
+    linkSync(victim, segment);
+    const before = outside.listing();
+    const docBefore = readFileSync(join(p.dir, 'd.json'), 'utf8');
+    const r = baton(['update', 'd.json', '.n += 1'], { cwd: p.dir });
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /hard links/);
+    assert.deepEqual(outside.listing(), before);
+    assert.equal(readFileSync(join(p.dir, 'd.json'), 'utf8'), docBefore, 'the document is unchanged');
+  });
+
+  it('store export to a name linked outside the project writes nothing there', (t) => {
+    const p = tempTree({ '.git/HEAD': '' });
+    const outside = outsideFolder({ 'victim.txt': 'precious\n' });
+    t.after(() => (p.cleanup(), outside.cleanup()));
+    assert.equal(baton(['init', 'd.json', '--argjson', 'n', '0'], { cwd: p.dir }).code, 0);
+    symlinkSync(join(outside.dir, 'victim.txt'), join(p.dir, 'export.jsonl'));
+    symlinkSync(join(outside.dir, 'planted'), join(p.dir, 'dangling.jsonl'));
+    mkdirSync(join(outside.dir, 'dir'));
+    symlinkSync(join(outside.dir, 'dir'), join(p.dir, 'out'));
+    for (const file of ['export.jsonl', 'dangling.jsonl', 'out/export.jsonl']) {
+      const r = baton(['store', 'export', file], { cwd: p.dir });
+      assert.equal(r.code, 4, `${file}: ${r.stderr}`);
+      assert.match(r.stderr, /symlink/, file);
+    }
+    assert.deepEqual(outside.listing(), { 'victim.txt': 'precious\n' });
+    const plain = baton(['store', 'export', 'plain.jsonl'], { cwd: p.dir });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(readFileSync(join(p.dir, 'plain.jsonl'), 'utf8'), /d\.json/);
+  });
+
+  it('goal start never appends through a symlinked .git/info/exclude', (t) => {
+    const home = tempTree();
+    const work = tempTree();
+    const outside = outsideFolder({ 'victim.txt': 'precious\n' });
+    t.after(() => (home.cleanup(), work.cleanup(), outside.cleanup()));
+    assert.equal(spawnSync('git', ['init', '-q'], { cwd: work.dir }).status, 0);
+    mkdirSync(join(work.dir, '.git', 'info'), { recursive: true });
+    rmSync(join(work.dir, '.git', 'info', 'exclude'), { force: true });
+    symlinkSync(join(outside.dir, 'victim.txt'), join(work.dir, '.git', 'info', 'exclude'));
+    const env = { HOME: home.dir, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    const r = baton(['goal', 'start', 'g1', 'ship', 'it'], { cwd: work.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(outside.listing(), { 'victim.txt': 'precious\n' });
   });
 
   it('.claude/state linked outside: task commands and the wave barrier write nothing there', (t) => {

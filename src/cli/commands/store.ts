@@ -2,9 +2,11 @@
  * `baton store migrate|export|import`: what concerns the store rather than one document. The
  * PostgreSQL store is loaded only by these verbs when the chosen store is PostgreSQL.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BatonError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { confine, isInside } from '../../fs/confine.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { projectContext } from '../../project/project-context.js';
 import { chooseStore, exportLines, importLines, migrateStore, openPortable } from '../../stores/index.js';
@@ -29,7 +31,7 @@ export default async function store(args: string[], cli: CommandIo): Promise<num
         const lines: string[] = [];
         for await (const line of exportLines(portable.store, portable.kind)) lines.push(`${line}\n`);
         if (file === undefined || file === '-') cli.out(lines.join(''));
-        else writeFileSync(resolve(cli.cwd, file), lines.join(''));
+        else writeExport(project.root, resolve(cli.cwd, file), lines.join(''));
         if (file !== undefined && file !== '-') cli.err(`baton store: exported ${lines.length - 1} documents\n`);
         return 0;
       } finally {
@@ -52,4 +54,15 @@ export default async function store(args: string[], cli: CommandIo): Promise<num
     default:
       throw new BatonError('usage', `unknown store command '${verb}'; use migrate, export or import`);
   }
+}
+
+/**
+ * An export named inside the project must stay inside once symlinks are resolved (a link planted
+ * at the name, or a folder on the way, would carry every document out); one named outside is the
+ * caller's explicit choice. Either way it is written by rename, which replaces a link at the name
+ * and never writes through it or through a hard link.
+ */
+function writeExport(root: string, path: string, text: string): void {
+  if (isInside(root, path)) confine(root, path, 'export file');
+  writeFileAtomic(path, text);
 }
