@@ -594,6 +594,27 @@ function set(args: Arg[]): string | undefined {
   return undefined;
 }
 
+/**
+ * baton's own commands write through baton's rules. Not the ones that run other programs or
+ * serve (hook, mcp, ui, demo), import arbitrary files (store) or write host settings (install),
+ * as the sandbox leaves them out of the baton calls it runs unwrapped.
+ */
+const BATON_COMMANDS = new Set(
+  'init get update set append consume clear history show revert doctor goal lint run phase gate task statusline help'.split(
+    ' ',
+  ),
+);
+for (const flag of ['--version', '-V', '--help', '-h']) BATON_COMMANDS.add(flag);
+
+function baton(args: Arg[]): string | undefined {
+  const sub = args[0];
+  if (!sub) return undefined;
+  if (!sub.fixed) return `\`baton ${shorten(sub.source)}\`: a command baton cannot read`;
+  if (!BATON_COMMANDS.has(sub.text))
+    return `\`baton ${shorten(sub.text)}\` runs programs, serves, imports files or writes host settings`;
+  return undefined;
+}
+
 /** `env` only prints the environment; with a command it would run one. */
 function env(args: Arg[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
@@ -1031,7 +1052,11 @@ const PROGRAMS: Record<string, Check> = {
   uname: anyArgs,
   printenv: anyArgs,
   sleep: anyArgs,
-  baton: anyArgs,
+  baton,
+  // The Eneo helpers shipped with baton: shims over `baton task` (compat/eneo/bin).
+  'eneo-phase-set': anyArgs,
+  'eneo-task-init': anyArgs,
+  'eneo-task-update': anyArgs,
   printf,
   read,
   set,
