@@ -42,7 +42,7 @@ function describe(error: ErrorObject, schema: ToolSchema, args: Record<string, u
   const path = error.instancePath.split('/').slice(1);
   const name = path.map((part, i) => (i > 0 && /^\d+$/.test(part) ? `[${part}]` : i > 0 ? `.${part}` : part)).join('');
   const given = path.reduce<unknown>((value, part) => (value as Record<string, unknown> | undefined)?.[part], args);
-  return `argument '${name || 'arguments'}' must be ${want(error)}, got ${shown(given)}`;
+  return `argument '${name || 'arguments'}' ${want(error)}, got ${shown(given)}`;
 }
 
 /** What a property's schema accepts, in words. */
@@ -53,21 +53,29 @@ function expected(property: object): string {
   return p.type ? article(p.type) : 'any JSON value';
 }
 
-/** What the failing keyword asked for. */
+/** What the failing keyword asked for ("must be ..."). */
 function want(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
+  const expected = wanted(error.keyword, params);
+  // Ajv's own words for the rest: "must NOT have more than 3 items".
+  return expected === undefined ? (error.message ?? 'is not valid') : `must be ${expected}`;
+}
+
+function wanted(keyword: string, params: Record<string, unknown>): string | undefined {
+  switch (keyword) {
     case 'type':
       return article(String(params.type));
     case 'enum':
       return `one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'minimum':
     case 'maximum':
-      return `${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}`;
+      return `${keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}`;
     case 'minLength':
       return Number(params.limit) === 1 ? 'a non-empty string' : `at least ${String(params.limit)} characters`;
+    case 'pattern':
+      return `a string matching ${String(params.pattern)}`;
     default:
-      return error.message ?? 'valid';
+      return undefined;
   }
 }
 

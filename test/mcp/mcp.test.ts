@@ -223,6 +223,10 @@ describe('baton mcp', () => {
       await fails('phase', { action: 'done', run: 'r1', phase: '1-plan', evidence: ['a.md', 3] }, 'usage'),
       "usage: bad arguments for phase: argument 'evidence[1]' must be a string, got 3",
     );
+    assert.equal(
+      await fails('set', { file: 'notes.json', path: 'n', value: 2, writer: 'two words' }, 'usage'),
+      'usage: bad arguments for set: argument \'writer\' must be a string matching ^[A-Za-z0-9_.-]{1,40}$, got "two words"',
+    );
     await fails('nope', {}, 'usage');
     await fails('update', { file: 'notes.json', expr: '.n +' }, 'jq_syntax');
     await fails('update', { file: 'notes.json', expr: '.n = $missing' }, 'jq_syntax');
