@@ -24,6 +24,8 @@ export interface WriteContext {
   operation?: string;
   /** Depth and size bounds of the whole document (default DEFAULT_LIMITS). */
   limits?: Pick<Limits, 'maxDepth' | 'maxDocumentBytes'>;
+  /** Who really runs the command, when a sandbox says so: a claimed writer must be them for owned fields. */
+  identity?: { agent: string; session?: string };
 }
 
 export interface Commit {
@@ -70,7 +72,9 @@ export function prepareWrite(current: JsonObject | undefined, candidate: JsonObj
 
 export function checkLifecycle(kind: 'create' | 'delete', context: WriteContext): void {
   const allowed = context.schema.rules[kind];
-  if (!allowed || allowed.length === 0 || writerMatches(context.writer, allowed)) return;
+  if (!allowed || allowed.length === 0) return;
+  checkClaim(context, `${kind} this document`);
+  if (writerMatches(context.writer, allowed)) return;
   throw new BatonError(
     'forbidden',
     `writer ${context.writer ?? '(anonymous)'} may not ${kind} this document; allowed: ${allowed.join(', ')} (pass --as WRITER)`,
@@ -155,6 +159,7 @@ function checkImmutable(current: JsonObject, doc: JsonObject, immutable: string[
 function checkOwners(current: JsonObject, doc: JsonObject, context: WriteContext): void {
   for (const [field, owners] of Object.entries(context.schema.rules.owners)) {
     const changed = !deepEqual(current[field], doc[field]);
+    if (changed) checkClaim(context, `change field ${field}`);
     if (changed && !writerMatches(context.writer, owners)) {
       throw new BatonError(
         'forbidden',
@@ -162,6 +167,20 @@ function checkOwners(current: JsonObject, doc: JsonObject, context: WriteContext
       );
     }
   }
+}
+
+/**
+ * Owners and lifecycle rules trust the writer's name; when a sandbox names the agent really
+ * running (project/identity.ts), a name it claims that is neither that agent nor its session is
+ * refused, so `--as orchestrator` from a subagent does not make it the orchestrator.
+ */
+function checkClaim(context: WriteContext, what: string): void {
+  const { identity, writer } = context;
+  if (!identity || writer === undefined || writer === identity.agent || writer === identity.session) return;
+  throw new BatonError(
+    'forbidden',
+    `writer ${writer} is claimed, but this command runs as agent ${identity.agent} (the sandbox's identity), which may not ${what} as another; nothing was written: drop --as and BATON_WRITER`,
+  );
 }
 
 function checkSizes(current: JsonObject | undefined, doc: JsonObject, limit: number): void {

@@ -17,10 +17,20 @@ import { diff } from '../core/patch.js';
 import { getAt, parsePath, setAt } from '../core/dotted-paths.js';
 import type { CompiledSchema } from '../core/schema/index.js';
 import { typedValue } from '../core/schema/typed-value.js';
+import { readIdentity } from '../project/identity.js';
 import { projectContext, type ProjectContext } from '../project/project-context.js';
-import type { Current, Decision, DocMeta, HistoryEntry, Operation, ReadResult, Store } from '../stores/index.js';
+import {
+  checkDocumentKey,
+  type Current,
+  type Decision,
+  type DocMeta,
+  type HistoryEntry,
+  type Operation,
+  type ReadResult,
+  type Store,
+} from '../stores/index.js';
 import { buildChange } from './commit.js';
-import { mirrorHolds, mirrorTargets, writeMirrors } from './mirrors.js';
+import { mirrorHolds, mirrorTargets, writeMirrors, type MirrorPlace } from './mirrors.js';
 
 export type Args = Record<string, Json>;
 
@@ -73,7 +83,10 @@ export class Doc {
     readonly key: string,
     private readonly root: string,
     private readonly options: DocOptions = {},
-  ) {}
+  ) {
+    // Every face builds a Doc: a key naming a sidecar or leaving the project is refused here, for every store.
+    checkDocumentKey(key);
+  }
 
   private get howToCreate(): string {
     return this.options.howToCreate ?? `'baton init ${this.key}'`;
@@ -102,7 +115,7 @@ export class Doc {
       const { loadSchema } = await import('./schemas.js');
       const schema = await loadSchema(ref, this.root);
       const doc = read.state === 'ok' && isObject(read.doc) ? read.doc : null;
-      const stale = mirrorTargets(this.root, this.key, schema, doc).filter((mirror) => !mirrorHolds(mirror));
+      const stale = (await mirrorTargets(this.mirrorPlace(), schema, doc)).filter((mirror) => !mirrorHolds(mirror));
       if (stale.length > 0) writeMirrors(this.root, stale);
     } catch {
       // The read stands; the next write (or the doctor) reports and restores the mirror.
@@ -337,7 +350,7 @@ export class Doc {
       if (commit.patch.length === 0 && ['update', 'set', 'append', 'consume'].includes(planned.kind)) {
         return { result: { doc: commit.doc, rev: current.rev, notes: commit.notes } };
       }
-      const mirrors = mirrorTargets(this.root, this.key, schema, commit.doc);
+      const mirrors = await mirrorTargets(this.mirrorPlace(), schema, commit.doc);
       const entry = {
         ...(context.writer ? { writer: context.writer } : {}),
         op,
@@ -353,6 +366,10 @@ export class Doc {
         ...(mirrors.length > 0 ? { committed: () => writeMirrors(this.root, mirrors) } : {}),
       };
     });
+  }
+
+  private mirrorPlace(): MirrorPlace {
+    return { root: this.root, key: this.key, store: this.store, project: this.project() };
   }
 
   private project(): ProjectContext {
@@ -381,8 +398,11 @@ export class Doc {
 
   private context(schema: CompiledSchema, options: WriteOptions): WriteContext {
     const context: WriteContext = { schema, now: this.clock() };
-    const who = options.writer ?? this.options.writer;
+    const identity = readIdentity(this.project().root);
+    // With no name given, the sandbox's agent is the writer: it writes with its own rights.
+    const who = options.writer ?? this.options.writer ?? identity?.agent;
     if (who !== undefined) context.writer = who;
+    if (identity) context.identity = identity;
     if (options[OPERATION] !== undefined) context.operation = options[OPERATION];
     if (this.options.maxValueBytes !== undefined) context.maxValueBytes = this.options.maxValueBytes;
     context.limits = this.limits;

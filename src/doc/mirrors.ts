@@ -1,10 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import type { CompiledSchema } from '../core/schema/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { mkdirInside, resolveKey } from '../fs/confine.js';
+import { mkdirInside, realTarget, resolveKey } from '../fs/confine.js';
+import { protection, type Protection } from '../project/policy/protect.js';
+import type { ProjectContext } from '../project/project-context.js';
+import type { Store } from '../stores/index.js';
 
 export interface Mirror {
   /** Absolute path, checked to stay inside the document's folder. */
@@ -20,20 +23,34 @@ function mirrorFiles(schema: CompiledSchema, doc: JsonObject | null): { file: st
   }));
 }
 
-export function mirrorText(value: unknown, empty: string): string {
+function mirrorText(value: unknown, empty: string): string {
   if (value === undefined || value === null || value === '') return empty;
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Where the mirror files of one document may be written: what the engine asks before each. */
+export interface MirrorPlace {
+  root: string;
+  key: string;
+  store: Store;
+  project: ProjectContext;
 }
 
 /**
  * The mirror files of the document `key` under `root`, on this machine whatever the store. Checked
  * before the commit: a mirror that cannot be written (a folder in its place, a symlink out of the
- * folder) refuses the whole write instead of failing after it.
+ * document's folder) or may not be (see mayWrite) refuses the whole write instead of failing after it.
  */
-export function mirrorTargets(root: string, key: string, schema: CompiledSchema, doc: JsonObject | null): Mirror[] {
+export async function mirrorTargets(
+  place: MirrorPlace,
+  schema: CompiledSchema,
+  doc: JsonObject | null,
+): Promise<Mirror[]> {
   if (schema.rules.mirrors.length === 0) return [];
-  const folder = dirname(resolve(root, key));
-  return mirrorFiles(schema, doc).map((mirror) => {
+  const folder = dirname(resolve(place.root, place.key));
+  const mirrors: Mirror[] = [];
+  const guard = protection(place.project);
+  for (const [i, mirror] of mirrorFiles(schema, doc).entries()) {
     const target = join(folder, mirror.file);
     if (existsSync(target) && !statSync(target).isFile()) {
       throw new BatonError(
@@ -41,8 +58,47 @@ export function mirrorTargets(root: string, key: string, schema: CompiledSchema,
         `mirror file ${target} is not a regular file (a folder?); remove or move it, nothing was written`,
       );
     }
-    return { file: resolveKey(folder, mirror.file), content: mirror.content };
-  });
+    const file = resolveKey(folder, mirror.file);
+    await mayWrite(place, guard, file, schema.rules.mirrors[i]?.field ?? '', schema.name);
+    mirrors.push({ file, content: mirror.content });
+  }
+  return mirrors;
+}
+
+/**
+ * A schema is data anyone may write, and baton a command any agent may run: a mirror is refused
+ * when it would land where the gate protects now (a test file in GREEN, `.env`), on baton's state
+ * or rules (a sidecar, another configured document or mirror, the config, a schema file), or on
+ * another document. The document's own mirror as baton.config.json configures it is baton's to write.
+ */
+async function mayWrite(
+  place: MirrorPlace,
+  guard: Protection,
+  file: string,
+  field: string,
+  schemaName: string,
+): Promise<void> {
+  const refuse = (why: string) =>
+    new BatonError(
+      'forbidden',
+      `mirror file ${relative(place.root, file) || file} of ${place.key} (schema ${schemaName}) is refused: ${why}; nothing was written, fix the schema's mirrors`,
+    );
+  const own = resolve(place.root, place.key);
+  if (same(file, own)) throw refuse('it is the document itself');
+  const configured = Object.values(guard.config?.documents ?? {})
+    .filter((entry) => same(resolve(place.project.root, entry.path), own))
+    .flatMap((entry) => {
+      const mirror = entry.mirrors?.[field];
+      return mirror ? [resolve(place.project.root, mirror.file)] : [];
+    });
+  const hit = guard.check(file, { all: configured });
+  if (hit) throw refuse(hit.message);
+  const key = relative(realTarget(place.root), realTarget(file)).split(sep).join('/');
+  if ((await place.store.history(key, { limit: 1 })).length > 0) throw refuse(`${key} is another document`);
+}
+
+function same(a: string, b: string): boolean {
+  return realTarget(a) === realTarget(b);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
+import { isInside, realTarget } from '../fs/confine.js';
 import type { Json } from '../core/json.js';
 import {
   BUILTIN_SCHEMAS,
@@ -9,6 +10,7 @@ import {
   DEFAULT_SCHEMA,
   type CompiledSchema,
 } from '../core/schema/index.js';
+import { isSchemaPath } from '../project/policy/state-files.js';
 
 const cache = new Map<string, Promise<CompiledSchema>>();
 
@@ -17,7 +19,7 @@ export function loadSchema(ref: string | undefined, root: string): Promise<Compi
   const name = ref ?? DEFAULT_SCHEMA;
   const builtin = builtinSchema(name);
   if (builtin) return Promise.resolve(builtin);
-  if (!name.includes('/') && !name.endsWith('.json')) {
+  if (!isSchemaPath(name)) {
     return Promise.reject(
       new BatonError(
         'usage',
@@ -25,13 +27,27 @@ export function loadSchema(ref: string | undefined, root: string): Promise<Compi
       ),
     );
   }
-  const file = isAbsolute(name) ? name : resolve(root, name);
+  const file = confinedSchema(isAbsolute(name) ? name : resolve(root, name), root);
   let pending = cache.get(file);
   if (!pending) {
     pending = compileSchema(name, readSchemaFile(file));
     cache.set(file, pending);
   }
   return pending;
+}
+
+/**
+ * A schema decides a document's rules and where its mirrors land: one from outside the project (a
+ * file an agent wrote in /tmp) is refused, symlinks followed. Returns the file's real path.
+ */
+function confinedSchema(file: string, root: string): string {
+  const real = realTarget(file);
+  if (!isInside(realTarget(root), real))
+    throw new BatonError(
+      'unsafe_path',
+      `schema file ${file} is outside the project ${root}${real === file ? '' : ` (through a symlink, to ${real})`}; use a built-in schema or one inside the project, nothing was written`,
+    );
+  return real;
 }
 
 function readSchemaFile(file: string): Json {

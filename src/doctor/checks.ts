@@ -4,12 +4,12 @@
  * each readable document (its schema, and this machine's mirror files) and reports.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { fromSystemError, isBatonError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
-import { mirrorText } from '../doc/mirrors.js';
+import { mirrorHolds, mirrorTargets, writeMirrors, type Mirror } from '../doc/mirrors.js';
 import { loadSchema } from '../doc/schemas.js';
-import { writeFileAtomic } from '../fs/atomic.js';
+import { projectContext } from '../project/project-context.js';
 import type { DocMeta, Finding, Store } from '../stores/index.js';
 
 export type { Finding } from '../stores/index.js';
@@ -41,21 +41,30 @@ async function documentRows(store: Store, root: string, key: string, meta: DocMe
         ? '—'
         : `${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}; fix with baton set/update or baton revert`,
     });
-    for (const mirror of schema.rules.mirrors) {
-      const path = join(root, dirname(key), mirror.file);
-      const want = `${mirrorText(isObject(read.doc) ? read.doc[mirror.field] : undefined, mirror.empty)}\n`;
-      const have = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-      const check = `${key} mirror ${mirror.file} = ${mirror.field}`;
+    // The same targets and refusals as a write: a repair never lands where a commit may not.
+    let mirrors: Mirror[];
+    try {
+      const project = projectContext({ cwd: root, env: {} });
+      mirrors = await mirrorTargets({ root, key, store, project }, schema, isObject(read.doc) ? read.doc : null);
+    } catch (error) {
+      if (!isBatonError(error)) throw error;
+      rows.push({ ok: false, check: `${key} mirrors can be written`, fix: error.message });
+      return rows;
+    }
+    for (const [i, mirror] of mirrors.entries()) {
+      const rule = schema.rules.mirrors[i] as (typeof schema.rules.mirrors)[number];
+      const have = existsSync(mirror.file) ? readFileSync(mirror.file, 'utf8') : undefined;
+      const check = `${key} mirror ${rule.file} = ${rule.field}`;
       rows.push(
-        have === want
+        mirrorHolds(mirror)
           ? { ok: true, check, fix: '—' }
           : {
               ok: false,
               check,
-              fix: `baton doctor --repair rewrites ${mirror.file} from the JSON (${JSON.stringify(have?.trim() ?? null)} vs ${JSON.stringify(want.trim())})`,
+              fix: `baton doctor --repair rewrites ${rule.file} from the JSON (${JSON.stringify(have?.trim() ?? null)} vs ${JSON.stringify(mirror.content.trim())})`,
               repair: async () => {
-                writeFileAtomic(path, want, { durable: false });
-                return `rewrote ${relative(root, path)}`;
+                writeMirrors(root, [mirror]);
+                return `rewrote ${relative(root, mirror.file)}`;
               },
             },
       );

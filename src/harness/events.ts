@@ -21,6 +21,8 @@ export interface EventSpec {
   needsPayload: boolean;
   /** baton.config.json sections that turn the event on for a project without a profile. */
   sections: readonly string[];
+  /** On for every project with a config, whatever its sections: baton's state rule guards the config itself. */
+  everyConfig?: true;
   /** The host's own event names that arrive as this event; claude always uses the canonical name. */
   hosts: { codex?: readonly string[]; gemini?: readonly string[]; cursor?: readonly string[] };
 }
@@ -44,6 +46,7 @@ export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
     timeout: 5,
     needsPayload: true,
     sections: ['rules'],
+    everyConfig: true,
     hosts: { codex: ['PreToolUse'], gemini: ['BeforeTool'], cursor: ['preToolUse', 'beforeShellExecution'] },
   },
   SubagentStop: {
@@ -147,10 +150,12 @@ export function hostEvents(host: HostName): Record<string, EventName> {
 
 /** Events a project's own config sections ask for, on top of its profile's. */
 export function configEvents(config: Record<string, unknown>): EventName[] {
-  return EVENT_NAMES.filter((name) =>
-    EVENTS[name].sections.some((section) => {
-      const value = config[section];
-      return Array.isArray(value) ? value.length > 0 : Boolean(value);
-    }),
+  return EVENT_NAMES.filter(
+    (name) =>
+      EVENTS[name].everyConfig ||
+      EVENTS[name].sections.some((section) => {
+        const value = config[section];
+        return Array.isArray(value) ? value.length > 0 : Boolean(value);
+      }),
   );
 }

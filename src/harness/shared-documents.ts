@@ -6,6 +6,7 @@
  * the documents, so nothing is fetched and no store code is loaded.
  */
 import type { HarnessConfig } from '../project/config.js';
+import type { SharedDocuments } from '../project/policy/state.js';
 import { chooseStore, hooksFetch } from '../stores/index.js';
 import { debugLog } from './debug-log.js';
 
@@ -15,9 +16,6 @@ import { debugLog } from './debug-log.js';
  * timeout (5 s for PreToolUse), which must never be what decides.
  */
 export const HOOK_STORE_BUDGET_MS = 750;
-
-/** Each configured document by name: its object, or undefined when it does not exist. */
-export type SharedDocuments = ReadonlyMap<string, Record<string, unknown> | undefined>;
 
 export interface Fetched {
   documents: SharedDocuments;

@@ -15,11 +15,12 @@ export type {
   Store,
 } from './store.js';
 export { checkNextRevision } from './store.js';
+export { checkDocumentKey, SIDECAR } from './keys.js';
 export { chooseStore, type StoreChoice } from './choice.js';
 export { openStore, type StoreOptions } from './open.js';
 export { isStoreFile } from './registry.js';
 export { hooksFetch, STORE_SCHEMES } from './schemes.js';
 export { MemoryStore } from './memory.js';
 export { FileStore, type FileStoreOptions } from './file/index.js';
-export { exportLines, importLines, type DocumentDump, type PortableStore } from './portable.js';
+export { exportLines, importLines, type DocumentDump, type ImportOptions, type PortableStore } from './portable.js';
 export { migrateStore, openPortable, type StoreTarget } from './transfer.js';

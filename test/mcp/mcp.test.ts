@@ -330,6 +330,39 @@ describe('baton mcp', () => {
     }
   });
 
+  it("with the sandbox's identity file, a server run --as another writer is refused owned fields, naming the agent; unowned ones work", async () => {
+    const identity = join(project, '.baton/sandbox/identity.json');
+    mkdirSync(join(project, '.baton/sandbox'), { recursive: true });
+    writeFileSync(identity, '{"agent": "a1", "session": "s1", "host": "claude"}');
+    const claimed = await connect('any', ['--as', 'orchestrator']);
+    try {
+      const before = onDisk('owned.json');
+      const result = (await claimed.callTool({
+        name: 'set',
+        arguments: { file: 'owned.json', path: 'phase', value: 'GREEN' },
+      })) as CallToolResult;
+      assert.equal((result.structuredContent as { code: string }).code, 'forbidden', text(result));
+      assert.match(text(result), /runs as agent a1/);
+      assert.equal(onDisk('owned.json'), before);
+      const unowned = (await claimed.callTool({
+        name: 'set',
+        arguments: { file: 'owned.json', path: 'notes', value: [] },
+      })) as CallToolResult;
+      assert.ok(!unowned.isError, text(unowned));
+    } finally {
+      await claimed.close();
+      writeFileSync(identity, '');
+    }
+  });
+
+  it('a sidecar is never a document: set and update of .baton/ metadata are refused, nothing changes', async () => {
+    const meta = '.baton/owned.json.meta.json';
+    const before = onDisk(meta);
+    await fails('set', { file: meta, path: 'schema', value: 'any' }, 'unsafe_path');
+    await fails('update', { file: meta, expr: 'del(.schema)' }, 'unsafe_path');
+    assert.equal(onDisk(meta), before);
+  });
+
   it('a document path outside the project is refused, by .., absolute path or symlink', async () => {
     symlinkSync(join(tree.dir, 'outside'), join(project, 'link'));
     await fails('get', { file: '../outside/secret.json' }, 'unsafe_path');

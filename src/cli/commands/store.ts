@@ -2,16 +2,23 @@
  * `baton store migrate|export|import`: what concerns the store rather than one document. The
  * PostgreSQL store is loaded only by these verbs when the chosen store is PostgreSQL.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine, isInside } from '../../fs/confine.js';
 import type { CommandIo } from '../../core/command-io.js';
+import { importRules } from '../../doc/import-rules.js';
+import { readFileBounded } from '../../fs/bounded-read.js';
 import { projectContext } from '../../project/project-context.js';
 import { chooseStore, exportLines, importLines, migrateStore, openPortable } from '../../stores/index.js';
 import { parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
+
+/**
+ * The largest export `baton store import` reads (docs/stores.md): far above a project's state (a
+ * document is at most 16 MiB, maxDocumentBytes), yet an endless input (/dev/zero) stops here.
+ */
+const IMPORT_MAX_BYTES = 128 * 1024 * 1024;
 
 export default async function store(args: string[], cli: CommandIo): Promise<number> {
   const { positionals } = parseCommand(COMMANDS.store!, args);
@@ -41,10 +48,13 @@ export default async function store(args: string[], cli: CommandIo): Promise<num
     case 'import': {
       if (file === undefined)
         throw new BatonError('usage', "baton store import needs the export's FILE (or - for stdin)");
-      const text = file === '-' ? cli.readStdin() : readFileSync(resolve(cli.cwd, file), 'utf8');
+      const text =
+        file === '-'
+          ? cli.readStdin(IMPORT_MAX_BYTES)
+          : readFileBounded(resolve(cli.cwd, file), IMPORT_MAX_BYTES, `the export ${file}`, 'import fewer documents');
       const portable = await openPortable(target);
       try {
-        const { documents, revisions } = await importLines(portable.store, text);
+        const { documents, revisions } = await importLines(portable.store, text, importRules(project, project.root));
         cli.out(`imported ${documents} documents, ${revisions} revisions\n`);
         return 0;
       } finally {

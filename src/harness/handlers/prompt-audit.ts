@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine, mkdirInside } from '../../fs/confine.js';
-import { StateReader } from '../policy/state.js';
+import { StateReader } from '../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { isoSeconds } from '../../core/time.js';
 import type { HandlerContext } from './handler-context.js';

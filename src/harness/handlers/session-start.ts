@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { StateReader } from '../policy/state.js';
+import { StateReader } from '../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { present } from '../../core/json.js';
 import type { HandlerContext } from './handler-context.js';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HarnessConfig, StopCommand } from '../../project/config.js';
-import type { StateReader } from '../policy/state.js';
+import type { StateReader } from '../../project/policy/state.js';
 import { blockedReasons, isReady, normalizeWave } from '../wave-barrier.js';
 
 export interface Failure {

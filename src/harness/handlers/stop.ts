@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userTempDir } from '../../fs/temp-dir.js';
-import { StateReader } from '../policy/state.js';
+import { StateReader } from '../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
 import { command, PRESETS, waveGate, type CheckContext, type Failure } from './stop-checks.js';

@@ -6,6 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, isAbsolute } from 'node:path';
 import { BatonError } from '../../core/errors.js';
+import { protection } from '../../project/policy/protect.js';
+import { projectContext } from '../../project/project-context.js';
 import { defaultRoot } from '../../project/root.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine } from '../../fs/confine.js';
@@ -84,6 +86,20 @@ function readSettings(file: string): Record<string, unknown> {
   return parsed;
 }
 
+/**
+ * The hooks are the gate: an agent that runs `baton install --remove` (or rewrites them with its
+ * own command) in GREEN would switch the gate off with a baton command. While a phase rule is
+ * active, only a person, outside the agent session, changes them.
+ */
+function refuseInProtectedPhase(options: InstallOptions): void {
+  const active = protection(projectContext({ cwd: options.cwd, env: options.env })).activePhase();
+  if (active === undefined) return;
+  throw new BatonError(
+    'forbidden',
+    `baton install changes the hooks that enforce the gate, and ${active.message}; nothing was changed: run it outside the agent session, or once the phase has moved on`,
+  );
+}
+
 export function installClaude(options: InstallOptions): InstallResult {
   const file = settingsFile(options.scope, options.cwd, options.env);
   const current = readSettings(file);
@@ -101,6 +117,7 @@ export function installClaude(options: InstallOptions): InstallResult {
   const differs = JSON.stringify(settings) !== JSON.stringify(current);
   const changed = options.remove ? exists && differs : differs || !exists;
   if (changed && !options.dryRun) {
+    refuseInProtectedPhase(options);
     // A project's .claude/ linked out of the project is refused (exit 4); the user's own is theirs.
     if (options.scope === 'project') confine(root, file, 'settings file');
     mkdirSync(dirname(file), { recursive: true });

@@ -11,12 +11,12 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 import type { Analysis, Write } from '../shell/analyze.js';
 import type { HookInput } from '../types.js';
-import { compilePatterns, globToRegExp, type PathTest } from './glob.js';
+import { compilePatterns, globToRegExp, ruleTest } from '../../project/policy/glob.js';
 import { failClosed } from './fail-closed.js';
 import { realPath, treeEntries } from './real-path.js';
-import { stateRule, STATE_RULE } from './state-files.js';
-import type { SharedDocuments } from '../shared-documents.js';
-import { StateReader } from './state.js';
+import { stateRule, STATE_RULE } from '../../project/policy/state-files.js';
+import type { SharedDocuments } from '../../project/policy/state.js';
+import { StateReader } from '../../project/policy/state.js';
 
 export interface Denial {
   rule: string;
@@ -145,14 +145,6 @@ function matchRule(
   // baton's own state is not exempted by the allow-list.
   const pool = rule.id === STATE_RULE ? all : paths;
   return pool.find((path) => (!rule.bulkDelete || (path.delete && path.tree)) && checker.test(path.abs))?.given;
-}
-
-function ruleTest(rule: RuleConfig, classes: HarnessConfig['pathClasses']): (abs: string) => boolean {
-  if (!rule.paths) return () => false;
-  const test = compilePatterns(rule.paths, classes);
-  const also: PathTest = rule.also ? compilePatterns(rule.also, classes) : () => true;
-  const unless: PathTest = rule.unless ? compilePatterns(rule.unless, classes) : () => false;
-  return (abs) => test(abs) && also(abs) && !unless(abs);
 }
 
 function renderMessage(rule: RuleConfig, values: Record<string, string>): string {

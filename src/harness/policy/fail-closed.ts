@@ -9,7 +9,7 @@ import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 import type { Analysis, Write } from '../shell/analyze.js';
 import type { Denial } from './evaluate.js';
 import { realPath, MAX_TREE } from './real-path.js';
-import { STATE_RULE } from './state-files.js';
+import { STATE_RULE } from '../../project/policy/state-files.js';
 
 export interface FailClosedInput {
   writes: Write[];

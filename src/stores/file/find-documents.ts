@@ -4,7 +4,8 @@
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { auxName, SIDECAR } from './layout.js';
+import { auxName } from './layout.js';
+import { SIDECAR } from '../keys.js';
 
 const SKIP = new Set(['node_modules', '.git']);
 const SIDECAR_FILE = /^(.+?)\.(lock|meta\.json|history)$/;

@@ -1,8 +1,9 @@
 /** Where the file store keeps a document's lock, metadata and history: the `.baton/` folder beside it. */
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { confineReal, realTarget, resolveKeyIn } from '../../fs/confine.js';
 import { NAME_MAX, shortName } from '../../fs/file-names.js';
 import { lstatOrMissing } from '../../fs/stat.js';
+import { SIDECAR, sidecarRefusal } from '../keys.js';
 
 /** Where a document and its sidecar files live on disk. */
 export interface DocPaths {
@@ -13,8 +14,6 @@ export interface DocPaths {
   meta: string;
   history: string;
 }
-
-export const SIDECAR = '.baton';
 
 /**
  * The longest suffix the engine adds to a document's name: the lock's steal guard temp file
@@ -50,6 +49,8 @@ export function docPaths(file: string): DocPaths {
 export function checkedDocPaths(root: string, key: string): DocPaths {
   const realRoot = realTarget(root);
   const paths = docPaths(resolveKeyIn(root, realRoot, key));
+  // A link (of the file or a folder on the way) into a sidecar makes the key name one.
+  if (relative(realRoot, realTarget(paths.file)).split(sep).includes(SIDECAR)) throw sidecarRefusal(key);
   confineReal(realRoot, paths.sidecar, `${key}'s .baton folder`);
   for (const path of [paths.lock, paths.meta, paths.history]) {
     if (isLink(path)) confineReal(realRoot, path, `${key}'s sidecar file`);

@@ -36,6 +36,9 @@ export function portableFileStore(store: FileStore): PortableStore {
         entries,
       };
     },
+    checkKey(key) {
+      store.paths(key);
+    },
     async load(dump) {
       const paths = store.paths(dump.key);
       await withLock(

@@ -4,6 +4,8 @@
  * classes were written that way), `?` one character, `[...]` a character set. Globs are anchored
  * and matched against the absolute path.
  */
+import type { HarnessConfig, RuleConfig } from '../config.js';
+
 export type PathTest = (path: string) => boolean;
 
 export function globToRegExp(glob: string): RegExp {
@@ -50,4 +52,13 @@ export function compilePatterns(patterns: readonly string[], classes: Record<str
   };
   for (const pattern of patterns) expand(pattern, new Set());
   return (path) => regexps.some((re) => re.test(path));
+}
+
+/** A rule's path test: its `paths`, narrowed by `also` and `unless`. */
+export function ruleTest(rule: RuleConfig, classes: HarnessConfig['pathClasses']): PathTest {
+  if (!rule.paths) return () => false;
+  const test = compilePatterns(rule.paths, classes);
+  const also: PathTest = rule.also ? compilePatterns(rule.also, classes) : () => true;
+  const unless: PathTest = rule.unless ? compilePatterns(rule.unless, classes) : () => false;
+  return (abs) => test(abs) && also(abs) && !unless(abs);
 }

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Condition, HarnessConfig } from '../../project/config.js';
-import type { SharedDocuments } from '../shared-documents.js';
+import type { Condition, HarnessConfig } from '../config.js';
+
+/** Each configured document by name, fetched from a shared store: its object, or undefined when it does not exist. */
+export type SharedDocuments = ReadonlyMap<string, Record<string, unknown> | undefined>;
 
 /**
  * Reads the document fields rules are conditioned on, as cheaply as possible: a field with a

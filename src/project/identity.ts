@@ -1,0 +1,41 @@
+/**
+ * Who is really running a command, when the host's OS sandbox says so: inside each sandboxed shell
+ * call the sandbox binds `<root>/.baton/sandbox/identity.json` read-only, naming the agent (its
+ * id, or `main`) and the session. Outside a sandbox the file is absent or empty. A writer claimed
+ * with --as or BATON_WRITER is checked against it for owned fields (core/prepare-write.ts), so a
+ * subagent cannot write as the orchestrator by saying so.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BatonError } from '../core/errors.js';
+
+export const IDENTITY_FILE = '.baton/sandbox/identity.json';
+
+export interface Identity {
+  agent: string;
+  session?: string;
+}
+
+export function readIdentity(root: string): Identity | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(root, IDENTITY_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const { agent, session } = (value ?? {}) as { agent?: unknown; session?: unknown };
+  // A file that is there but says nothing usable must not leave the claim unchecked.
+  if (typeof agent !== 'string' || agent === '')
+    throw new BatonError(
+      'forbidden',
+      `${IDENTITY_FILE} does not name the agent running this command; nothing was written: the sandbox writes it, check its setup`,
+    );
+  return typeof session === 'string' && session !== '' ? { agent, session } : { agent };
+}

@@ -1,0 +1,57 @@
+/**
+ * baton's own state: the configured documents, their mirrors, the wave file, every `.baton/`
+ * folder (locks, metadata, history), baton.config.json, the schema files it names and the hosts'
+ * settings that install the hooks. They change only through baton, which validates, locks and
+ * records each change (the config, schemas and settings only outside the agent session: they are
+ * the rules themselves); a tool or shell write to them is denied in every phase and profile,
+ * whatever the allow-list says. Running baton itself (`baton task phase-set`, `eneo-phase-set`)
+ * stays allowed. One list: the gate, baton's own writes (protect.ts) and the OS sandbox read it.
+ */
+import { resolve } from 'node:path';
+import type { HarnessConfig, RuleConfig } from '../config.js';
+
+export const STATE_RULE = 'baton-state';
+
+/**
+ * The agent hosts' project settings, which install baton's hooks and grant permissions: an agent
+ * that rewrites them (`"allow": ["Bash(*)"]`, the hooks removed) has switched the gate off.
+ */
+const HOST_SETTINGS = [
+  're:/\\.claude/settings(\\.local)?\\.json$',
+  're:/\\.gemini/settings\\.json$',
+  're:/\\.codex/(hooks\\.json|config\\.toml)$',
+  're:/\\.cursor/hooks\\.json$',
+];
+
+/** A schema named by path rather than by a built-in name (the test loadSchema applies). */
+export function isSchemaPath(ref: string): boolean {
+  return ref.includes('/') || ref.endsWith('.json');
+}
+
+export function stateRule(config: HarnessConfig, root: string): RuleConfig {
+  const files = [
+    ...Object.values(config.documents).flatMap((doc) => [
+      doc.path,
+      ...Object.values(doc.mirrors ?? {}).map((m) => m.file),
+      ...(doc.schema !== undefined && isSchemaPath(doc.schema) ? [doc.schema] : []),
+    ]),
+    ...(config.wave ? [config.wave.file] : []),
+  ];
+  const exact = files.map((file) => `re:^${escape(resolve(root, file))}$`);
+  return {
+    id: STATE_RULE,
+    on: 'both',
+    // Any baton.config.json: it is the config of a session started in its folder.
+    paths: [...exact, 're:/\\.baton(/|$)', 're:/baton\\.config\\.json$', ...HOST_SETTINGS],
+    message: [
+      '✗ Blocked: {file} is baton state or its rules; it changes only through baton, which validates, locks and records every change.',
+      "  Fix:  use baton instead: 'baton task phase-set RED|GREEN|REFACTOR|FREE' (or eneo-phase-set) for the phase,",
+      "        'baton task update <jq>' for the task, 'baton set <document> <field> <value>' or 'baton update <document> <jq>' for another document;",
+      '        baton.config.json and its schema files: edit them outside the agent session.',
+    ],
+  };
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
