@@ -309,4 +309,39 @@ describe("the sandbox's identity", () => {
       cleanup();
     }
   });
+
+  it("the gate denies a subagent's baton call that claims another writer, before it runs; its own name and the main agent pass", () => {
+    const { dir, cleanup } = tempTree({ 'baton.config.json': '{}' });
+    try {
+      const hook = (command: string, agent?: string) =>
+        decision(
+          baton(['hook', 'PreToolUse'], {
+            cwd: dir,
+            env: { BATON_ROOT: dir },
+            input: JSON.stringify({
+              tool_name: 'Bash',
+              tool_input: { command },
+              session_id: 's1',
+              ...(agent ? { agent_id: agent } : {}),
+            }),
+          }),
+        );
+      for (const command of [
+        'baton set d.json phase GREEN --as orchestrator',
+        "npx baton update d.json '.phase = 1' --as='orchestrator'",
+        'BATON_WRITER=orchestrator baton set d.json phase GREEN',
+        'export BATON_WRITER=orchestrator; baton set d.json phase GREEN',
+      ]) {
+        const answer = hook(command, 'a1');
+        assert.equal(answer.kind, 'deny', command);
+        assert.match(answer.reason, /runs baton as writer 'orchestrator', but it comes from agent a1/);
+        assert.match(answer.reason, /\[baton rule baton-identity\]/);
+        assert.equal(hook(command).kind, 'allow', `the main agent: ${command}`);
+      }
+      assert.equal(hook('baton set d.json notes x --as a1', 'a1').kind, 'allow');
+      assert.equal(hook('baton set d.json notes x', 'a1').kind, 'allow');
+    } finally {
+      cleanup();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { evaluatePolicy } from '../policy/evaluate.js';
+import { writerClaim } from '../policy/writer-claim.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
 
@@ -8,6 +9,8 @@ import type { HandlerContext } from './handler-context.js';
  * own state. Only a shell command loads the shell parser and analysis.
  */
 export async function preTool({ input, config, root, env, documents }: HandlerContext): Promise<HookOutcome> {
+  const claim = writerClaim(input);
+  if (claim) return { deny: claim, log: [] };
   let analysis;
   if (input.toolKind === 'bash' && input.command.trim() !== '') {
     const { analyzeShell, rawNames } = await import('../shell/analyze.js');
