@@ -8,7 +8,7 @@
 import { BatonError } from '../core/errors.js';
 import { DeferredStore } from './deferred.js';
 import { FileStore, type FileStoreOptions } from './file/index.js';
-import { SIDECAR } from './file/layout.js';
+import { SIDECAR } from './keys.js';
 import { portableFileStore } from './file/portable.js';
 import { MemoryStore } from './memory.js';
 import type { PortableStore } from './portable.js';

@@ -92,4 +92,29 @@ describe('baton on PostgreSQL (CLI)', () => {
     assert.equal(again.run(['store', 'import', '-'], {}, back.stdout).code, 0);
     assert.equal(body(again.run(['store', 'export']).stdout), body(dump.stdout));
   });
+
+  it('import confines keys on PostgreSQL as on files, and a refused line late in the file leaves nothing imported', () => {
+    const files = project({ BATON_STORE: '' });
+    assert.equal(files.run(['init', 'notes.json', '--argjson', 'n', '0']).code, 0);
+    assert.equal(files.run(['update', 'notes.json', '.n += 1']).code, 0);
+    const [header, line] = files.run(['store', 'export']).stdout.trim().split('\n') as [string, string];
+    const pg = project({ BATON_PROJECT: 'confined' });
+    assert.equal(pg.run(['store', 'migrate']).code, 0);
+    const withKey = (key: string) => JSON.stringify({ ...(JSON.parse(line) as object), key });
+    for (const [key, pattern] of [
+      ['../../x.json', /escapes the project/],
+      ['/etc/passwd', /not a relative path/],
+      ['.baton/x.json', /\.baton\/ folder/],
+      ['a/.baton/a.json.meta.json', /\.baton\/ folder/],
+      ['.claude/settings.local.json', /baton state or its rules/],
+    ] as const) {
+      const r = pg.run(['store', 'import', '-'], {}, `${header}\n${withKey('good.json')}\n${withKey(key)}\n`);
+      assert.notEqual(r.code, 0, key);
+      assert.match(r.stderr, pattern, key);
+      assert.match(r.stderr, /line 3 of the export: .*nothing was imported/, key);
+    }
+    assert.equal(pg.run(['store', 'export']).stdout.trim().split('\n').length, 1, 'no document in the database');
+    assert.equal(pg.run(['store', 'import', '-'], {}, `${header}\n${withKey('good.json')}\n`).code, 0);
+    assert.equal(pg.run(['get', 'good.json', '.n']).stdout, '1\n');
+  });
 });

@@ -15,7 +15,7 @@ import { parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 
 /**
- * The largest export `baton store import` reads (docs/stores.md): far above a project's state (a
+ * The largest export `baton store import` reads (docs/gates.md, "baton itself"): far above a project's state (a
  * document is at most 16 MiB, maxDocumentBytes), yet an endless input (/dev/zero) stops here.
  */
 const IMPORT_MAX_BYTES = 128 * 1024 * 1024;
