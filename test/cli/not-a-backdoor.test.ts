@@ -5,11 +5,11 @@
  * (CLI, library, hook), each refusal leaves the tree as it was, and each ordinary use still works.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { baton, cleanEnv, eneoTaskProject, ROOT } from '../helpers/cli.js';
+import { baton, BIN, cleanEnv, eneoTaskProject, ROOT } from '../helpers/cli.js';
 import { OWNED_SCHEMA, tempDir, tempTree, treeFiles } from '../helpers/fixtures.js';
 import { decision } from '../harness/helpers.js';
 
@@ -341,6 +341,53 @@ describe("the sandbox's identity", () => {
       assert.equal(hook('baton set d.json notes x --as a1', 'a1').kind, 'allow');
       assert.equal(hook('baton set d.json notes x', 'a1').kind, 'allow');
     } finally {
+      cleanup();
+    }
+  });
+
+  it('baton ui --allow-writes goes through the same checks: a sidecar revert and a claimed writer are refused (403), nothing changes', async () => {
+    const { dir, cleanup } = tempTree({ 'owned.json': OWNED_SCHEMA });
+    const env = { BATON_ROOT: dir };
+    const run = (args: string[]) => baton(args, { cwd: dir, env });
+    assert.equal(
+      run(['init', 'd.json', '--schema', 'owned.json', '--as', 'orchestrator', '--arg', 'phase', 'RED']).code,
+      0,
+    );
+    assert.equal(run(['set', 'd.json', 'phase', 'GREEN', '--as', 'orchestrator']).code, 0);
+    const child = spawn(process.execPath, [BIN, 'ui', '--allow-writes', '--as', 'orchestrator'], {
+      cwd: dir,
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) done(out.split('\n')[0] as string);
+        });
+        child.once('exit', (code) => fail(new Error(`baton ui exited ${code}`)));
+      });
+      const revert = async (doc: string) =>
+        (
+          await fetch(new URL('/api/revert', url), {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ doc, rev: 1 }),
+          })
+        ).status;
+      mkdirSync(join(dir, '.baton/sandbox'), { recursive: true });
+      writeFileSync(join(dir, '.baton/sandbox/identity.json'), '{"agent": "a1", "session": "s1", "host": "claude"}');
+      const before = treeFiles(dir);
+      assert.equal(await revert('.baton/d.json.meta.json'), 403);
+      assert.equal(await revert('d.json'), 403, 'the ui claims orchestrator, the sandbox says a1');
+      assert.deepEqual(treeFiles(dir), before);
+      writeFileSync(join(dir, '.baton/sandbox/identity.json'), '');
+      assert.equal(await revert('d.json'), 200);
+    } finally {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
       cleanup();
     }
   });
