@@ -12,6 +12,7 @@ import {
   readlinkSync,
   realpathSync,
   statSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../core/errors.js';
@@ -156,4 +157,14 @@ export function openNoFollow(path: string, flags: keyof typeof OPEN_FLAGS, mode 
     );
   }
   return fd;
+}
+
+/** Appends `text` in one write through openNoFollow: never through a symlink or a hard link at the name. */
+export function appendNoFollow(path: string, text: string): void {
+  const fd = openNoFollow(path, 'a');
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -4,10 +4,9 @@
  * git runs with the caller's environment (GIT_CONFIG_GLOBAL and friends must apply). Every
  * failure is ignored: this is a courtesy, never a reason to refuse.
  */
-import { closeSync, writeSync } from 'node:fs';
 import { isBatonError } from '../core/errors.js';
 import { readFileBounded } from '../fs/bounded-read.js';
-import { confine, mkdirInside, openNoFollow } from '../fs/confine.js';
+import { appendNoFollow, confine, mkdirInside } from '../fs/confine.js';
 import { spawnSync } from 'node:child_process';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
@@ -48,12 +47,7 @@ export function excludeStatusFile(launchDir: string, env: NodeJS.ProcessEnv): vo
       if (isBatonError(error)) throw error;
       // a new file
     }
-    const fd = openNoFollow(exclude, 'a');
-    try {
-      writeSync(fd, existing !== '' && !existing.endsWith('\n') ? `\n${line}` : line);
-    } finally {
-      closeSync(fd);
-    }
+    appendNoFollow(exclude, existing !== '' && !existing.endsWith('\n') ? `\n${line}` : line);
   } catch {
     // ignored by design: an exclude file only adds ignores
   }

@@ -2,9 +2,10 @@
  * log.md: append-only outliner. One entry = a top bullet with the ISO time, further lines
  * as child bullets. Written with one append call so concurrent writers do not interleave lines.
  */
-import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isoSeconds } from '../core/time.js';
+import { appendNoFollow } from '../fs/confine.js';
 import { compactStamp } from './time.js';
 
 function formatLogEntry(text: string, now: Date = new Date()): string {
@@ -17,7 +18,7 @@ function formatLogEntry(text: string, now: Date = new Date()): string {
 
 export function appendLog(logFile: string, text: string, now?: Date): void {
   const entry = formatLogEntry(text, now);
-  if (entry) appendFileSync(logFile, entry);
+  if (entry) appendNoFollow(logFile, entry);
 }
 
 /**

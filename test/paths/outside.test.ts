@@ -172,6 +172,20 @@ describe('a folder baton writes into, linked outside the project', () => {
     assert.deepEqual(outside.listing(), { 'victim.txt': 'precious\n' });
   });
 
+  it("a goal's log.md hard-linked to a file outside is never appended to: goal close refuses", (t) => {
+    const home = tempTree();
+    const work = tempTree();
+    const outside = outsideFolder({ 'victim.md': 'precious\n' });
+    t.after(() => (home.cleanup(), work.cleanup(), outside.cleanup()));
+    const env = { HOME: home.dir };
+    assert.equal(baton(['goal', 'start', 'g1', 'ship', 'it'], { cwd: work.dir, env }).code, 0);
+    const log = join(home.dir, '.claude', 'orchestrate', 'g1', 'log.md');
+    rmSync(log, { force: true });
+    linkSync(join(outside.dir, 'victim.md'), log);
+    assert.notEqual(baton(['goal', 'close'], { cwd: work.dir, env }).code, 0);
+    assert.deepEqual(outside.listing(), { 'victim.md': 'precious\n' });
+  });
+
   it('.claude/state linked outside: task commands and the wave barrier write nothing there', (t) => {
     const p = eneoProject();
     const wave = `${JSON.stringify({ wave: 1, expected: 2, done: 0, status: 'in-progress' }, null, 2)}\n`;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
-import { confine, mkdirInside } from '../../fs/confine.js';
+import { appendNoFollow, confine, mkdirInside } from '../../fs/confine.js';
 import { StateReader } from '../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { isoSeconds } from '../../core/time.js';
@@ -39,7 +39,7 @@ export async function promptAudit({ input, config, root, env, now, documents }: 
       hash: createHash('sha256').update(prompt, 'utf8').digest('hex').slice(0, 16),
       len: [...prompt].length,
     };
-    appendFileSync(file, `${JSON.stringify(record)}\n`);
+    appendNoFollow(file, `${JSON.stringify(record)}\n`);
     trim(file, audit.maxLines);
   }
   const task = config.documents.task;
