@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { BatonError } from '../core/errors.js';
+import { BatonError, isBatonError } from '../core/errors.js';
+import { CONFIG_FILE_MAX_BYTES, readFileBounded } from '../fs/bounded-read.js';
 import { isInside, realTarget } from '../fs/confine.js';
 import type { Json } from '../core/json.js';
 import {
@@ -53,8 +53,9 @@ function confinedSchema(file: string, root: string): string {
 function readSchemaFile(file: string): Json {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
+    text = readFileBounded(file, CONFIG_FILE_MAX_BYTES, `schema file ${file}`, 'fix the schema file');
+  } catch (error) {
+    if (isBatonError(error)) throw error;
     throw new BatonError('usage', `schema file ${file} cannot be read; check the --schema path`);
   }
   try {

@@ -16,6 +16,9 @@ export const STDIN_MAX_BYTES = 32 * 1024 * 1024;
  */
 export const DOCUMENT_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
+/** A file of settings or rules baton reads whole (baton.config.json, a schema, a run contract). */
+export const CONFIG_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
 const CHUNK = 1024 * 1024;
 
 /**

@@ -4,7 +4,8 @@
  * Not stores/file's readDocument, which reads alike: importing it would pull the whole file store
  * into the hook front, which every event pays for, handled or not.
  */
-import { readFileSync } from 'node:fs';
+import { isBatonError } from '../core/errors.js';
+import { CONFIG_FILE_MAX_BYTES, readFileBounded } from '../fs/bounded-read.js';
 import { join } from 'node:path';
 
 export const CONFIG_FILE = 'baton.config.json';
@@ -16,8 +17,9 @@ export function readConfigFile(root: string): RawConfig {
   const file = join(root, CONFIG_FILE);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileBounded(file, CONFIG_FILE_MAX_BYTES, file, 'a configuration is a few lines of JSON: fix the file');
   } catch (error) {
+    if (isBatonError(error)) return { state: 'invalid', error: error.message };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
     return { state: 'invalid', error: `${file} cannot be read (${(error as Error).message}); check its permissions` };

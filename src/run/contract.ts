@@ -9,9 +9,9 @@
  * `id`/`name` may stand for `phase`, and `input`/`output` for the plural (the original workflow
  * YAML says `input:`).
  */
-import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { BatonError } from '../core/errors.js';
+import { BatonError, isBatonError } from '../core/errors.js';
+import { CONFIG_FILE_MAX_BYTES, readFileBounded } from '../fs/bounded-read.js';
 import { isObject, type Json } from '../core/json.js';
 import { isInside } from '../fs/confine.js';
 import type { Contract } from '../generated/types/pipeline-run.js';
@@ -26,8 +26,9 @@ export async function loadContract(path: string, cwd: string, root: string): Pro
   const file = resolve(cwd, path);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileBounded(file, CONFIG_FILE_MAX_BYTES, `contract ${path}`, 'a contract lists phases: fix the file');
   } catch (error) {
+    if (isBatonError(error)) throw error;
     throw bad(
       path,
       `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,

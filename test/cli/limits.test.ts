@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, batonAsync, cleanEnv, type RunResult } from '../helpers/cli.js';
@@ -238,6 +238,22 @@ test('a 600 MB document (a sparse file) is refused as too large, exit 4, not as 
     assert.doesNotMatch(r.stderr, /permission/);
   }
   assert.equal(statSync(join(dir, 'big.json')).size, 600 * 1024 * 1024, 'the file is left as it was');
+});
+
+test('a 600 MB baton.config.json or schema file (sparse) is refused as too large, not read', () => {
+  const dir = project();
+  for (const name of ['baton.config.json', 'big.schema.json']) {
+    writeFileSync(join(dir, name), '');
+    truncateSync(join(dir, name), 600 * 1024 * 1024);
+  }
+  // An invalid configuration refuses what it governs (the task document, limits) and shows in doctor.
+  const config = baton(dir, 'doctor');
+  assert.notEqual(config.code, 0);
+  assert.match(config.stdout + config.stderr, /baton\.config\.json is larger than 16 MiB/);
+  rmSync(join(dir, 'baton.config.json'));
+  const schema = baton(dir, 'init', 's.json', '--schema', './big.schema.json');
+  assert.equal(schema.code, 4, schema.stderr);
+  assert.match(schema.stderr, /schema file .* is larger than 16 MiB/);
 });
 
 test('baton statusline stops reading standard input at 32 MiB: /dev/zero ends with exit 4', () => {
