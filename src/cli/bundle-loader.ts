@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -20,9 +20,14 @@ import { userTempDir } from '../fs/temp-dir.js';
  * by the bundle's path, so installs never share files) when the install is read-only. V8 rejects
  * a stale one (the source or Node changed) and it is rewritten; when nothing is writable the
  * command just runs uncached.
+ *
+ * The cache's name carries the bundle's size and modification time: V8 checks a cache against the
+ * source's length only, so a rebuilt bundle of the same length (the plugin's committed bundle is
+ * rewritten in place, plugin/dist) would run the old bytecode, and fail or do the old thing.
  */
 export function loadBundle<T>(file: string): T {
-  const name = `${basename(file)}.${process.version}.v8`;
+  const { size, mtimeMs } = statSync(file);
+  const name = `${size}-${Math.floor(mtimeMs)}-${basename(file)}.${process.version}.v8`;
   const beside = join(dirname(file), '.cache', name);
   const places = [beside];
   let found = ((data) => (data ? { place: beside, data } : undefined))(readOptional(beside));
@@ -45,7 +50,7 @@ export function loadBundle<T>(file: string): T {
   run(module.exports, createRequire(file), module, file, dirname(file));
   // Written at exit, so the cache also holds the functions this run compiled lazily.
   if (!found || script.cachedDataRejected)
-    process.once('exit', () => saveCache(script, found?.place ? [found.place] : places));
+    process.once('exit', () => saveCache(script, found?.place ? [found.place] : places, name));
   return module.exports;
 }
 
@@ -57,7 +62,7 @@ function readOptional(file: string): Buffer | undefined {
   }
 }
 
-function saveCache(script: Script, places: string[]): void {
+function saveCache(script: Script, places: string[], name: string): void {
   const data = script.createCachedData();
   for (const place of places) {
     try {
@@ -65,9 +70,27 @@ function saveCache(script: Script, places: string[]): void {
       const temp = `${place}.${process.pid}.tmp`;
       writeFileSync(temp, data);
       renameSync(temp, place);
+      dropStale(dirname(place), name);
       return;
     } catch {
       // read-only here: try the next place
     }
+  }
+}
+
+/** The caches of earlier builds of the same bundle, beside the new one: nothing will read them. */
+function dropStale(dir: string, name: string): void {
+  const bundle = name.replace(/^\d+-\d+-/, '');
+  try {
+    for (const other of readdirSync(dir))
+      if (
+        other !== name &&
+        /^\d+-\d+-/.test(other) &&
+        other.endsWith(bundle) &&
+        other.replace(/^\d+-\d+-/, '') === bundle
+      )
+        rmSync(`${dir}/${other}`, { force: true });
+  } catch {
+    // only disk space is lost
   }
 }

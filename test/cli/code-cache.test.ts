@@ -41,4 +41,27 @@ describe('the V8 code cache of command bundles', () => {
     assert.equal(readdirSync(fallback).filter((name) => name.endsWith('get.js.' + process.version + '.v8')).length, 1);
     assert.equal(run(tmpB).stdout, '1\n');
   });
+
+  it('a bundle rewritten in place with the same length runs its new code, not the cached old one', (t) => {
+    // V8 checks a cache against the source's length only; the plugin's committed bundle is rewritten
+    // in place (plugin/dist), so a rebuild of the same length once ran the old bytecode.
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const plugin = join(dir, 'plugin');
+    cpSync(join(ROOT, 'plugin', 'dist'), plugin, { recursive: true, filter: (from) => !from.includes('.cache') });
+    const get = join(plugin, 'commands', 'get.js');
+    const write = (text: string) => writeFileSync(get, text.padEnd(200, ' '));
+    write('module.exports={default:async(a,c)=>{c.out("old\\n");return 0}};');
+    const run = () =>
+      spawnSync(process.execPath, [join(plugin, 'cli.js'), 'get', 'd.json', '.a'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: dir }),
+      }).stdout;
+    assert.equal(run(), 'old\n');
+    assert.equal(run(), 'old\n', 'from the cache');
+    write('module.exports={default:async(a,c)=>{c.out("new\\n");return 0}};');
+    assert.equal(run(), 'new\n');
+    assert.equal(readdirSync(join(plugin, 'commands', '.cache')).length, 1, 'the old cache is dropped');
+  });
 });
