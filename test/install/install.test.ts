@@ -10,7 +10,8 @@ import { HOOKS } from '../../src/harness/install/hooks.js';
 
 // `baton install claude` as a process against real settings files.
 const EVENTS = HOOKS.map((hook) => hook.event);
-const CMD = `node "${BIN}"`;
+// The package's hook wrapper, beside the bin script (plugin/bin/baton).
+const CMD = `sh "${join(BIN, '..', '..', 'plugin', 'bin', 'baton')}"`;
 
 function project(files: Record<string, string> = {}) {
   const tree = tempTree({ '.git/HEAD': 'ref: refs/heads/main\n', ...files });
@@ -187,6 +188,13 @@ test('inside the project the command is relative to $CLAUDE_PROJECT_DIR', (t) =>
     'cli.js maps to the bin script',
   );
   assert.equal(defaultCommand(bin, 'user', tree.dir), `node "${bin}"`);
+  // With the package's hook wrapper beside it, the wrapper runs it (and fails closed without Node).
+  mkdirSync(join(tree.dir, 'node_modules/baton/plugin/bin'), { recursive: true });
+  writeFileSync(join(tree.dir, 'node_modules/baton/plugin/bin/baton'), '');
+  assert.equal(
+    defaultCommand(bin, 'project', tree.dir),
+    'sh "$CLAUDE_PROJECT_DIR"/"node_modules/baton/plugin/bin/baton"',
+  );
   mkdirSync(join(tree.dir, 'we$ird'));
   writeFileSync(join(tree.dir, 'we$ird', 'baton.js'), '');
   assert.equal(

@@ -49,19 +49,24 @@ function shellQuote(path: string): string {
 }
 
 /**
- * `node "<.../bin/baton.js>"`: the bin script rather than dist/cli.js, so the command names baton
- * and a later install or `--remove` recognises it. Inside the project it is written relative to
- * `$CLAUDE_PROJECT_DIR`, so committed project settings work in every clone.
+ * `sh "<package>/plugin/bin/baton"`, the plugin's hook wrapper shipped in the package, so a gated
+ * event fails closed when Node is missing or too old or the CLI cannot start (docs/hooks.md, "When
+ * baton itself fails"); `node "<.../bin/baton.js>"` where there is no wrapper beside the bin script.
+ * Either names baton, so a later install or `--remove` recognises it. Inside the project it is
+ * written relative to `$CLAUDE_PROJECT_DIR`, so committed project settings work in every clone.
  */
 export function defaultCommand(script: string, scope: InstallOptions['scope'], root: string): string {
   let path = realpathSync(script);
   const bin = join(dirname(path), '..', 'bin', 'baton.js');
   if (basename(path) === 'cli.js' && existsSync(bin)) path = realpathSync(bin);
+  const wrapper = join(dirname(path), '..', 'plugin', 'bin', 'baton');
+  const runner = basename(path) === 'baton.js' && existsSync(wrapper) ? 'sh' : 'node';
+  if (runner === 'sh') path = realpathSync(wrapper);
   const rel = relative(realpathSync(root), path);
   if (scope === 'project' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) {
-    return `node "$CLAUDE_PROJECT_DIR"/${shellQuote(rel)}`;
+    return `${runner} "$CLAUDE_PROJECT_DIR"/${shellQuote(rel)}`;
   }
-  return `node ${shellQuote(path)}`;
+  return `${runner} ${shellQuote(path)}`;
 }
 
 function readSettings(file: string): Record<string, unknown> {
