@@ -18,11 +18,15 @@ import type { ReadResult } from '../stores/index.js';
 import { inspectLock, isStale } from '../fs/lock.js';
 import type { JsonObject } from '../core/json.js';
 import type { Finding } from '../doctor/checks.js';
+import { sandboxMode } from './sandbox/probe.js';
+import type { HarnessConfig } from '../project/config.js';
 
 export async function harnessChecks(
   configRoot: string,
   cwd = configRoot,
   env: Record<string, string | undefined> = {},
+  /** The environment hooks run with (PATH finds bubblewrap; BATON_SANDBOX=off), for the sandbox row. */
+  machine: Record<string, string | undefined> = env,
 ): Promise<Finding[]> {
   const rows: Finding[] = [];
   const file = readConfigFile(configRoot);
@@ -102,6 +106,7 @@ export async function harnessChecks(
     const age = Math.round((Date.now() - (lock.owner?.acquiredAt ?? lock.mtimeMs)) / 1000);
     add(false, `state lock held for ${age}s by dead or stale owner`, `rm ${rel(stateLockPath(config, root))}`);
   }
+  sandboxRow(config, machine, rows);
   for (const required of config.requiredFiles ?? []) {
     const path = resolve(root, required);
     add(existsSync(path), `configured file ${required} present`, `create ${required} or remove it from ${CONFIG_FILE}`);
@@ -169,4 +174,23 @@ function parseOrUndefined(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Which OS sandbox holds the protected paths of shell calls in a protected phase, for a config
+ * with phase-scoped shell rules: without one, the parser's strict mode is all there is.
+ */
+function sandboxRow(config: HarnessConfig, env: Record<string, string | undefined>, rows: Finding[]): void {
+  const phased = config.rules.some((r) => (r.on === 'bash' || r.on === 'both') && r.when !== undefined && r.paths);
+  if (!phased) return;
+  const mode = sandboxMode(env);
+  // Without one the gate still holds (the parser fails closed): worth fixing, not a fault.
+  if (mode.kind === 'none')
+    rows.push({
+      ok: true,
+      warn: true,
+      check: `shell sandbox: none -> strict parser fallback (${mode.reason})`,
+      fix: `${mode.fix} (docs/gates.md)`,
+    });
+  else rows.push({ ok: true, check: `shell sandbox: ${mode.kind} (${mode.program})`, fix: '—' });
 }

@@ -33,6 +33,8 @@ export interface HookRun {
   /** The process's working directory (the payload's `cwd` may differ). */
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The CLI script (`process.argv[1]`): where baton is installed. */
+  script?: string;
   /** Goal hooks: nothing on stderr and no notices, whatever happens: the host shows a hook's stderr to the user. */
   silent?: boolean;
 }
@@ -79,6 +81,8 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
         cwd: run.cwd,
         env: run.env,
         now: new Date(),
+        host: { name: run.adapter.name, rewritesShell: run.adapter.rewritesShell === true },
+        ...(run.script ? { script: run.script } : {}),
         ...(fetched ? { documents: fetched.documents } : {}),
       });
       if (fetched?.problem) outcome.notice = outcome.notice ? `${outcome.notice}\n${fetched.problem}` : fetched.problem;
@@ -100,6 +104,7 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
     debugLog(run.env, run.hostEvent, [line]);
     return { stdout: '', stderr: `${line.split('\n')[0]}\n`, code: 0 };
   }
+  if (outcome.rewrite) debugLog(run.env, run.hostEvent, [`sandboxed: ${input.toolName} ${input.command}`]);
   if (outcome.deny)
     debugLog(run.env, run.hostEvent, [
       `deny by ${outcome.deny.rule}: ${input.toolName} ${input.filePaths.join(' ') || input.command}`,

@@ -32,6 +32,8 @@ export interface HookInput {
 export interface HookOutcome {
   /** PreToolUse: the call is refused. */
   deny?: { rule: string; message: string };
+  /** PreToolUse: the shell command runs as this instead (the OS sandbox); the host's permission check still applies. */
+  rewrite?: { command: string };
   /** Stop-like events: the agent is told to continue with this reason. */
   block?: { reason: string };
   /** Text for the model's context (SessionStart, UserPromptSubmit, Stop). */
@@ -52,6 +54,8 @@ export interface Rendered {
 
 export interface HostAdapter {
   name: string;
+  /** The host applies a PreToolUse rewrite of a shell command without bypassing its permission check. */
+  rewritesShell?: boolean;
   /** Canonical event for a host event name; undefined when baton has no such hook. */
   event(hostEvent: string): EventName | undefined;
   input(hostEvent: string, raw: Record<string, unknown>): HookInput;

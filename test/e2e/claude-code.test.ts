@@ -349,3 +349,53 @@ test(
     for (const ms of ran) assert.ok(ms < 2000, `a PreToolUse hook ran ${ms} ms`);
   },
 );
+
+test(
+  'the OS sandbox in the real CLI: in GREEN a Bash test write the parser cannot resolve leaves the file as it was, a src write lands, cd persists, and the rewrite still passes the permission check',
+  { timeout: 180_000, skip: spawnSync('bwrap', ['--version']).status !== 0 && 'bubblewrap is not installed' },
+  async (t) => {
+    const p = eneoProject();
+    t.after(p.cleanup);
+    const test = join(p.project, 'tests', 'test_calc.py');
+    mkdirSync(join(p.project, 'tests'));
+    mkdirSync(join(p.project, 'src'));
+    writeFileSync(test, 'def test_add():\n    assert add(1, 2) == 3\n');
+    const script: Turn[] = [
+      {
+        tool: 'Bash',
+        input: { command: 'f=$(printf tests/test_calc.py); echo hacked > "$f"', description: 'edit the test' },
+      },
+      { tool: 'Bash', input: { command: "cd src && echo 'VALUE = 1' > app.py", description: 'write source' } },
+      { tool: 'Bash', input: { command: 'pwd', description: 'where am I' } },
+      { text: 'Done.' },
+    ];
+    const model = await startMockModel(script);
+    t.after(() => model.close());
+    const run = await session(p.project, p.home, model, 'make the test pass', ['--plugin-dir', PLUGIN]);
+    assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+    assert.equal(readFileSync(test, 'utf8'), 'def test_add():\n    assert add(1, 2) == 3\n', 'the test is unchanged');
+    assert.match(toolResults(model).get('toolu_mock_1')?.text ?? '', /Read-only file system/);
+    assert.equal(readFileSync(join(p.project, 'src', 'app.py'), 'utf8'), 'VALUE = 1\n', 'the src write landed');
+    assert.match(toolResults(model).get('toolu_mock_3')?.text ?? '', /\/project\/src/, 'the cd persisted');
+    assert.deepEqual(run.result.permission_denials ?? [], []);
+
+    // Default permission mode with no allow rules: the hook's rewrite carries no decision, so
+    // Claude Code still asks about the (rewritten) command, and under -p that refuses it.
+    const strict = await startMockModel([
+      { tool: 'Bash', input: { command: "echo 'VALUE = 2' > src/app.py", description: 'write source' } },
+      { text: 'Done.' },
+    ]);
+    t.after(() => strict.close());
+    const asked = await runClaude(p.project, claudeEnv(p.home, strict), [
+      '-p',
+      'write it',
+      '--output-format',
+      'json',
+      '--plugin-dir',
+      PLUGIN,
+    ]);
+    assert.ok(asked.result, `not JSON: ${asked.stdout}\n${asked.stderr}`);
+    assert.equal(asked.result.permission_denials?.[0]?.tool_name, 'Bash', JSON.stringify(asked.result));
+    assert.equal(readFileSync(join(p.project, 'src', 'app.py'), 'utf8'), 'VALUE = 1\n', 'nothing ran unasked');
+  },
+);

@@ -29,11 +29,13 @@ function payload(c: GateCase, dir: string): string {
   return JSON.stringify({ ...base, tool_name: 'Bash', tool_input: { command: text, description: c.what } });
 }
 
-function hook(input: string, dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function hook(input: string, dir: string, sandbox: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'hook', 'PreToolUse', '--profile', 'eneo'], {
       cwd: dir,
-      env: cleanEnv({ CLAUDE_PROJECT_DIR: dir }),
+      // Attacks without the OS sandbox (the hook alone must deny each); controls with it, as a
+      // machine with bubblewrap runs them (test/harness/sandbox.test.ts runs rewrites for real).
+      env: cleanEnv({ CLAUDE_PROJECT_DIR: dir, ...(sandbox ? {} : { BATON_SANDBOX: 'off' }) }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -55,7 +57,7 @@ async function run(cases: readonly GateCase[], p: EneoProject, want: 'deny' | 'a
     const worker = async () => {
       while (next < batch.length) {
         const c = batch[next++] as GateCase;
-        const result = await hook(payload(c, p.dir), p.dir);
+        const result = await hook(payload(c, p.dir), p.dir, want === 'allow');
         const d = result.code === 0 ? decision(result) : { kind: `exit ${result.code}`, reason: result.stderr };
         if (d.kind !== want)
           failures.push(

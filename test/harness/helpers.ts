@@ -8,7 +8,11 @@ export function eneoProject(files: Record<string, string> = {}, config: object =
   const tree = tempTree({ 'baton.config.json': JSON.stringify(config), '.tmp/.keep': '', ...files });
   // TMPDIR: the Stop hook's memory and the status line cache live in baton's per-user temp folder,
   // which a test keeps inside its own tree, so a run leaves none of them behind.
-  const env = { BATON_ROOT: tree.dir, BATON_DEBUG_LOG: join(tree.dir, '.debug.log'), TMPDIR: join(tree.dir, '.tmp') };
+  const env: Record<string, string> = {
+    BATON_ROOT: tree.dir,
+    BATON_DEBUG_LOG: join(tree.dir, '.debug.log'),
+    TMPDIR: join(tree.dir, '.tmp'),
+  };
   return {
     dir: tree.dir,
     env,

@@ -124,11 +124,14 @@ describe('eneo bash firewall', () => {
     assert.equal(rule('echo x > tests/test_a.py'), undefined);
   });
 
-  it('an empty or missing command allows', () => {
-    for (const payload of [bash(''), { tool_name: 'Bash' }, { tool_name: 'Bash', tool_input: { command: 42 } }]) {
+  it('an empty or missing command allows; one that is not text fails closed in a protected phase', () => {
+    for (const payload of [bash(''), { tool_name: 'Bash' }]) {
       const r = p.hook('PreToolUse', payload);
       assert.deepEqual([r.code, r.stdout], [0, '']);
     }
+    // It cannot be given back rewritten, so the sandbox cannot hold it.
+    const numeric = p.hook('PreToolUse', { tool_name: 'Bash', tool_input: { command: 42 } });
+    assert.match(numeric.stdout, /no OS sandbox \(the command was not given as text\)/);
   });
 });
 

@@ -13,6 +13,8 @@ describe('shell gate: fail closed', () => {
     try {
       startTask(p);
       p.task(['phase-set', 'GREEN']);
+      // The parser's own verdicts, which come first whether or not the OS sandbox is there.
+      p.env.BATON_SANDBOX = 'off';
       const d = decision(p.hook('PreToolUse', bash('echo x > $(echo tests)/h.py')));
       assert.equal(d.kind, 'deny');
       assert.match(d.reason, /cannot tell what this command writes: command substitution \$\(\.\.\.\)/);
@@ -23,6 +25,7 @@ describe('shell gate: fail closed', () => {
         /a python3 one-liner that may write files/,
       );
       assert.match(decision(p.hook('PreToolUse', bash('eval "$CMD" tests/x'))).reason, /eval of variable \$CMD/);
+      delete p.env.BATON_SANDBOX;
       assert.equal(
         decision(p.hook('PreToolUse', bash('tmp=$(mktemp); pytest > "$tmp"'))).kind,
         'allow',

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eneoProject, startTask, type EneoProject } from './helpers.js';
 
@@ -13,6 +14,11 @@ describe('parsed shell gate on every host (GREEN)', () => {
   after(() => p.cleanup());
 
   const denied = (stdout: string) => /bash-green-tests|gate-green/.test(stdout);
+  // These hosts cannot run a rewritten command, so GREEN has no OS sandbox there: what the parser
+  // does not deny is allowed only when proved harmless (docs/gates.md, "Without a sandbox").
+  const unproved = (stdout: string, host: string) =>
+    new RegExp(`no OS sandbox \\(${host} cannot run a rewritten shell command\\)`).test(stdout) &&
+    !/Blocked by|bash modification/.test(stdout);
 
   it('codex: shell argv ["apply_patch", patch] and ["bash", "-lc", ...] are read as the argv they run', () => {
     const patch = (file: string) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-x\n+y\n*** End Patch`;
@@ -23,17 +29,27 @@ describe('parsed shell gate on every host (GREEN)', () => {
         ['--host', 'codex'],
       ).stdout;
     assert.ok(denied(codex(['apply_patch', patch('tests/test_a.py')])));
+    // A patch's paths are relative to where it is applied (the call's folder), not the project root.
+    assert.ok(denied(codex(['apply_patch', patch('helper.py')], { workdir: 'tests' })));
+    const tool = p.hook(
+      'PreToolUse',
+      { tool_name: 'apply_patch', cwd: join(p.dir, 'tests'), tool_input: { input: patch('helper.py') } },
+      ['--host', 'codex'],
+    ).stdout;
+    assert.ok(denied(tool), tool);
     assert.equal(codex(['apply_patch', patch('src/app.py')]), '');
     assert.ok(denied(codex(['bash', '-lc', "echo x >| 'te''sts/test_a.py'"])));
-    assert.equal(
-      codex(['bash', '-lc', 'git commit -m "steering committee" && echo ok > /tmp/baton-shell-hosts.txt']),
-      '',
+    assert.ok(
+      unproved(
+        codex(['bash', '-lc', 'git commit -m "steering committee" && echo ok > /tmp/baton-shell-hosts.txt']),
+        'codex',
+      ),
     );
     assert.ok(
       denied(codex(['bash', '-lc', 'echo x > test_a.py'], { workdir: 'tests' })),
       'workdir is where the command runs',
     );
-    assert.equal(codex(['bash', '-lc', 'echo x > app.py'], { workdir: 'src' }), '');
+    assert.ok(unproved(codex(['bash', '-lc', 'echo x > app.py'], { workdir: 'src' }), 'codex'));
   });
 
   it('gemini: run_shell_command with its directory', () => {
@@ -50,8 +66,9 @@ describe('parsed shell gate on every host (GREEN)', () => {
       ).stdout;
     assert.ok(denied(gemini('D=tests; sed -Ei s/a/b/ $D/test_a.py')));
     assert.ok(denied(gemini('touch test_new.py', 'tests')));
-    assert.equal(gemini('touch new.py', 'src'), '');
-    assert.equal(gemini('pytest tests/ > /tmp/baton-gemini.log'), '');
+    assert.ok(unproved(gemini('touch new.py', 'src'), 'gemini'));
+    assert.ok(unproved(gemini('pytest tests/ > /tmp/baton-gemini.log'), 'gemini'));
+    assert.equal(gemini('grep -r add tests/ | head -3'), '', 'proved harmless');
   });
 
   it('cursor: beforeShellExecution and preToolUse Shell', () => {
@@ -59,7 +76,8 @@ describe('parsed shell gate on every host (GREEN)', () => {
       p.hook('beforeShellExecution', { command, cwd: p.dir, workspace_roots: [p.dir] }, ['--host', 'cursor']).stdout;
     assert.match(before('echo x >| tests/test_a.py'), /"permission":"deny"/);
     assert.match(before('cd tests && rm -f test_a.py'), /"permission":"deny"/);
-    assert.equal(before('cd src && echo x > b.py'), '');
+    assert.ok(unproved(before('cd src && echo x > b.py'), 'cursor'));
+    assert.equal(before('cd src && ls'), '', 'proved harmless');
     const shell = p.hook(
       'preToolUse',
       { tool_name: 'Shell', cwd: p.dir, workspace_roots: [p.dir], tool_input: { command: 'find tests -delete' } },

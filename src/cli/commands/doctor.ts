@@ -27,14 +27,14 @@ export default async function doctor(args: string[], cli: CommandIo): Promise<nu
 }
 
 async function report(store: Store, root: string, flags: Record<string, unknown>, cli: CommandIo): Promise<number> {
-  let findings = await checkAll(store, root);
+  let findings = await checkAll(store, root, cli.env);
   const repaired: string[] = [];
   if (flags.repair) {
     for (const finding of findings.filter((f) => !f.ok)) {
       const done = await finding.repair?.(new Date());
       if (done) repaired.push(done);
     }
-    if (repaired.length > 0) findings = await checkAll(store, root);
+    if (repaired.length > 0) findings = await checkAll(store, root, cli.env);
   }
   if (flags.json) {
     cli.out(
@@ -52,10 +52,10 @@ async function report(store: Store, root: string, flags: Record<string, unknown>
   return findings.every((f) => f.ok) ? 0 : 1;
 }
 
-async function checkAll(store: Store, root: string): Promise<Finding[]> {
+async function checkAll(store: Store, root: string, env: NodeJS.ProcessEnv): Promise<Finding[]> {
   const findings = await checkStore(store, root);
   // Harness rows when the project has a baton.config.json.
-  findings.push(...(await harnessChecks(root)));
+  findings.push(...(await harnessChecks(root, root, {}, env)));
   // Pipeline runs: a warning when a run's state file is not git-ignored.
   findings.push(...runChecks(root));
   return findings;

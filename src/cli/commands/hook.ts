@@ -76,6 +76,7 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
       root,
       cwd: cli.cwd,
       env: cli.env,
+      ...(cli.script ? { script: cli.script } : {}),
       ...(profile !== undefined ? { profile } : {}),
       ...(file.state === 'invalid' ? { configError: file.error } : {}),
     }),

@@ -11,6 +11,10 @@ export interface HandlerContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
   now: Date;
+  /** The host's name and whether it can run a rewritten shell command (the OS sandbox). */
+  host: { name: string; rewritesShell: boolean };
+  /** The CLI script this process runs (baton's installation), when known. */
+  script?: string;
   /** On a shared store, the documents as the store has them (this machine's files may be stale). */
   documents?: SharedDocuments;
 }

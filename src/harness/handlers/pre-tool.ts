@@ -1,28 +1,91 @@
 import { homedir } from 'node:os';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import { writerClaim } from '../policy/writer-claim.js';
+import { STATE_RULE } from '../../project/policy/state-files.js';
+import type { RuleConfig } from '../../project/config.js';
+import type { SandboxMode } from '../sandbox/probe.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
 
 /**
  * PreToolUse: the configured policy rules (edit gate, protected files, bash firewall) and baton's
- * own state. Only a shell command loads the shell parser and analysis.
+ * own state. Only a shell command loads the shell parser and analysis. In a phase with
+ * phase-scoped shell rules, a shell call the parser does not deny runs inside the OS sandbox
+ * (../sandbox/), where the host can run a rewritten command: then what the parser cannot resolve
+ * about those rules is left to the sandbox instead of denied. Without a sandbox such a phase
+ * allows only commands proved harmless (../policy/harmless.ts).
  */
-export async function preTool({ input, config, root, env, documents }: HandlerContext): Promise<HookOutcome> {
+export async function preTool(context: HandlerContext): Promise<HookOutcome> {
+  const { input, config, root, env, documents } = context;
   const claim = writerClaim(input);
   if (claim) return { deny: claim, log: [] };
+  if (input.toolKind !== 'bash' || input.command.trim() === '')
+    return outcome(evaluatePolicy(input, config, root, undefined, documents));
+  const home = env.HOME || homedir();
+  const { analyzeShell, rawNames } = await import('../shell/analyze.js');
+  const cwd = input.cwd || root;
   let analysis;
-  if (input.toolKind === 'bash' && input.command.trim() !== '') {
-    const { analyzeShell, rawNames } = await import('../shell/analyze.js');
-    const cwd = input.cwd || root;
-    try {
-      analysis = analyzeShell(input.command, cwd, env.HOME || homedir());
-    } catch (error) {
-      // A command the analysis cannot finish is one baton cannot tell about: fail closed on it.
-      const construct = `a command baton could not analyse (${error instanceof Error ? error.message : String(error)})`;
-      analysis = { writes: [], opaque: [{ construct }], names: rawNames(input.command), cwds: [cwd] };
-    }
+  try {
+    analysis = analyzeShell(input.command, cwd, home);
+  } catch (error) {
+    // A command the analysis cannot finish is one baton cannot tell about: fail closed on it.
+    const construct = `a command baton could not analyse (${error instanceof Error ? error.message : String(error)})`;
+    analysis = { writes: [], opaque: [{ construct }], names: rawNames(input.command), cwds: [cwd] };
   }
-  const denial = evaluatePolicy(input, config, root, analysis, documents);
+  const { phaseRules } = await import('../sandbox/protected.js');
+  const rules = phaseRules(input, config, root, documents);
+  if (rules.length === 0) return outcome(evaluatePolicy(input, config, root, analysis, documents));
+  const { sandboxMode } = await import('../sandbox/probe.js');
+  // Only a command the host gave as text can be given back rewritten.
+  const text = typeof (input.raw.tool_input as { command?: unknown } | undefined)?.command === 'string';
+  const mode: SandboxMode = !context.host.rewritesShell
+    ? { kind: 'none', reason: `${context.host.name} cannot run a rewritten shell command`, fix: FIX_HOST }
+    : !text
+      ? { kind: 'none', reason: 'the command was not given as text', fix: FIX_HOST }
+      : sandboxMode(env);
+  const fallback = async (reason: string, fix: string, log: string[] = []): Promise<HookOutcome> => {
+    const denial = evaluatePolicy(input, config, root, analysis, documents);
+    if (denial) return { deny: denial, log };
+    const { harmlessCommand } = await import('../policy/harmless.js');
+    const why = harmlessCommand(input.command, cwd, home);
+    if (why === undefined) return { log };
+    return { deny: { rule: (rules[0] as RuleConfig).id, message: unproved(rules, why, reason, fix) }, log };
+  };
+  if (mode.kind === 'none') return fallback(mode.reason, mode.fix);
+  const sandboxed = (rule: { id: string }) => rule.id === STATE_RULE || rules.some((r) => r.id === rule.id);
+  const denial = evaluatePolicy(input, config, root, analysis, documents, sandboxed);
+  if (denial) return outcome(denial);
+  const { wrapCommand, installation } = await import('../sandbox/wrap.js');
+  const { directBaton } = await import('../sandbox/direct.js');
+  const direct = directBaton(input.command, process.execPath, installation(context.script));
+  if (direct !== undefined) return { rewrite: { command: direct }, log: [] };
+  const wrapped = wrapCommand({
+    mode,
+    rules,
+    input,
+    config,
+    root,
+    home,
+    script: context.script,
+    host: context.host.name,
+  });
+  if ('command' in wrapped) return { rewrite: wrapped, log: [] };
+  // The sandbox cannot be set up for this call: as on a machine without one.
+  return fallback(wrapped.problem, 'see docs/gates.md', [
+    `[baton hook] no OS sandbox for this call: ${wrapped.problem}`,
+  ]);
+}
+
+const FIX_HOST = 'run the agent in Claude Code, whose hooks can rewrite a command, with bubblewrap installed';
+
+/** The deny of a protected phase without a sandbox: the construct not proved harmless, and how to get the sandbox. */
+function unproved(rules: RuleConfig[], why: string, reason: string, fix: string): string {
+  return [
+    `✗ Blocked: rule ${rules.map((r) => r.id).join(', ')} protects files in this phase and there is no OS sandbox (${reason}), so baton allows only shell commands it can prove write nothing; this one it cannot: ${why}.`,
+    `  Fix:  ${fix}; or use the Edit/Write tools for edits, and plain read-only commands (cat, grep, git status/diff, ls) for reading.`,
+  ].join('\n');
+}
+
+function outcome(denial: ReturnType<typeof evaluatePolicy>): HookOutcome {
   return denial ? { deny: denial, log: [] } : { log: [] };
 }

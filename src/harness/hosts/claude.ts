@@ -6,7 +6,7 @@
  */
 import { hostEvents } from '../events.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
-import { normalize, type ToolTable } from './normalize.js';
+import { normalize, record, type ToolTable } from './normalize.js';
 
 export const CLAUDE_TOOLS: ToolTable = {
   tools: {
@@ -26,6 +26,13 @@ export function renderClaudeLike(input: HookInput, outcome: HookOutcome): Render
       hookEventName: 'PreToolUse',
       permissionDecision: 'deny',
       permissionDecisionReason: `${outcome.deny.message}\n[baton rule ${outcome.deny.rule}]`,
+    };
+  } else if (outcome.rewrite) {
+    // No permissionDecision: Claude Code then applies the rewrite and runs its own permission
+    // check on it (measured, 2.1.328); "allow" would skip the check the user relies on.
+    json.hookSpecificOutput = {
+      hookEventName: 'PreToolUse',
+      updatedInput: { ...record(input.raw.tool_input), command: outcome.rewrite.command },
     };
   }
   if (outcome.block) Object.assign(json, { decision: 'block', reason: outcome.block.reason });
@@ -50,6 +57,7 @@ const EVENTS = hostEvents('claude');
 
 export const claude: HostAdapter = {
   name: 'claude',
+  rewritesShell: true,
   event: (hostEvent) => EVENTS[hostEvent],
   input: (hostEvent, raw) => normalize(hostEvent, hostEvent, raw, CLAUDE_TOOLS),
   render: renderClaudeLike,

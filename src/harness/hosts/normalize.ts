@@ -26,14 +26,23 @@ export function normalize(event: string, hostEvent: string, raw: Record<string, 
   const toolInput = record(raw.tool_input ?? raw.toolInput ?? raw.tool_args);
   const hostTool = text(raw.tool_name ?? raw.toolName);
   const known = table.tools[hostTool];
-  const kind: ToolKind = known?.kind ?? 'other';
+  const argv = toolInput.command;
+  // Codex runs a shell argv ["apply_patch", patch] itself, as its structured edit: decided by path.
+  const patchCall =
+    known?.kind === 'bash' && Array.isArray(argv) && argv.length === 2 && PATCH_PROGRAMS.has(text(argv[0]));
+  const kind: ToolKind = patchCall ? 'edit' : (known?.kind ?? 'other');
+  const where = shellCwd(toolInput, text(raw.cwd));
   return {
     event,
     hostEvent,
     raw,
-    toolName: known?.name ?? hostTool,
+    toolName: patchCall ? 'apply_patch' : (known?.name ?? hostTool),
     toolKind: kind,
-    filePaths: kind === 'edit' ? editedPaths(toolInput) : [],
+    filePaths: patchCall
+      ? inFolder(patchPaths(text((argv as unknown[])[1])), where)
+      : kind === 'edit'
+        ? editedPaths(toolInput, where)
+        : [],
     command: kind === 'bash' ? commandText(toolInput.command ?? raw.command) : '',
     prompt: text(raw.user_prompt) || text(raw.prompt),
     agentId: text(raw.agent_id),
@@ -42,11 +51,18 @@ export function normalize(event: string, hostEvent: string, raw: Record<string, 
     stopHookActive: raw.stop_hook_active === true || raw.stop_hook_active === 'true',
     source: text(raw.source),
     sessionId: text(raw.session_id) || text(raw.conversation_id),
-    cwd: kind === 'bash' ? shellCwd(toolInput, text(raw.cwd)) : text(raw.cwd),
+    cwd: kind === 'bash' ? where : text(raw.cwd),
   };
 }
 
-function editedPaths(input: Record<string, unknown>): string[] {
+const PATCH_PROGRAMS = new Set(['apply_patch', 'applypatch']);
+
+/** A patch names its files relative to where it is applied: the call's folder, not the project root. */
+function inFolder(paths: string[], cwd: string): string[] {
+  return cwd && isAbsolute(cwd) ? paths.map((path) => (isAbsolute(path) ? path : resolve(cwd, path))) : paths;
+}
+
+function editedPaths(input: Record<string, unknown>, cwd: string): string[] {
   const single =
     text(input.file_path) ||
     text(input.path) ||
@@ -55,7 +71,7 @@ function editedPaths(input: Record<string, unknown>): string[] {
     text(input.target_file);
   if (single) return [single];
   const patch = text(input.patch) || text(input.input) || commandText(input.command);
-  return patch ? patchPaths(patch) : [];
+  return patch ? inFolder(patchPaths(patch), cwd) : [];
 }
 
 /**

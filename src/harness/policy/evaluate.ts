@@ -4,7 +4,8 @@
  * really is once symlinks are followed; the allow-list exempts each of them only for itself, so
  * `.env.example -> .env` is still `.env`. Shell commands are read by the analysis in ../shell
  * (the caller passes it, so only Bash calls load the parser). What the analysis cannot resolve
- * goes to fail-closed.ts, unless `"shell": {"strict": false}`.
+ * goes to fail-closed.ts, unless `"shell": {"strict": false}` or the OS sandbox holds the rule's
+ * paths for this call (../sandbox/).
  */
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
@@ -42,6 +43,8 @@ export function evaluatePolicy(
   root: string,
   analysis?: Analysis,
   shared?: SharedDocuments,
+  /** Rules the OS sandbox enforces for this call: what the analysis cannot resolve is left to it. */
+  sandboxed?: (rule: RuleConfig) => boolean,
 ): Denial | undefined {
   if (input.toolKind === 'other') return undefined;
   const classes = config.pathClasses;
@@ -77,7 +80,8 @@ export function evaluatePolicy(
   }
   if (input.toolKind !== 'bash' || !analysis || config.shell?.strict === false) return undefined;
   const live = rules.filter(
-    (rule) => applies(rule) && rule.paths && rule.command === undefined && state.matches(rule.when),
+    (rule) =>
+      applies(rule) && rule.paths && rule.command === undefined && state.matches(rule.when) && !sandboxed?.(rule),
   );
   return failClosed({
     writes,

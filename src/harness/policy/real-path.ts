@@ -43,7 +43,7 @@ export function realPath(path: string): string {
 }
 
 /** Installed dependencies and git's store: not the project's files, never walked. */
-const NOT_PROJECT = new Set(['node_modules', '.git']);
+export const NOT_PROJECT = new Set(['node_modules', '.git']);
 
 /**
  * The entries below a folder, breadth first (shallow entries first, so a `tests/` near the top is

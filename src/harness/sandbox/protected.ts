@@ -1,0 +1,213 @@
+/**
+ * What the OS sandbox holds read-only during one shell call: the paths of every rule that applies
+ * to shell commands and whose `when` matches now (a phase-scoped rule, such as eneo's GREEN test
+ * freeze), baton's own state (state-files.ts), the host's settings and hook scripts a command
+ * could use to turn the hooks off, the shell start-up files the host's next shell would run
+ * outside the sandbox, and baton's own installation. Rules without `when` (eneo's env, lockfile
+ * and ratchet rules) stay with the parser: package managers legitimately rewrite lockfiles.
+ */
+import { lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import type { HarnessConfig, RuleConfig } from '../../project/config.js';
+import { expandPatterns, patternToFind, ruleTest, type FindTest, type PathTest } from '../../project/policy/glob.js';
+import { NOT_PROJECT } from '../policy/real-path.js';
+import { stateRule } from '../../project/policy/state-files.js';
+import { StateReader } from '../../project/policy/state.js';
+import type { SharedDocuments } from '../../project/policy/state.js';
+import type { HookInput } from '../types.js';
+
+/** How many entries of the project the hook lists before it gives up (then: the parser's strict mode). */
+export const MAX_SANDBOX_ENTRIES = 50_000;
+
+export const HOST_RULE = 'host-settings';
+
+export interface ScanRule {
+  id: string;
+  /** GNU find tests: any of `paths`, and any of `also` (when given), and none of `unless`. */
+  paths: FindTest[];
+  also: FindTest[];
+  unless: FindTest[];
+  /** A `-path` every match passes (the literal start its paths share), tested first: most entries stop there. */
+  guard?: string;
+}
+
+export interface ProtectedSet {
+  rules: ScanRule[];
+  /** Existing entries bound read-only (a folder with everything in it). */
+  binds: string[];
+  /** Existing entries that match but cannot be bound (symlinks): not new, so never moved aside. */
+  known: string[];
+  /** Paths outside the project that must not appear during the call. */
+  outside: string[];
+}
+
+/** The phase-scoped rules that apply to this shell call now; none means nothing is wrapped. */
+export function phaseRules(
+  input: HookInput,
+  config: HarnessConfig,
+  root: string,
+  shared?: SharedDocuments,
+): RuleConfig[] {
+  const state = new StateReader(config, root, shared);
+  return config.rules.filter(
+    (rule) =>
+      (rule.on === 'bash' || rule.on === 'both') &&
+      (!rule.tools || rule.tools.includes(input.toolName)) &&
+      rule.paths !== undefined &&
+      rule.command === undefined &&
+      rule.when !== undefined &&
+      state.matches(rule.when),
+  );
+}
+
+/** The host's files in the project that decide which hooks run and what they may run. */
+export function hostRule(root: string): RuleConfig {
+  const at = escapeRe(root);
+  return {
+    id: HOST_RULE,
+    on: 'both',
+    // Plain shapes (patternToFind): the scan tests them with find's cheap -path.
+    paths: [
+      `re:^${at}/\\.claude/settings\\.json$`,
+      `re:^${at}/\\.claude/settings\\.local\\.json$`,
+      `re:^${at}/\\.mcp\\.json$`,
+      ...['.claude/hooks', '.codex', '.gemini', '.cursor'].map((dir) => `re:^${at}/${escapeRe(dir)}(/|$)`),
+    ],
+  };
+}
+
+/**
+ * The set for `rules` (from phaseRules), or why it cannot be built (a pattern find cannot
+ * express, a project too large to list): the caller then falls back to the parser's strict mode.
+ */
+export function protectedSet(
+  rules: RuleConfig[],
+  config: HarnessConfig,
+  root: string,
+  home: string,
+  packageDir: string | undefined,
+  /** false where the sandbox matches patterns itself (sandbox-exec): no listing to do. */
+  list = true,
+): ProtectedSet | string {
+  const all = [...rules, stateRule(config, root), hostRule(root)];
+  const scan: ScanRule[] = [];
+  const tests: PathTest[] = [];
+  for (const rule of all) {
+    const find = (patterns: readonly string[] | undefined) =>
+      expandPatterns(patterns ?? [], config.pathClasses).map((p) => [p, patternToFind(p)] as const);
+    const parts = { paths: find(rule.paths), also: find(rule.also), unless: find(rule.unless) };
+    const bad = [...parts.paths, ...parts.also, ...parts.unless].find(([, tests]) => tests === undefined);
+    if (bad)
+      return `rule ${rule.id}'s pattern ${bad[0]} uses regular-expression syntax the sandbox's scan cannot express`;
+    const only = (list: (readonly [string, FindTest[] | undefined])[]) => list.flatMap(([, tests]) => tests ?? []);
+    const entry: ScanRule = {
+      id: rule.id,
+      paths: only(parts.paths),
+      also: only(parts.also),
+      unless: only(parts.unless),
+    };
+    const guard = sharedStart(entry.paths);
+    if (guard.length > root.length + 1) entry.guard = `${guard}*`;
+    scan.push(entry);
+    tests.push(ruleTest(rule, config.pathClasses));
+  }
+  const set: ProtectedSet = { rules: scan, binds: [], known: [], outside: [] };
+  const listed = !list || listProject(root, (abs) => tests.some((test) => test(abs)), set);
+  if (!listed) return `the project has more than ${MAX_SANDBOX_ENTRIES} entries to list`;
+  outsideFiles(home, packageDir, set);
+  return set;
+}
+
+/**
+ * Every entry a rule matches, walked from the root (not into node_modules, .git or a symlink). A
+ * folder that matches, or whose every possible entry would (`*\/tests/*` and `tests/`), is bound
+ * whole: a new file in it then fails at once instead of being moved aside after the call.
+ */
+function listProject(root: string, matches: PathTest, set: ProtectedSet): boolean {
+  const whole = (dir: string) => matches(`${dir}/\u0001`) && matches(`${dir}/\u0001/\u0001.\u0001`);
+  if (whole(root)) {
+    set.binds.push(root);
+    return true;
+  }
+  const queue = [root];
+  let count = 0;
+  while (queue.length > 0) {
+    const dir = queue.pop() as string;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    count += entries.length;
+    if (count > MAX_SANDBOX_ENTRIES) return false;
+    for (const entry of entries) {
+      if (NOT_PROJECT.has(entry.name)) continue;
+      const abs = `${dir}/${entry.name}`;
+      const folder = entry.isDirectory();
+      if (matches(abs)) (entry.isSymbolicLink() ? set.known : set.binds).push(abs);
+      else if (folder && whole(abs)) set.binds.push(abs);
+      else if (folder) queue.push(abs);
+    }
+  }
+  return true;
+}
+
+/** Shell start-up files in the home folder that a host's shell (a login shell) runs. */
+const HOME_FILES = [
+  '.claude',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshenv',
+  '.zprofile',
+  '.zshrc',
+  '.zlogin',
+];
+const SYSTEM_FILES = ['/etc/profile', '/etc/profile.d', '/etc/bash.bashrc', '/etc/bashrc', '/etc/environment'];
+/** What an installed baton (npm package or Claude Code plugin folder) is made of. */
+const PACKAGE_ENTRIES = ['package.json', 'bin', 'dist', 'compat', 'schemas', 'plugin', 'sandbox', 'hooks', 'skills'];
+
+function outsideFiles(home: string, packageDir: string | undefined, set: ProtectedSet): void {
+  const add = (path: string, mustNotAppear: boolean) => {
+    let link: boolean;
+    try {
+      link = lstatSync(path).isSymbolicLink();
+    } catch {
+      if (mustNotAppear) set.outside.push(path);
+      return;
+    }
+    try {
+      // A start-up file kept in a dotfiles folder: what the shell reads is the target.
+      set.binds.push(link ? realpathSync(path) : path);
+    } catch {
+      // a dangling link: nothing to protect, and not new
+    }
+  };
+  if (home) for (const name of HOME_FILES) add(join(home, name), true);
+  for (const path of SYSTEM_FILES) add(path, false);
+  if (packageDir) for (const name of PACKAGE_ENTRIES) add(join(packageDir, name), false);
+}
+
+/** The literal start all of these `-path` globs share ('' when one is another kind of test). */
+function sharedStart(tests: FindTest[]): string {
+  let shared: string | undefined;
+  for (const { test, text } of tests) {
+    if (test !== '-path') return '';
+    const literal = /^[^*?[\\]*/.exec(text)?.[0] ?? '';
+    shared = shared === undefined ? literal : commonPrefix(shared, literal);
+  }
+  return shared ?? '';
+}
+
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
+
+export function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
