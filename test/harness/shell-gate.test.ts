@@ -58,8 +58,10 @@ describe('shell gate: fail closed', () => {
   it('a malformed shell setting is a config problem that names the fix', () => {
     const p = eneoProject({}, { profile: 'eneo', shell: { strict: 'yes' } });
     try {
-      const out = JSON.parse(p.hook('PreToolUse', bash('echo x > .env')).stdout) as { systemMessage: string };
-      assert.match(out.systemMessage, /shell\.strict: expected true or false, found "yes"/);
+      // A gated call on an invalid config is denied (fail closed), the problem in the reason.
+      const d = decision(p.hook('PreToolUse', bash('echo x > .env')));
+      assert.equal(d.kind, 'deny');
+      assert.match(d.reason, /shell\.strict: expected true or false, found "yes"/);
     } finally {
       p.cleanup();
     }
