@@ -34,9 +34,10 @@ describe('the committed plugin bundle', () => {
       assert.ok(git(['show', `:plugin/dist/${name}`]).stdout === text, `${name}: ${fix}`);
   });
 
-  // 2.25 MiB: the fallback proof of harmless commands and the OS sandbox's hook side (issue 18)
-  // added ~57 KB to the hook's bundle, past the 2 MiB this started at.
-  it('stays small: minified, no source maps, under 2.25 MiB in all', () => {
+  // 2 MiB at first; the fallback proof of harmless commands and the OS sandbox's hook side (issue 18)
+  // added ~57 KB to the hook's bundle. A budget with room for ordinary growth (2.06 MB on
+  // 2026-12-01): it catches a map, an unminified build or a library copied into every bundle.
+  it('stays small: minified, no source maps, under 3 MiB in all', () => {
     const files = git(['ls-files', '-s', 'plugin/dist']).stdout.split('\n').filter(Boolean);
     let total = 0;
     for (const line of files) {
@@ -45,7 +46,7 @@ describe('the committed plugin bundle', () => {
       const size = Number(spawnSync('git', ['cat-file', '-s', hash], { cwd: ROOT, encoding: 'utf8' }).stdout);
       total += size;
     }
-    assert.ok(total < 2.25 * 1024 * 1024, `plugin/dist is ${total} bytes`);
+    assert.ok(total < 3 * 1024 * 1024, `plugin/dist is ${total} bytes`);
     assert.doesNotMatch(git(['grep', '-l', 'sourceMappingURL', '--', 'plugin/dist']).stdout, /\S/);
   });
 });
