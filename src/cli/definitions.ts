@@ -393,14 +393,21 @@ const list: CommandDef[] = [
   },
   {
     name: 'install',
-    summary: "write baton's hooks and status line into Claude Code's settings",
+    summary: "write baton's hooks into an agent host's settings (Claude Code, Codex, Gemini CLI, Cursor)",
     usage: [
       'claude [--project|--user] [--command CMD] [--no-statusline] [--replace-statusline] [--remove] [--dry-run]',
+      'codex|gemini|cursor [--project|--user] [--command CMD] [--remove] [--dry-run]',
     ],
     positionals: [1, 1],
     options: [
-      { name: 'project', help: "this project's .claude/settings.json (the default)" },
-      { name: 'user', help: '~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), for every project' },
+      {
+        name: 'project',
+        help: "this project's .claude/settings.json, .codex/hooks.json, .gemini/settings.json or .cursor/hooks.json (the default)",
+      },
+      {
+        name: 'user',
+        help: 'the same file in ~/.claude ($CLAUDE_CONFIG_DIR), ~/.codex ($CODEX_HOME), ~/.gemini or ~/.cursor, for every project',
+      },
       { name: 'command', value: 'CMD', help: "the command the hooks run (default: this install's bin/baton.js)" },
       { name: 'no-statusline', help: 'leave the status line alone' },
       { name: 'replace-statusline', help: "replace a status line that is not baton's" },

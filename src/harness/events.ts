@@ -25,6 +25,12 @@ export interface EventSpec {
   everyConfig?: true;
   /** The host's own event names that arrive as this event; claude always uses the canonical name. */
   hosts: { codex?: readonly string[]; gemini?: readonly string[]; cursor?: readonly string[] };
+  /**
+   * The matcher `baton install <host>` writes for the other hosts, matched against the tool names
+   * each host version really sends (recorded in test/fixtures/hosts/): Codex 0.171 reports its
+   * shell as "Bash" and patches as "apply_patch", whatever the model called them.
+   */
+  hostMatchers?: { codex?: string; gemini?: string };
 }
 
 export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
@@ -48,6 +54,7 @@ export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
     sections: ['rules'],
     everyConfig: true,
     hosts: { codex: ['PreToolUse'], gemini: ['BeforeTool'], cursor: ['preToolUse', 'beforeShellExecution'] },
+    hostMatchers: { codex: '^(Bash|apply_patch)$', gemini: '^(write_file|replace|run_shell_command)$' },
   },
   SubagentStop: {
     timeout: 10,
@@ -73,7 +80,7 @@ export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
     timeout: 2,
     needsPayload: false,
     sections: [],
-    hosts: { gemini: ['SessionEnd'], cursor: ['sessionEnd'] },
+    hosts: { codex: ['SessionEnd'], gemini: ['SessionEnd'], cursor: ['sessionEnd'] },
   },
 };
 

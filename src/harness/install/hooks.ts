@@ -3,7 +3,7 @@
  * plugin's `plugin/hooks/hooks.json` (committed; test/install/registry.test.ts fails until it
  * matches) and the settings entries `baton install claude` writes.
  */
-import { EVENT_NAMES, EVENTS } from '../events.js';
+import { EVENT_NAMES, EVENTS, type HostName } from '../events.js';
 
 export interface HookSpec {
   event: string;
@@ -21,6 +21,11 @@ export interface HookEntry {
   hooks: { type: 'command'; command: string; timeout: number }[];
 }
 
+/** Cursor's entries are flat: `{"command"}` per hook, no matcher. */
+export interface FlatHookEntry {
+  command: string;
+}
+
 /** `{"<Event>": [{matcher?, hooks: [...]}]}` with `cli` as the command prefix (e.g. `node "/x/cli.js"`). */
 export function hookEntries(cli: string): Record<string, HookEntry[]> {
   const table: Record<string, HookEntry[]> = {};
@@ -30,6 +35,33 @@ export function hookEntries(cli: string): Record<string, HookEntry[]> {
     ];
     const entry: HookEntry = spec.matcher === undefined ? { hooks } : { matcher: spec.matcher, hooks };
     (table[spec.event] ??= []).push(entry);
+  }
+  return table;
+}
+
+/**
+ * The entries for another host, in its own event names and settings shape: every host event the
+ * registry maps (a host without an event, Gemini's SubagentStop, gets none), with the host's
+ * matcher, `--host` on the command, and the timeout in the host's unit (Gemini: milliseconds).
+ */
+export function hostHookEntries(
+  host: Exclude<HostName, 'claude'>,
+  cli: string,
+): Record<string, (HookEntry | FlatHookEntry)[]> {
+  const table: Record<string, (HookEntry | FlatHookEntry)[]> = {};
+  for (const event of EVENT_NAMES) {
+    const spec = EVENTS[event];
+    const matcher = host === 'cursor' ? undefined : spec.hostMatchers?.[host];
+    const timeout = host === 'gemini' ? spec.timeout * 1000 : spec.timeout;
+    for (const name of spec.hosts[host] ?? []) {
+      const command = `${cli} hook ${name} --host ${host}`;
+      if (host === 'cursor') {
+        table[name] = [{ command }];
+        continue;
+      }
+      const hooks: HookEntry['hooks'] = [{ type: 'command', command, timeout }];
+      table[name] = [matcher === undefined ? { hooks } : { matcher, hooks }];
+    }
   }
   return table;
 }

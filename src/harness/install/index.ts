@@ -1,7 +1,8 @@
 /**
- * `baton install claude`: writes baton's hooks and status line into a Claude Code settings file,
- * for users who do not want the plugin. The file is read, checked and merged in memory and then
- * replaced atomically, so a malformed file or a failure halfway leaves it exactly as it was.
+ * `baton install claude|codex|gemini|cursor`: writes baton's hooks (and, for Claude Code, its
+ * status line) into the host's settings file, for users who do not want the Claude Code plugin.
+ * The file is read, checked and merged in memory and then replaced atomically, so a malformed file
+ * or a failure halfway leaves it exactly as it was.
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, isAbsolute } from 'node:path';
@@ -11,7 +12,8 @@ import { projectContext } from '../../project/project-context.js';
 import { defaultRoot } from '../../project/root.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine } from '../../fs/confine.js';
-import { hookEntries } from './hooks.js';
+import type { HostName } from '../events.js';
+import { hookEntries, hostHookEntries } from './hooks.js';
 import { checkSettings, mergeSettings, type MergeRequest } from './settings.js';
 
 export interface InstallOptions {
@@ -35,12 +37,21 @@ export interface InstallResult {
   notes: string[];
 }
 
-function settingsFile(scope: InstallOptions['scope'], cwd: string, env: NodeJS.ProcessEnv): string {
-  if (scope === 'project') return join(defaultRoot(cwd, env), '.claude', 'settings.json');
-  const configDir = env.CLAUDE_CONFIG_DIR || (env.HOME ? join(env.HOME, '.claude') : undefined);
+/** Each host's folder and file, in the project and for the user (with the env var that moves it). */
+const FILES: Record<HostName, { dir: string; file: string; userDirEnv?: string }> = {
+  claude: { dir: '.claude', file: 'settings.json', userDirEnv: 'CLAUDE_CONFIG_DIR' },
+  codex: { dir: '.codex', file: 'hooks.json', userDirEnv: 'CODEX_HOME' },
+  gemini: { dir: '.gemini', file: 'settings.json' },
+  cursor: { dir: '.cursor', file: 'hooks.json' },
+};
+
+function settingsFile(host: HostName, scope: InstallOptions['scope'], cwd: string, env: NodeJS.ProcessEnv): string {
+  const { dir, file, userDirEnv } = FILES[host];
+  if (scope === 'project') return join(defaultRoot(cwd, env), dir, file);
+  const configDir = (userDirEnv && env[userDirEnv]) || (env.HOME ? join(env.HOME, dir) : undefined);
   if (!configDir)
     throw new BatonError('usage', 'cannot find the user settings: HOME is not set; set HOME or use --project');
-  return join(configDir, 'settings.json');
+  return join(configDir, file);
 }
 
 /** Double-quoted for sh: only these four characters are special inside double quotes. */
@@ -105,25 +116,33 @@ function refuseInProtectedPhase(options: InstallOptions): void {
   );
 }
 
-export function installClaude(options: InstallOptions): InstallResult {
-  const file = settingsFile(options.scope, options.cwd, options.env);
+export function installHooks(host: HostName, options: InstallOptions): InstallResult {
+  const file = settingsFile(host, options.scope, options.cwd, options.env);
   const current = readSettings(file);
   const root = options.scope === 'project' ? dirname(dirname(file)) : options.cwd;
-  const cli = options.command ?? defaultCommand(options.script, options.scope, root);
+  // Only Claude Code sets $CLAUDE_PROJECT_DIR for every hook; the others get an absolute path.
+  const cli = options.command ?? defaultCommand(options.script, host === 'claude' ? options.scope : 'user', root);
   const request: MergeRequest = {
-    hooks: hookEntries(cli),
+    hooks: host === 'claude' ? hookEntries(cli) : hostHookEntries(host, cli),
     replaceStatusLine: options.replaceStatusLine,
     remove: options.remove,
   };
-  if (options.statusLine) request.statusLine = { type: 'command', command: `${cli} statusline`, padding: 0 };
-  const { settings, notes } = mergeSettings(current, request);
+  if (options.statusLine && host === 'claude')
+    request.statusLine = { type: 'command', command: `${cli} statusline`, padding: 0 };
+  const merged = mergeSettings(current, request);
+  const { notes } = merged;
+  // Cursor refuses a hooks file without its schema version.
+  const settings =
+    host === 'cursor' && !options.remove && merged.settings.version === undefined
+      ? { version: 1, ...merged.settings }
+      : merged.settings;
   const text = `${JSON.stringify(settings, null, 2)}\n`;
   const exists = existsSync(file);
   const differs = JSON.stringify(settings) !== JSON.stringify(current);
   const changed = options.remove ? exists && differs : differs || !exists;
   if (changed && !options.dryRun) {
     refuseInProtectedPhase(options);
-    // A project's .claude/ linked out of the project is refused (exit 4); the user's own is theirs.
+    // A project's .claude/ (.codex/, ...) linked out of the project is refused (exit 4); the user's own is theirs.
     if (options.scope === 'project') confine(root, file, 'settings file');
     mkdirSync(dirname(file), { recursive: true });
     writeFileAtomic(file, text);

@@ -6,12 +6,12 @@
  * it: a user may have one of their own they care about. Pure: the caller reads and writes files.
  */
 import { BatonError } from '../../core/errors.js';
-import type { HookEntry } from './hooks.js';
+import type { FlatHookEntry, HookEntry } from './hooks.js';
 
 type Settings = Record<string, unknown>;
 
 export interface MergeRequest {
-  hooks: Record<string, HookEntry[]>;
+  hooks: Record<string, (HookEntry | FlatHookEntry)[]>;
   statusLine?: { type: 'command'; command: string; padding: number };
   replaceStatusLine?: boolean;
   /** Remove baton's entries and add nothing (`--remove`). */
@@ -54,6 +54,8 @@ function isOurHook(hook: unknown): boolean {
 function withoutOurs(list: unknown[]): unknown[] {
   const kept: unknown[] = [];
   for (const entry of list) {
+    // Cursor's flat entries are the hook itself.
+    if (isOurHook(entry)) continue;
     if (!isObject(entry) || !Array.isArray(entry.hooks) || !entry.hooks.some(isOurHook)) {
       kept.push(entry);
       continue;
