@@ -7,7 +7,7 @@ import { tempTree } from '../helpers/fixtures.js';
 import { EVENT_NAMES, EVENTS } from '../../src/harness/events.js';
 
 // `baton install codex|gemini|cursor` as a process against real settings files.
-const CMD = `node "${BIN}"`;
+const CMD = `sh "${join(BIN, '..', '..', 'plugin', 'bin', 'baton')}"`;
 const FILES = { codex: '.codex/hooks.json', gemini: '.gemini/settings.json', cursor: '.cursor/hooks.json' } as const;
 type Host = keyof typeof FILES;
 
