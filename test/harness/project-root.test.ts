@@ -44,7 +44,7 @@ describe('project root', () => {
       assert.match(status.stdout, /\ndemo · GREEN · …\n$/);
       assert.match(
         baton(['doctor'], { cwd: dir, env }).stdout,
-        /current-task\.json present \(deep lane\)|stale state for deep lane slug demo/,
+        /current-task\.json present \(deep lane\)|deep lane task demo has none of \.claude\/plans\/demo\.md/,
       );
     } finally {
       cleanup();
