@@ -220,8 +220,13 @@ test(
   async (t) => {
     const p = eneoProject();
     t.after(p.cleanup);
+    // baton install refuses while a gate is active (it changes the hooks that enforce it): the
+    // user installs outside the phase, then the task goes back to GREEN.
+    const task = '.claude/state/current-task.json';
+    assert.equal(baton(['set', task, 'tdd_phase', 'FREE'], { cwd: p.project }).code, 0);
     const installed = baton(['install', 'claude', '--project'], { cwd: p.project });
     assert.equal(installed.code, 0, installed.stderr);
+    assert.equal(baton(['set', task, 'tdd_phase', 'GREEN'], { cwd: p.project }).code, 0);
     const mirror = join(p.project, '.claude', 'state', 'phase');
     mkdirSync(join(p.project, 'tests'));
     const script: Turn[] = [
