@@ -64,11 +64,41 @@ describe('PostgreSQL projects', () => {
     stop();
     const count = seen.length;
     await writer.update('.n = -1');
-    // Several poll intervals: a watch that did not stop would have reported this commit.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Its notification arrives at once and a poll interval passes: a watch that did not stop would
+    // have reported this commit.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
     assert.equal(seen.length, count);
     await here.close();
     await there.close();
+  });
+
+  it('a commit is announced on the commits channel after it lands, for listeners on other machines', async () => {
+    const root = tempDir();
+    const store = await createPostgresStore({ url, root, project: 'team/notify' });
+    const pg = (await import('pg')).default;
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    try {
+      await listener.query('LISTEN baton_commits');
+      // Bounded generously, so a missing notification fails the test instead of hanging it.
+      let timer: NodeJS.Timeout | undefined;
+      const heard = new Promise<string>((resolve, reject) => {
+        listener.on('notification', (message) => resolve(message.payload ?? ''));
+        timer = setTimeout(() => reject(new Error('no notification on baton_commits')), 60_000);
+      }).finally(() => clearTimeout(timer));
+      const doc = new Doc(store, 'announced.json', root);
+      await doc.init({ n: 0 });
+      const payload = await heard;
+      // The payload names the key without spelling it (fixed length, whatever the key's).
+      assert.match(payload, /^[A-Za-z0-9_-]{43}$/);
+      // The document is durable by the time anyone hears of it.
+      const other = await createPostgresStore({ url, root, project: 'team/notify' });
+      assert.deepEqual(await new Doc(other, 'announced.json', root).read(), { n: 0 });
+      await other.close();
+    } finally {
+      await listener.end();
+      await store.close();
+    }
   });
 
   it("the config's project scopes documents when BATON_STORE names the store: two machines see the same documents", () => {

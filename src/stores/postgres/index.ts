@@ -1,4 +1,5 @@
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Client, Pool, PoolClient, QueryResult } from 'pg';
 import { BatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
 import type { DocumentDump, PortableStore } from '../portable.js';
@@ -15,7 +16,7 @@ import {
 } from '../store.js';
 import { fromPgError, isConnectionLoss, isTransientConnect, target } from './errors.js';
 import { defaultProjectId } from './project.js';
-import { checkSchema, migrateSchema } from './schema.js';
+import { CHANNEL, checkSchema, migrateSchema } from './schema.js';
 
 export { defaultProjectId, normaliseRemote } from './project.js';
 export { SCHEMA_VERSION } from './schema.js';
@@ -77,7 +78,10 @@ export class PostgresStore implements Store, PortableStore {
   private watching?: Watching;
   private closed = false;
 
-  constructor(options: PostgresStoreOptions, pg: typeof import('pg')) {
+  constructor(
+    options: PostgresStoreOptions,
+    private readonly pg: typeof import('pg'),
+  ) {
     this.url = options.url;
     this.project = options.project ?? defaultProjectId(options.root);
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
@@ -176,7 +180,7 @@ export class PostgresStore implements Store, PortableStore {
         // committed nothing, and the writer is told so.
         if (written?.rowCount !== 1)
           throw new BatonError('lock_lost', `${key} changed under its row lock; nothing was written; retry`);
-        client.release();
+        client.release(!(await this.announce(client, key)));
       } catch (error) {
         const lost = isConnectionLoss(error);
         if (lost) client.release(true);
@@ -257,15 +261,69 @@ export class PostgresStore implements Store, PortableStore {
 
   /**
    * Commits made in this process are reported as they land; those of other processes and machines
-   * by polling the watched keys' revisions (WATCH_POLL_MS). Not LISTEN/NOTIFY: a NOTIFY in the
-   * commit takes a database-wide lock held through the commit's WAL flush, so concurrent commits
-   * could no longer share a flush (it cost 3x in throughput, docs/benchmarks.md).
+   * when their notification arrives (LISTEN), and by a slow poll of the watched keys' revisions for
+   * any notification that never comes (a writer that died between its commit and its notification,
+   * a listening session the server cut).
    */
   watch(key: string, listener: () => void): () => void {
-    this.watching ??= new Watching((keys) => this.revisions(keys));
+    if (!this.watching) {
+      const watching = new Watching(
+        (keys) => this.revisions(keys),
+        (key) => this.channelKey(key),
+      );
+      this.watching = watching;
+      this.listen(watching);
+    }
     return this.watching.add(key, listener, () => {
-      if (this.watching?.idle()) this.watching = undefined;
+      if (this.watching?.idle()) {
+        this.watching.stop();
+        this.watching = undefined;
+      }
     });
+  }
+
+  /**
+   * Tells listeners on other connections that `key` moved. Not inside the write's transaction: a
+   * NOTIFY there takes a database-wide lock held through that commit's WAL flush, so concurrent
+   * commits could no longer share a flush (it cost 3x in throughput, docs/benchmarks.md). Sent
+   * after it, in a transaction of its own that waits for no flush (the notification is a wake-up,
+   * not data: the document is already durable), the lock is held for microseconds. False when the
+   * session broke, so the pool drops it; a failed notification costs watchers a poll interval.
+   */
+  private async announce(client: PoolClient, key: string): Promise<boolean> {
+    try {
+      await client.query(
+        `BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_notify('${CHANNEL}', ${client.escapeLiteral(this.channelKey(key))}); COMMIT`,
+      );
+      return true;
+    } catch (error) {
+      if (isConnectionLoss(error)) return false;
+      await rollback(client);
+      return true;
+    }
+  }
+
+  /** A session of its own that LISTENs for as long as `watching` is this store's. */
+  private listen(watching: Watching): void {
+    const client: Client = new this.pg.Client({ connectionString: this.url, application_name: 'baton watch' });
+    client.on('error', () => undefined);
+    client.on('notification', (message) => watching.notified(message.payload ?? ''));
+    // A session the server ended is opened again on the next poll, while anyone still watches.
+    client.on('end', () => watching.listenerLost());
+    watching.listener = client;
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${CHANNEL}`))
+      .then(() => watching.poll())
+      .catch(() => watching.listenerLost());
+    watching.relisten = () => {
+      if (this.watching === watching) this.listen(watching);
+    };
+  }
+
+  /** The notification payload for a key: fixed length, whatever the key's (payloads are capped at 8000 bytes). */
+  private channelKey(key: string): string {
+    return createHash('sha256').update(`${this.project}\0${key}`).digest('base64url');
   }
 
   private async revisions(keys: string[]): Promise<Map<string, number>> {
@@ -454,30 +512,39 @@ function guardedClient(pg: typeof import('pg')): typeof import('pg').Client {
   };
 }
 
-/** How often a watching process asks for the revisions of the keys it watches. */
-const WATCH_POLL_MS = 250;
+/**
+ * How often a watching process asks for the watched keys' revisions when no notification came:
+ * the bound on how late a commit whose notification was lost is seen.
+ */
+const WATCH_POLL_MS = 2000;
 
-/** The watched keys of one store, their last seen revisions, and the poll that compares them. */
+/** The watched keys of one store, their last seen revisions, and the reads that compare them. */
 class Watching {
-  private readonly keys = new Map<string, { rev?: number; listeners: Set<() => void> }>();
+  private readonly keys = new Map<string, { rev?: number; channel: string; listeners: Set<() => void> }>();
   private timer?: NodeJS.Timeout;
-  private polling = false;
+  private polling?: Promise<void>;
+  private again = false;
+  listener?: Client;
+  relisten?: () => void;
 
-  constructor(private readonly revisions: (keys: string[]) => Promise<Map<string, number>>) {}
+  constructor(
+    private readonly revisions: (keys: string[]) => Promise<Map<string, number>>,
+    private readonly channelKey: (key: string) => string,
+  ) {}
 
   add(key: string, listener: () => void, onEmpty: () => void): () => void {
-    const watched = this.keys.get(key) ?? { listeners: new Set<() => void>() };
+    const watched = this.keys.get(key) ?? { channel: this.channelKey(key), listeners: new Set<() => void>() };
     watched.listeners.add(listener);
     this.keys.set(key, watched);
-    this.timer ??= setInterval(() => void this.poll(), WATCH_POLL_MS);
+    this.timer ??= setInterval(() => {
+      if (!this.listener) this.relisten?.();
+      void this.poll();
+    }, WATCH_POLL_MS);
     void this.poll();
     return () => {
       watched.listeners.delete(listener);
       if (watched.listeners.size === 0 && this.keys.get(key) === watched) this.keys.delete(key);
-      if (this.keys.size === 0) {
-        this.stop();
-        onEmpty();
-      }
+      if (this.keys.size === 0) onEmpty();
     };
   }
 
@@ -493,28 +560,49 @@ class Watching {
     for (const fn of watched.listeners) fn();
   }
 
+  notified(channel: string): void {
+    for (const watched of this.keys.values()) if (watched.channel === channel) return void this.poll();
+  }
+
+  listenerLost(): void {
+    this.listener = undefined;
+  }
+
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    const listener = this.listener;
+    this.listener = undefined;
+    this.relisten = undefined;
+    listener?.end().catch(() => undefined);
   }
 
-  private async poll(): Promise<void> {
-    if (this.polling || this.keys.size === 0) return;
-    this.polling = true;
-    try {
-      const revs = await this.revisions([...this.keys.keys()]);
-      for (const [key, watched] of this.keys) {
-        const rev = revs.get(key) ?? 0;
-        const first = watched.rev === undefined;
-        const moved = !first && rev > (watched.rev as number);
-        if (first || moved) watched.rev = rev;
-        if (moved) for (const fn of watched.listeners) fn();
-      }
-    } catch {
-      // The server is unreachable for now: the next poll tries again, and reads report the error.
-    } finally {
-      this.polling = false;
+  /** Reads the revisions once more when asked while a read is under way: it may predate the commit. */
+  poll(): Promise<void> {
+    if (this.polling) {
+      this.again = true;
+      return this.polling;
     }
+    this.polling = (async () => {
+      do {
+        this.again = false;
+        if (this.keys.size === 0) break;
+        try {
+          const revs = await this.revisions([...this.keys.keys()]);
+          for (const [key, watched] of this.keys) {
+            const rev = revs.get(key) ?? 0;
+            const first = watched.rev === undefined;
+            const moved = !first && rev > (watched.rev as number);
+            if (first || moved) watched.rev = rev;
+            if (moved) for (const fn of watched.listeners) fn();
+          }
+        } catch {
+          // The server is unreachable for now: the next poll tries again, and reads report the error.
+        }
+      } while (this.again);
+      this.polling = undefined;
+    })();
+    return this.polling;
   }
 }
 

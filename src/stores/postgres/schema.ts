@@ -32,6 +32,9 @@ const STEPS: string[] = [
 
 export const SCHEMA_VERSION = STEPS.length;
 
+/** The LISTEN/NOTIFY channel commits are announced on (payload: a hash of project and key). */
+export const CHANNEL = 'baton_commits';
+
 async function storedVersion(client: PoolClient): Promise<number | undefined> {
   const exists = await client.query<{ name: string | null }>(`SELECT to_regclass('baton_meta')::text AS name`);
   if (exists.rows[0]?.name === null) return undefined;
