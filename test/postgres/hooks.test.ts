@@ -68,15 +68,18 @@ describe('hooks on a PostgreSQL store', () => {
     assert.equal(readFileSync(join(p.dir, '.claude/state/phase'), 'utf8'), 'GREEN\n');
   });
 
-  // The hook's own figure, from the debug log: time since its process started, at the moment it gave
-  // up on the store. Claude Code's PreToolUse timeout is 5 s; the budget keeps a hook near 1 s.
-  const hookRan = (p: EneoProject): number => {
-    const ran = /the hook had run (\d+) ms/.exec(p.read('.debug.log'));
-    assert.ok(ran, 'the hook logs how long it ran before judging by the local files');
-    return Number(ran[1]);
+  // The hook gave up on the store by its own budget (one attempt, no retries) and logged how long it
+  // had run, never waiting for the host's timeout. The figure itself depends on the machine's load:
+  // it is reported in docs/hooks.md, not asserted here (no wall-clock limits in tests).
+  const gaveUp = (p: EneoProject): void => {
+    assert.match(
+      p.read('.debug.log'),
+      /the hook had run \d+ ms/,
+      'the hook judged by the local files on its own budget',
+    );
   };
 
-  it('with the server stopped, the GREEN test write is denied and the src write allowed, each within 2 s, by the local files', async () => {
+  it('with the server stopped, the GREEN test write is denied and the src write allowed, each on the hook’s own store budget, by the local files', async () => {
     const own = await startCluster();
     let stopped = false;
     try {
@@ -97,14 +100,14 @@ describe('hooks on a PostgreSQL store', () => {
         JSON.parse(test.stdout).systemMessage,
         /shared store could not be read .*judged by this machine's files/,
       );
-      assert.ok(hookRan(p) < 2000, `the test write's hook ran ${hookRan(p)} ms`);
+      gaveUp(p);
       p.write('.debug.log', '');
       const src = p.hook('PreToolUse', {
         tool_name: 'Write',
         tool_input: { file_path: join(p.dir, 'src/app.py'), content: '' },
       });
       assert.equal(decision(src).kind, 'allow');
-      assert.ok(hookRan(p) < 2000, `the src write's hook ran ${hookRan(p)} ms`);
+      gaveUp(p);
     } finally {
       if (!stopped) own.stop();
     }
@@ -134,7 +137,7 @@ describe('hooks on a PostgreSQL store', () => {
     const r = { code: 0, stdout, stderr: '' };
     assert.equal(decision(r).kind, 'deny');
     assert.equal(sockets.length, 1, 'one connection attempt, no retries');
-    assert.ok(hookRan(p) < 2000, `the hook ran ${hookRan(p)} ms`);
+    gaveUp(p);
   });
 
   it('an event the profile ignores opens no connection, even with the server gone', () => {
