@@ -12,7 +12,6 @@ import { after, before, describe, it } from 'node:test';
 import { baton } from '../helpers/cli.js';
 import { tempDir, tempTree } from '../helpers/fixtures.js';
 
-const HAS_BWRAP = spawnSync('bwrap', ['--version']).status === 0;
 const ORIGINAL = 'def test_a():\n    assert add(1, 2) == 3\n';
 
 function project(phase: string) {
@@ -89,7 +88,15 @@ function project(phase: string) {
 const named = (command: string) => `eval "$(printf '%s' '${command.replaceAll("'", "'\\''")}')"`;
 const hidden = (command: string) => `eval "$(echo ${Buffer.from(command).toString('base64')} | base64 -d)"`;
 
-describe('the OS sandbox: the hook', { skip: !HAS_BWRAP && 'bubblewrap is not installed' }, () => {
+// These tests need the real bubblewrap: a machine without it fails here, naming the fix, rather
+// than skipping what the sandbox promises.
+describe('the machine', () => {
+  it('has bubblewrap (apt-get install bubblewrap; .ci/run installs it)', () => {
+    assert.equal(spawnSync('bwrap', ['--version']).status, 0, 'bwrap is not on PATH: apt-get install bubblewrap');
+  });
+});
+
+describe('the OS sandbox: the hook', () => {
   let p: ReturnType<typeof project>;
   before(() => (p = project('GREEN')));
   after(() => p.cleanup());
@@ -152,124 +159,143 @@ describe('the OS sandbox outside protected phases', () => {
   });
 });
 
-describe(
-  'the OS sandbox: rewritten commands run for real',
-  { skip: !HAS_BWRAP && 'bubblewrap is not installed' },
-  () => {
-    let p: ReturnType<typeof project>;
-    before(() => (p = project('GREEN')));
-    after(() => p.cleanup());
+describe('the OS sandbox: rewritten commands run for real', () => {
+  let p: ReturnType<typeof project>;
+  before(() => (p = project('GREEN')));
+  after(() => p.cleanup());
 
-    const attacks: [string, string][] = [
-      ['overwrite a test', 'echo hacked > tests/test_a.py'],
-      ['append through sed -i', "sed -i 's/3/4/' tests/test_a.py"],
-      ['a new file in tests/', 'echo x > tests/test_new.py'],
-      ['rename over a test', 'echo x > src/t.py && mv -f src/t.py tests/test_a.py'],
-      ['hard link, then write through it', 'ln tests/test_a.py src/h.py && echo hacked >> src/h.py'],
-      ['chmod', 'chmod 000 tests/test_a.py'],
-      ['rm -rf tests', 'rm -rf tests'],
-      ['move tests away', 'mv tests gone'],
-      ['unmount the bind', 'umount tests; echo hacked > tests/test_a.py'],
-      ['a nested namespace', 'unshare -rm sh -c "umount tests; echo hacked > tests/test_a.py"'],
-      ['the phase mirror', 'echo FREE > .claude/state/phase'],
-      ['forge the identity', 'echo "{}" > .baton/sandbox/identity.json'],
-    ];
-    for (const [what, attack] of attacks) {
-      it(`leaves the tests as they were: ${what}`, () => {
-        const r = p.run(hidden(attack));
-        assert.notEqual(r.code, 0, r.stderr);
-        assert.equal(p.read('tests/test_a.py'), ORIGINAL);
-        assert.equal(statSync(join(p.dir, 'tests/test_a.py')).mode & 0o777, 0o644);
-        assert.deepEqual(readdirSync(join(p.dir, 'tests')), ['test_a.py']);
-        assert.equal(p.read('.claude/state/phase'), 'GREEN\n');
-        assert.equal(p.read('.baton/sandbox/identity.json'), '');
-      });
+  const attacks: [string, string][] = [
+    ['overwrite a test', 'echo hacked > tests/test_a.py'],
+    ['append through sed -i', "sed -i 's/3/4/' tests/test_a.py"],
+    ['a new file in tests/', 'echo x > tests/test_new.py'],
+    ['rename over a test', 'echo x > src/t.py && mv -f src/t.py tests/test_a.py'],
+    ['hard link, then write through it', 'ln tests/test_a.py src/h.py && echo hacked >> src/h.py'],
+    ['chmod', 'chmod 000 tests/test_a.py'],
+    ['rm -rf tests', 'rm -rf tests'],
+    ['move tests away', 'mv tests gone'],
+    ['unmount the bind', 'umount tests; echo hacked > tests/test_a.py'],
+    ['a nested namespace', 'unshare -rm sh -c "umount tests; echo hacked > tests/test_a.py"'],
+    ['the phase mirror', 'echo FREE > .claude/state/phase'],
+    ['forge the identity', 'echo "{}" > .baton/sandbox/identity.json'],
+  ];
+  for (const [what, attack] of attacks) {
+    it(`leaves the tests as they were: ${what}`, () => {
+      const r = p.run(hidden(attack));
+      assert.notEqual(r.code, 0, r.stderr);
+      assert.equal(p.read('tests/test_a.py'), ORIGINAL);
+      assert.equal(statSync(join(p.dir, 'tests/test_a.py')).mode & 0o777, 0o644);
+      assert.deepEqual(readdirSync(join(p.dir, 'tests')), ['test_a.py']);
+      assert.equal(p.read('.claude/state/phase'), 'GREEN\n');
+      assert.equal(p.read('.baton/sandbox/identity.json'), '');
+    });
+  }
+
+  it('a hard link to a test made before the phase is held read-only too: a write through it fails', () => {
+    const q = project('REFACTOR');
+    try {
+      spawnSync('ln', [join(q.dir, 'tests/test_a.py'), join(q.dir, 'src/alias.py')]);
+      writeFileSync(join(q.dir, '.claude/state/phase'), 'GREEN\n');
+      const r = q.run(hidden('echo hacked >> src/alias.py'));
+      assert.notEqual(r.code, 0, r.stderr);
+      assert.match(r.stderr, /Read-only file system/);
+      assert.equal(q.read('tests/test_a.py'), ORIGINAL);
+    } finally {
+      q.cleanup();
     }
+  });
 
-    const created: [string, string, string[]][] = [
-      ['a new src/test_x.py', 'echo x > src/test_x.py', ['src/test_x.py']],
-      [
-        'a folder renamed to tests',
-        'mkdir -p pkg/foo && echo x > pkg/foo/y.py && mv pkg/foo pkg/tests',
-        ['pkg/tests/y.py'],
-      ],
-      [
-        'a file linked in under a test name',
-        'echo x > src/plain.py && ln src/plain.py src/test_l.py',
-        ['src/test_l.py'],
-      ],
-      [
-        'a folder closed to the scan',
-        'mkdir -p src/hide && echo x > src/hide/test_h.py && chmod 000 src/hide',
-        ['src/hide/test_h.py'],
-      ],
-      [
-        'settings that would turn the hooks off',
-        'mkdir -p .claude && echo "{}" > .claude/settings.local.json',
-        ['.claude/settings.local.json'],
-      ],
-    ];
-    for (const [what, attack, paths] of created) {
-      it(`moves aside what appears under a protected name: ${what}`, () => {
-        const r = p.run(hidden(attack));
-        assert.equal(r.code, 1, 'a command that exited 0 fails when something was moved aside');
-        for (const path of paths) {
-          assert.equal(p.exists(path), false, path);
-          assert.ok(p.quarantined().includes(path), `${path} in ${p.quarantined().join(', ')}`);
-          assert.match(r.stderr, new RegExp(`baton: moved ${path.replace(/[.]/g, '\\.')} to \\.baton/quarantine/`));
-        }
-      });
+  it('a hard link to a test outside the project leaves the call unsandboxable: only a harmless command runs', () => {
+    const q = project('REFACTOR');
+    const outside = tempDir('baton-sandbox-link-');
+    try {
+      spawnSync('ln', [join(q.dir, 'tests/test_a.py'), join(outside, 'alias.py')]);
+      writeFileSync(join(q.dir, '.claude/state/phase'), 'GREEN\n');
+      const out = q.hook(`echo hacked >> ${join(outside, 'alias.py')}`).hookSpecificOutput;
+      assert.equal(out?.permissionDecision, 'deny');
+      assert.match(String(out?.permissionDecisionReason), /hard links/);
+      assert.equal(q.read('tests/test_a.py'), ORIGINAL);
+      // A command proved harmless still runs, as without a sandbox.
+      assert.equal(q.hook('cat tests/test_a.py').hookSpecificOutput?.permissionDecision, undefined);
+    } finally {
+      q.cleanup();
+      spawnSync('rm', ['-rf', outside]);
     }
+  });
 
-    it('ends background processes with the call, so nothing writes after the scan', () => {
-      const r = p.run(hidden('(sleep 1; echo x > src/test_bg.py) & echo started'));
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, 'started\n');
-      spawnSync('sleep', ['1.5']);
-      assert.equal(p.exists('src/test_bg.py'), false);
+  const created: [string, string, string[]][] = [
+    ['a new src/test_x.py', 'echo x > src/test_x.py', ['src/test_x.py']],
+    [
+      'a folder renamed to tests',
+      'mkdir -p pkg/foo && echo x > pkg/foo/y.py && mv pkg/foo pkg/tests',
+      ['pkg/tests/y.py'],
+    ],
+    ['a file linked in under a test name', 'echo x > src/plain.py && ln src/plain.py src/test_l.py', ['src/test_l.py']],
+    [
+      'a folder closed to the scan',
+      'mkdir -p src/hide && echo x > src/hide/test_h.py && chmod 000 src/hide',
+      ['src/hide/test_h.py'],
+    ],
+    [
+      'settings that would turn the hooks off',
+      'mkdir -p .claude && echo "{}" > .claude/settings.local.json',
+      ['.claude/settings.local.json'],
+    ],
+  ];
+  for (const [what, attack, paths] of created) {
+    it(`moves aside what appears under a protected name: ${what}`, () => {
+      const r = p.run(hidden(attack));
+      assert.equal(r.code, 1, 'a command that exited 0 fails when something was moved aside');
+      for (const path of paths) {
+        assert.equal(p.exists(path), false, path);
+        assert.ok(p.quarantined().includes(path), `${path} in ${p.quarantined().join(', ')}`);
+        assert.match(r.stderr, new RegExp(`baton: moved ${path.replace(/[.]/g, '\\.')} to \\.baton/quarantine/`));
+      }
     });
+  }
 
-    it('lets ordinary work through: src writes, output, exit codes, cd persisting, the shell functions of the host', () => {
-      const write = p.run(
-        hidden('echo "def add(a, b): return a + b" > src/calc.py && cd src/sub && echo here: $PWD && echo err >&2'),
-      );
-      assert.deepEqual([write.code, write.stdout, write.stderr], [0, `here: ${join(p.dir, 'src/sub')}\n`, 'err\n']);
-      assert.equal(write.cwd, join(p.dir, 'src/sub'));
-      assert.match(p.read('src/calc.py'), /return a \+ b/);
-      const failing = p.run('cd src; grep -q nothing calc.py');
-      assert.deepEqual([failing.code, failing.cwd], [1, join(p.dir, 'src')]);
-      assert.equal(p.run('exit 7').code, 7);
-      const fn = p.run(
-        'greet world',
-        p.dir,
-        'greet() { echo "hello $1"; }; shopt -s expand_aliases; alias hi="echo hi"',
-      );
-      assert.equal(fn.stdout, 'hello world\n');
-      assert.equal(p.run('hi there', p.dir, 'shopt -s expand_aliases; alias hi="echo hi"').stdout, 'hi there\n');
-      assert.equal(p.run('cat tests/test_a.py').stdout, ORIGINAL);
-    });
+  it('ends background processes with the call, so nothing writes after the scan', () => {
+    const r = p.run(hidden('(sleep 1; echo x > src/test_bg.py) & echo started'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'started\n');
+    spawnSync('sleep', ['1.5']);
+    assert.equal(p.exists('src/test_bg.py'), false);
+  });
 
-    it('binds the caller identity read-only at .baton/sandbox/identity.json', () => {
-      const out = p.hook('cat .baton/sandbox/identity.json', {}, { agent_id: 'agent-7' }).hookSpecificOutput;
-      const rewritten = (out?.updatedInput as { command: string }).command;
-      const r = spawnSync('bash', ['-c', rewritten], { cwd: p.dir, encoding: 'utf8' });
-      assert.deepEqual(JSON.parse(r.stdout), { agent: 'agent-7', session: 'session-1', host: 'claude' });
-      assert.equal(JSON.parse(p.run('cat .baton/sandbox/identity.json').stdout).agent, 'main');
-    });
+  it('lets ordinary work through: src writes, output, exit codes, cd persisting, the shell functions of the host', () => {
+    const write = p.run(
+      hidden('echo "def add(a, b): return a + b" > src/calc.py && cd src/sub && echo here: $PWD && echo err >&2'),
+    );
+    assert.deepEqual([write.code, write.stdout, write.stderr], [0, `here: ${join(p.dir, 'src/sub')}\n`, 'err\n']);
+    assert.equal(write.cwd, join(p.dir, 'src/sub'));
+    assert.match(p.read('src/calc.py'), /return a \+ b/);
+    const failing = p.run('cd src; grep -q nothing calc.py');
+    assert.deepEqual([failing.code, failing.cwd], [1, join(p.dir, 'src')]);
+    assert.equal(p.run('exit 7').code, 7);
+    const fn = p.run('greet world', p.dir, 'greet() { echo "hello $1"; }; shopt -s expand_aliases; alias hi="echo hi"');
+    assert.equal(fn.stdout, 'hello world\n');
+    assert.equal(p.run('hi there', p.dir, 'shopt -s expand_aliases; alias hi="echo hi"').stdout, 'hi there\n');
+    assert.equal(p.run('cat tests/test_a.py').stdout, ORIGINAL);
+  });
 
-    it('a forged spec is refused: the spec is read-only inside and a missing one fails closed', () => {
-      const out = p.hook('echo hi').hookSpecificOutput;
-      const rewritten = (out?.updatedInput as { command: string }).command.replace(/spec-[0-9a-f]+/, 'spec-missing');
-      const r = spawnSync('bash', ['-c', rewritten], { cwd: p.dir, encoding: 'utf8' });
-      assert.equal(r.status, 126);
-      assert.match(r.stderr, /no sandbox spec/);
-      writeFileSync(join(p.dir, 'src', 'x'), '');
-    });
-  },
-);
+  it('binds the caller identity read-only at .baton/sandbox/identity.json', () => {
+    const out = p.hook('cat .baton/sandbox/identity.json', {}, { agent_id: 'agent-7' }).hookSpecificOutput;
+    const rewritten = (out?.updatedInput as { command: string }).command;
+    const r = spawnSync('bash', ['-c', rewritten], { cwd: p.dir, encoding: 'utf8' });
+    assert.deepEqual(JSON.parse(r.stdout), { agent: 'agent-7', session: 'session-1', host: 'claude' });
+    assert.equal(JSON.parse(p.run('cat .baton/sandbox/identity.json').stdout).agent, 'main');
+  });
+
+  it('a forged spec is refused: the spec is read-only inside and a missing one fails closed', () => {
+    const out = p.hook('echo hi').hookSpecificOutput;
+    const rewritten = (out?.updatedInput as { command: string }).command.replace(/spec-[0-9a-f]+/, 'spec-missing');
+    const r = spawnSync('bash', ['-c', rewritten], { cwd: p.dir, encoding: 'utf8' });
+    assert.equal(r.status, 126);
+    assert.match(r.stderr, /no sandbox spec/);
+    writeFileSync(join(p.dir, 'src', 'x'), '');
+  });
+});
 
 const NOBODY =
-  HAS_BWRAP &&
   process.getuid?.() === 0 &&
   spawnSync('setpriv', [
     '--reuid',
@@ -326,7 +352,7 @@ describe(
   },
 );
 
-describe('baton itself in a protected phase', { skip: !HAS_BWRAP && 'bubblewrap is not installed' }, () => {
+describe('baton itself in a protected phase', () => {
   it('a plain call of baton runs unwrapped through the installed CLI, so it can change the phase; anything more is sandboxed', () => {
     const p = project('GREEN');
     try {
@@ -369,7 +395,7 @@ describe('baton doctor names the sandbox mode', () => {
     const p = project('GREEN');
     try {
       const on = baton(['doctor'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir } });
-      if (HAS_BWRAP) assert.match(on.stdout, /^ok {4}shell sandbox: bubblewrap \(\/\S*bwrap\)/m);
+      assert.match(on.stdout, /^ok {4}shell sandbox: bubblewrap \(\/\S*bwrap\)/m);
       const off = baton(['doctor'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir, BATON_SANDBOX: 'off' } });
       assert.match(
         off.stdout,

@@ -6,8 +6,8 @@
  * outside the sandbox, and baton's own installation. Rules without `when` (eneo's env, lockfile
  * and ratchet rules) stay with the parser: package managers legitimately rewrite lockfiles.
  */
-import { lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, realpathSync, type Dirent, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 import { expandPatterns, patternToFind, ruleTest, type FindTest, type PathTest } from '../../project/policy/glob.js';
 import { NOT_PROJECT } from '../policy/real-path.js';
@@ -114,8 +114,83 @@ export function protectedSet(
   const set: ProtectedSet = { rules: scan, binds: [], known: [], outside: [] };
   const listed = !list || listProject(root, (abs) => tests.some((test) => test(abs)), set);
   if (!listed) return `the project has more than ${MAX_SANDBOX_ENTRIES} entries to list`;
+  const linked = list ? bindOtherNames(root, set) : undefined;
+  if (linked) return linked;
   outsideFiles(home, packageDir, set);
   return set;
+}
+
+/**
+ * A protected file with a second hard link can be changed through the other name, which a bind of
+ * the protected name does not cover (a link made in the call itself fails: links do not cross
+ * mounts). Other names inside the project are bound too; a name baton cannot find (outside the
+ * project) makes the call unsandboxable, so the caller falls back to the harmless-only proof.
+ */
+function bindOtherNames(root: string, set: ProtectedSet): string | undefined {
+  const inside = set.binds.filter((path) => path === root || path.startsWith(`${root}/`));
+  const linked = new Map<string, { path: string; links: number; seen: number }>();
+  const note = (path: string, stats: Stats) => {
+    if (stats.isFile() && stats.nlink > 1)
+      linked.set(`${stats.dev}:${stats.ino}`, { path, links: stats.nlink, seen: 0 });
+  };
+  let budget = MAX_SANDBOX_ENTRIES;
+  for (const path of inside) {
+    const stats = lstatOrUndefined(path);
+    if (stats?.isDirectory()) {
+      if (!walkFiles(path, note, () => --budget >= 0))
+        return `the protected folder ${path} has more than ${MAX_SANDBOX_ENTRIES} entries to check for hard links`;
+    } else if (stats) note(path, stats);
+  }
+  if (linked.size === 0) return undefined;
+  const covered = (path: string) => inside.some((bind) => path === bind || path.startsWith(`${bind}/`));
+  budget = 4 * MAX_SANDBOX_ENTRIES;
+  const walked = walkFiles(
+    root,
+    (path, stats) => {
+      const entry = linked.get(`${stats.dev}:${stats.ino}`);
+      if (!entry) return;
+      entry.seen++;
+      if (!covered(path)) set.binds.push(path);
+    },
+    () => --budget >= 0,
+  );
+  if (!walked) return `the project is too large to look for the other names of protected files with hard links`;
+  for (const entry of linked.values())
+    if (entry.seen < entry.links)
+      return `${entry.path} has ${entry.links} hard links and ${entry.links - entry.seen} of them outside the project, through which a command could change it; remove them (find / -xdev -samefile '${entry.path}')`;
+  return undefined;
+}
+
+/** Every regular file under `dir` (not through symlinks), until `more` says stop: false then. */
+function walkFiles(dir: string, file: (path: string, stats: Stats) => void, more: () => boolean): boolean {
+  const queue = [dir];
+  while (queue.length > 0) {
+    const at = queue.pop() as string;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!more()) return false;
+      const path = `${at}/${entry.name}`;
+      if (entry.isDirectory()) queue.push(path);
+      else if (entry.isFile()) {
+        const stats = lstatOrUndefined(path);
+        if (stats) file(path, stats);
+      }
+    }
+  }
+  return true;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -167,6 +242,7 @@ const HOME_FILES = [
   '.zlogin',
 ];
 const SYSTEM_FILES = ['/etc/profile', '/etc/profile.d', '/etc/bash.bashrc', '/etc/bashrc', '/etc/environment'];
+const PROGRAMS = [process.execPath, '/bin/bash', '/bin/sh'];
 /** What an installed baton (npm package or Claude Code plugin folder) is made of. */
 const PACKAGE_ENTRIES = ['package.json', 'bin', 'dist', 'compat', 'schemas', 'plugin', 'sandbox', 'hooks', 'skills'];
 
@@ -188,6 +264,15 @@ function outsideFiles(home: string, packageDir: string | undefined, set: Protect
   };
   if (home) for (const name of HOME_FILES) add(join(home, name), true);
   for (const path of SYSTEM_FILES) add(path, false);
+  // The programs every later hook and wrapped call runs (node, bash, sh): a command running as
+  // root could otherwise replace one and have the next hook run its copy.
+  for (const program of PROGRAMS) {
+    try {
+      add(dirname(realpathSync(program)), false);
+    } catch {
+      // not on this machine
+    }
+  }
   if (packageDir) for (const name of PACKAGE_ENTRIES) add(join(packageDir, name), false);
 }
 
