@@ -115,11 +115,6 @@ test('codex: context reaches the model, GREEN test writes by shell and apply_pat
   const run = await runCodex(p.project, codexEnv(join(p.dir, 'home'), p.codexHome), 'implement the feature');
   assert.equal(run.code, 0, run.out);
 
-  if (process.env.DEBUG_E2E) {
-    console.error(run.out);
-    spawnSync('sh', ['-c', `cat ${join(p.dir, 'home', '.tmp')}/baton-*/hooks.log`], { stdio: 'inherit' });
-    writeFileSync('/tmp/hosts20-turns.json', JSON.stringify(model.turns));
-  }
   const first = JSON.stringify(model.turns[0]?.input);
   assert.match(first, /Resume: demo · Phase 1\/2 · GREEN/, 'SessionStart context reaches the first request');
 

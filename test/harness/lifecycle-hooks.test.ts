@@ -108,6 +108,31 @@ describe('PreCompact, Stop, SessionEnd', () => {
     }
   });
 
+  it("Gemini's PreCompress, fired before every model call: one revision and one scratchpad snapshot until something changes", () => {
+    const p = eneoProject({ '.claude/phases/demo/phase-01-scratchpad/notes.md': 'remember this\n' });
+    try {
+      startTask(p);
+      const compress = () =>
+        p.hook('PreCompress', { hook_event_name: 'PreCompress', trigger: 'auto' }, ['--host', 'gemini']);
+      assert.match(compress().stderr, /task document saved as revision 2/);
+      for (let i = 0; i < 3; i++) {
+        const r = compress();
+        assert.match(r.stderr, /task document unchanged since revision 2/);
+        assert.match(r.stderr, /scratchpad unchanged since/);
+      }
+      assert.equal(readdirSync(join(p.dir, '.claude/context')).length, 1);
+      p.task(['phase-set', 'GREEN']);
+      p.write('.claude/phases/demo/phase-01-scratchpad/notes.md', 'remember that\n');
+      const changed = compress();
+      assert.match(changed.stderr, /task document saved as revision 4/);
+      assert.match(changed.stderr, /snapshotted scratchpad/);
+      const history = baton(['history', TASK, '--json'], { cwd: p.dir, env: p.env });
+      assert.equal(history.stdout.match(/"writer":"pre-compact"/g)?.length, 2);
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('PreCompact also records a revision of every run of the run bus (.ai_log/session-*.json)', () => {
     const p = eneoProject();
     try {

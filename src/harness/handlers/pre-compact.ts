@@ -38,12 +38,18 @@ export async function preCompact({ config, root, env, now, documents }: HandlerC
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const dest = resolve(root, snapshot.dest, `${slug}-${stamp}.md`);
-  let body = `# Scratchpad snapshot — slug: ${slug}, timestamp: ${stamp}\n\nCaptured at PreCompact. Source: ${folder}\n\n`;
+  let sections = `Captured at PreCompact. Source: ${folder}\n\n`;
   for (const name of readdirSync(folder).sort()) {
     const path = join(folder, name);
     if (!statSync(path).isFile()) continue;
-    body += `## ${name}\n\n\`\`\`\n${readFileSync(path, 'utf8').replace(/\n$/, '')}\n\`\`\`\n\n`;
+    sections += `## ${name}\n\n\`\`\`\n${readFileSync(path, 'utf8').replace(/\n$/, '')}\n\`\`\`\n\n`;
   }
+  const previous = newestMatch(root, [join(snapshot.dest, `${slug}-*.md`)], isFile);
+  if (previous && readFileSync(previous, 'utf8').endsWith(`\n\n${sections}`)) {
+    outcome.log.push(`[pre-compact] scratchpad unchanged since ${previous}`);
+    return outcome;
+  }
+  const body = `# Scratchpad snapshot — slug: ${slug}, timestamp: ${stamp}\n\n${sections}`;
   mkdirInside(root, resolve(root, snapshot.dest), 'snapshot folder');
   writeFileAtomic(confine(root, dest, 'snapshot'), body, { mode: 0o644 });
   outcome.log.push(`[pre-compact] snapshotted scratchpad to ${dest}`);
@@ -59,11 +65,15 @@ async function markRevision(
 ): Promise<void> {
   const { openDoc } = await import('../../doc/open.js');
   try {
-    const result = await openDoc(path, {
-      cwd: root,
-      env: { ...env, BATON_ROOT: root },
-      lockTimeoutMs: 5000,
-    }).snapshot('pre-compact', { writer: 'pre-compact' });
+    const doc = openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root }, lockTimeoutMs: 5000 });
+    // Gemini CLI fires PreCompress before every model call, before it decides whether to compress:
+    // a document unchanged since its last pre-compact revision already has that revision.
+    const [last] = await doc.history({ limit: 1 });
+    if (last?.op.kind === 'snapshot' && last.op.note === 'pre-compact') {
+      outcome.log.push(`[pre-compact] ${label} unchanged since revision ${last.rev}`);
+      return;
+    }
+    const result = await doc.snapshot('pre-compact', { writer: 'pre-compact' });
     if (result) outcome.log.push(`[pre-compact] ${label} saved as revision ${result.rev}`);
   } catch (error) {
     outcome.log.push(`[pre-compact] ${label} not saved: ${(error as Error).message}`);
@@ -87,8 +97,8 @@ function documentPaths(entry: string, config: HandlerContext['config'], root: st
   }
 }
 
-/** The most recently modified folder matching any pattern (a `*` may stand in the last segment). */
-function newestMatch(root: string, patterns: string[]): string | undefined {
+/** The most recently modified folder (or file) matching any pattern (a `*` may stand in the last segment). */
+function newestMatch(root: string, patterns: string[], kind = isDirectory): string | undefined {
   let best: { path: string; mtime: number } | undefined;
   for (const pattern of patterns) {
     const full = isAbsolute(pattern) ? pattern : resolve(root, pattern);
@@ -102,7 +112,7 @@ function newestMatch(root: string, patterns: string[]): string | undefined {
     }
     for (const name of names.filter((n) => re.test(n))) {
       const path = join(parent, name);
-      const mtime = isDirectory(path) ? statSync(path).mtimeMs : -1;
+      const mtime = kind(path) ? statSync(path).mtimeMs : -1;
       if (mtime >= 0 && (!best || mtime > best.mtime)) best = { path, mtime };
     }
   }

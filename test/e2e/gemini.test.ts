@@ -1,0 +1,128 @@
+/**
+ * End-to-end with the real Gemini CLI (pinned, installed on demand: ./pinned-cli.ts) against a
+ * scripted generateContent stand-in: hooks installed by `baton install gemini`, folder trust and
+ * auth set up as docs/hosts.md says, real payloads, tools really run, and the requests Gemini
+ * sends show what reached the model.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baton } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+import { CLIS, pinnedCli } from './pinned-cli.js';
+import { startGeminiModel, type GeminiModel, type GeminiTurn } from './gemini-model.js';
+
+const GEMINI = pinnedCli(CLIS.gemini);
+
+/** A project with an eneo task in GREEN and an open wave of one agent, hooks from `baton install gemini`. */
+function geminiProject() {
+  const tree = tempTree({
+    'project/baton.config.json': JSON.stringify({ profile: 'eneo' }),
+    'project/tests/test_a.py': 'def test_a():\n    assert True\n',
+    'project/src/app.py': 'a = 1\n',
+    // Headless runs need a chosen auth type (docs/hosts.md): without it Gemini exits 41.
+    'home/.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+  });
+  const project = join(tree.dir, 'project');
+  spawnSync('git', ['init', '-q'], { cwd: project });
+  const task = '.claude/state/current-task.json';
+  const run = (...args: string[]) => {
+    const result = baton(args, { cwd: project });
+    assert.equal(result.code, 0, `baton ${args.join(' ')}: ${result.stderr}`);
+  };
+  // Before GREEN: in a phase with write rules baton install refuses to touch the hooks.
+  run('install', 'gemini');
+  run('init', task, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast');
+  run('set', task, 'tdd_phase', 'GREEN');
+  run('set', task, 'phase', '1', '--json');
+  run('set', task, 'phase_total', '2', '--json');
+  run('task', 'wave-start', '1', '1');
+  return { ...tree, project, home: join(tree.dir, 'home') };
+}
+
+function geminiEnv(home: string, model: GeminiModel): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  // Nothing of the developer's account or of an enclosing agent session leaks in.
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^(GEMINI_|GOOGLE_|CLAUDE|ANTHROPIC_|BATON_|NODE_EXTRA_CA_CERTS$)/.test(key)) env[key] = value;
+  // baton's hook debug log goes to $TMPDIR/baton-<uid>/: inside the test's folder.
+  const tmp = join(home, '.tmp');
+  mkdirSync(tmp, { recursive: true });
+  return {
+    ...env,
+    HOME: home,
+    TMPDIR: tmp,
+    GOOGLE_GEMINI_BASE_URL: model.url,
+    GEMINI_API_KEY: 'test-key',
+    // Folder trust for a headless run (docs/hosts.md); without it Gemini exits 55.
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+  };
+}
+
+function runGemini(cwd: string, env: NodeJS.ProcessEnv, prompt: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(GEMINI, ['--approval-mode', 'yolo', '-p', prompt], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+/** The function responses Gemini sent back to the model, in order. */
+function responses(model: GeminiModel): string[] {
+  const last = model.turns.at(-1);
+  return (last?.contents ?? []).flatMap((content: any) =>
+    (content.parts ?? [])
+      .filter((part: any) => part.functionResponse)
+      .map((part: any) => JSON.stringify(part.functionResponse)),
+  );
+}
+
+test('gemini: context reaches the model, GREEN test writes by shell and write_file denied with the reason, a src write lands, the wave barrier holds AfterAgent', async (t) => {
+  const p = geminiProject();
+  t.after(p.cleanup);
+  const script: GeminiTurn[] = [
+    { call: 'run_shell_command', args: { command: 'echo x >> tests/test_a.py' } },
+    { call: 'write_file', args: { file_path: join(p.project, 'tests/test_a.py'), content: 'broken\n' } },
+    { call: 'write_file', args: { file_path: join(p.project, 'src/new.py'), content: 'x = 1\n' } },
+    { text: 'All done.' },
+  ];
+  const model = await startGeminiModel(script);
+  t.after(() => model.close());
+  const run = await runGemini(p.project, geminiEnv(p.home, model), 'implement the feature');
+  assert.equal(run.code, 0, run.out);
+
+  assert.match(
+    JSON.stringify(model.turns[0]?.contents),
+    /Resume: demo · Phase 1\/2 · GREEN/,
+    'context reaches the first request',
+  );
+  const [shell, testWrite, srcWrite] = responses(model);
+  assert.match(shell ?? '', /blocked[\s\S]*GREEN/, 'shell write denied, reason shown');
+  assert.match(testWrite ?? '', /blocked[\s\S]*GREEN/, 'write_file to tests denied, reason shown');
+  assert.doesNotMatch(srcWrite ?? '', /blocked/);
+  assert.equal(readFileSync(join(p.project, 'tests/test_a.py'), 'utf8'), 'def test_a():\n    assert True\n');
+  assert.ok(existsSync(join(p.project, 'src/new.py')), 'the src write lands');
+  // PreCompress fires before every model call: a revision only where the task changed since the last one.
+  const history = baton(['history', '.claude/state/current-task.json', '--json'], { cwd: p.project });
+  const writers = history.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line).writer as string);
+  assert.ok(writers.includes('pre-compact'), history.stdout);
+  assert.ok(
+    writers.every((writer, i) => writer !== 'pre-compact' || writers[i + 1] !== 'pre-compact'),
+    `no pre-compact revision right after another: ${writers.join(', ')}`,
+  );
+  assert.ok(
+    model.turns.some((body) => JSON.stringify(body.contents).includes('Wave 1 is not complete')),
+    'the AfterAgent block (the open wave) reaches the model as a new prompt',
+  );
+});
