@@ -1,7 +1,9 @@
 /**
  * OpenAI Codex CLI: events, payloads and decisions mirror Claude Code's. What differs is the
- * tools: file edits arrive as `apply_patch` (paths read from the patch envelope) and shell
- * commands as `shell`/`exec_command`/`local_shell`, possibly as an argv array.
+ * tools: file edits arrive as `apply_patch` (paths read from the patch envelope in
+ * `tool_input.command`), and shell commands as `Bash` with a string command (0.171, recorded in
+ * test/fixtures/hosts/codex-0.171.0/); older versions sent `shell`/`exec_command`/`local_shell`,
+ * possibly as an argv array.
  */
 import { hostEvents } from '../events.js';
 import type { HostAdapter } from '../types.js';

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ROOT } from '../helpers/cli.js';
+import { eneoProject, startTask, type EneoProject } from './helpers.js';
+
+/**
+ * The adapters against payloads recorded from the real hosts (test/fixtures/hosts/<host>-<version>/,
+ * one per event, paths and ids scrubbed: "/project" stands for the project folder).
+ */
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'hosts');
+
+function load(folder: string, name: string, dir: string): Record<string, unknown> {
+  const text = readFileSync(join(FIXTURES, folder, `${name}.json`), 'utf8');
+  return JSON.parse(text.replaceAll('"/project', JSON.stringify(dir).slice(0, -1))) as Record<string, unknown>;
+}
+
+describe('recorded host payloads in GREEN', () => {
+  let p: EneoProject;
+  before(() => {
+    p = eneoProject({ 'tests/test_a.py': 'x\n', 'src/a.py': 'x\n' });
+    startTask(p);
+    p.task(['phase-set', 'GREEN']);
+  });
+  after(() => p.cleanup());
+
+  const run = (host: string, folder: string, name: string, edit?: (payload: any) => void) => {
+    const payload = load(folder, name, p.dir);
+    edit?.(payload);
+    const result = p.hook(String(payload.hook_event_name), payload, ['--host', host]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /unknown|not a hook event/i);
+    return result;
+  };
+
+  it('every recorded payload is a known event of its host and answers with exit 0', () => {
+    for (const folder of readdirSync(FIXTURES)) {
+      const host = folder.split('-')[0]!;
+      for (const file of readdirSync(join(FIXTURES, folder))) run(host, folder, file.replace(/\.json$/, ''));
+    }
+  });
+
+  it('codex 0.171: the shell (tool_name Bash, a string command) writing to tests is denied; a patch to src passes', () => {
+    const shell = JSON.parse(run('codex', 'codex-0.171.0', 'PreToolUse-Bash').stdout);
+    assert.equal(shell.hookSpecificOutput.permissionDecision, 'deny');
+    assert.match(shell.hookSpecificOutput.permissionDecisionReason, /bash-green-tests/);
+    assert.equal(run('codex', 'codex-0.171.0', 'PreToolUse-apply_patch').stdout, '');
+    const toTests = JSON.parse(
+      run('codex', 'codex-0.171.0', 'PreToolUse-apply_patch', (payload) => {
+        payload.tool_input.command = payload.tool_input.command.replace('src/new2.py', 'tests/test_b.py');
+      }).stdout,
+    );
+    assert.match(toTests.hookSpecificOutput.permissionDecisionReason, /gate-green/);
+    // Plain stdout is context for Codex, as for Claude Code (it reached the model in test/e2e/codex.test.ts).
+    assert.match(run('codex', 'codex-0.171.0', 'SessionStart').stdout, /Resume: demo/);
+  });
+
+  it('gemini 0.61: run_shell_command to tests denied, write_file to src passes, to tests denied; context on SessionStart', () => {
+    assert.match(
+      JSON.parse(run('gemini', 'gemini-0.61.0', 'BeforeTool-run_shell_command').stdout).reason,
+      /bash-green-tests/,
+    );
+    assert.equal(run('gemini', 'gemini-0.61.0', 'BeforeTool-write_file').stdout, '');
+    const toTests = run('gemini', 'gemini-0.61.0', 'BeforeTool-write_file', (payload) => {
+      payload.tool_input.file_path = join(p.dir, 'tests/test_a.py');
+    });
+    assert.equal(JSON.parse(toTests.stdout).decision, 'deny');
+    assert.match(
+      JSON.parse(run('gemini', 'gemini-0.61.0', 'SessionStart').stdout).hookSpecificOutput.additionalContext,
+      /Resume: demo/,
+    );
+  });
+});
