@@ -72,3 +72,32 @@ describe('recorded host payloads in GREEN', () => {
     );
   });
 });
+
+describe('gemini 0.61: the prompt audit records what the user typed', () => {
+  it("not the AfterAgent block's reason that Gemini sends back as a new prompt (BeforeAgent)", () => {
+    const p = eneoProject();
+    try {
+      startTask(p);
+      p.task(['wave-start', '1', '1']);
+      const hook = (name: string, edit?: (payload: any) => void) => {
+        const payload = load('gemini-0.61.0', name, p.dir);
+        edit?.(payload);
+        return p.hook(String(payload.hook_event_name), payload, ['--host', 'gemini']);
+      };
+      hook('BeforeAgent');
+      const block = JSON.parse(hook('AfterAgent').stdout);
+      assert.match(block.reason, /Wave 1 is not complete/);
+      // The recording's retry prompt is the reason its hook gave; here baton's.
+      const retry = hook('BeforeAgent-retry', (payload) => (payload.prompt = block.reason));
+      assert.match(retry.stderr, /Stop block's reason sent back by the host; not counted/);
+      hook('AfterAgent-retry');
+      const lines = p.read('.claude/stats/prompts.jsonl').trimEnd().split('\n');
+      assert.equal(lines.length, 1, 'only "do it"');
+      assert.match(lines[0]!, /"len":5/);
+      hook('BeforeAgent', (payload) => (payload.prompt = 'next'));
+      assert.equal(p.read('.claude/stats/prompts.jsonl').trimEnd().split('\n').length, 2);
+    } finally {
+      p.cleanup();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { StateReader } from '../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { isoSeconds } from '../../core/time.js';
 import type { HandlerContext } from './handler-context.js';
+import { isStopBlockReason } from './stop.js';
 
 /**
  * UserPromptSubmit audit: one JSONL record with the prompt's hash and length, never
@@ -28,6 +29,10 @@ export async function promptAudit({ input, config, root, env, now, documents }: 
   const prompt = input.prompt.replace(/\n+$/, '');
   if (isTaskNotification(prompt)) {
     outcome.log.push(`${audit.prefix} background task notification; not counted as a user prompt`);
+    return outcome;
+  }
+  if (prompt !== '' && isStopBlockReason(env, input.sessionId, root, prompt)) {
+    outcome.log.push(`${audit.prefix} the Stop block's reason sent back by the host; not counted as a user prompt`);
     return outcome;
   }
   if (input.prompt !== '' && (slug || existsSync(dirname(file)))) {

@@ -19,11 +19,7 @@ export async function stop({ input, config, root, env, documents }: HandlerConte
   const outcome: HookOutcome = { log: [] };
   const stopConfig = config.stop;
   if (!stopConfig) return outcome;
-  const dir = userTempDir(env, 'stop');
-  const memory =
-    dir === undefined
-      ? undefined
-      : join(dir, `${createHash('sha256').update(`${input.sessionId}\0${root}`).digest('hex').slice(0, 16)}.txt`);
+  const memory = stopMemory(env, input.sessionId, root);
   // The memory holds the reason of the previous Stop's block only: a Stop that does not block
   // (here, the continuation the block caused) clears it, so the next turn's Stop checks afresh
   // instead of letting a still-failing check through as a "repeat".
@@ -44,18 +40,37 @@ export async function stop({ input, config, root, env, documents }: HandlerConte
     const failure = check();
     if (!failure) continue;
     const key = createHash('sha256').update(`${failure.name}\0${failure.reason}`).digest('hex');
-    if (memory !== undefined && readText(memory) === key) {
+    if (memory !== undefined && readText(memory)?.split('\n')[0] === key) {
       forget(memory);
       outcome.log.push(`[stop] '${failure.name}' failed again for the same reason; not blocking twice in a row`);
       return outcome;
     }
-    if (memory !== undefined) remember(memory, key);
-    outcome.block = { reason: failure.reason.slice(0, 9000) };
+    const reason = failure.reason.slice(0, 9000);
+    if (memory !== undefined) remember(memory, `${key}\n${hashText(reason)}`);
+    outcome.block = { reason };
     outcome.log.push(`[stop] blocked: '${failure.name}' ${failure.why}`);
     return outcome;
   }
   forget(memory);
   return outcome;
+}
+
+/** The file remembering this session's last Stop block: the check's key, then its reason's hash. */
+function stopMemory(env: NodeJS.ProcessEnv, sessionId: string, root: string): string | undefined {
+  const dir = userTempDir(env, 'stop');
+  if (dir === undefined) return undefined;
+  return join(dir, `${createHash('sha256').update(`${sessionId}\0${root}`).digest('hex').slice(0, 16)}.txt`);
+}
+
+const hashText = (text: string): string => createHash('sha256').update(text.trim(), 'utf8').digest('hex');
+
+/**
+ * Whether `prompt` is the reason of this session's last Stop block, sent back as a prompt: Gemini
+ * CLI continues a blocked AfterAgent with the reason as a new prompt, and fires BeforeAgent for it.
+ */
+export function isStopBlockReason(env: NodeJS.ProcessEnv, sessionId: string, root: string, prompt: string): boolean {
+  const memory = stopMemory(env, sessionId, root);
+  return memory !== undefined && readText(memory)?.split('\n')[1] === hashText(prompt);
 }
 
 function remember(memory: string, key: string): void {
