@@ -19,6 +19,7 @@ import { inspectLock, isStale } from '../fs/lock.js';
 import type { JsonObject } from '../core/json.js';
 import type { Finding } from '../doctor/checks.js';
 import { sandboxMode } from './sandbox/probe.js';
+import { hostTrustRows } from './host-trust.js';
 import type { HarnessConfig } from '../project/config.js';
 
 export async function harnessChecks(
@@ -107,6 +108,7 @@ export async function harnessChecks(
     add(false, `state lock held for ${age}s by dead or stale owner`, `rm ${rel(stateLockPath(config, root))}`);
   }
   sandboxRow(config, machine, rows);
+  rows.push(...hostTrustRows(root, machine));
   for (const required of config.requiredFiles ?? []) {
     const path = resolve(root, required);
     add(existsSync(path), `configured file ${required} present`, `create ${required} or remove it from ${CONFIG_FILE}`);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { eneoProject, startTask } from './helpers.js';
 
@@ -96,6 +98,39 @@ describe('baton doctor harness rows', () => {
         doctor(),
         /fail\s+baton\.config\.json is valid\s+lanes\.deep: expected a list of strings, found "x"/,
       );
+    } finally {
+      p.cleanup();
+    }
+  });
+});
+
+describe('baton doctor: will the other hosts run the hooks', () => {
+  it('codex: project trust in $CODEX_HOME/config.toml; gemini: folder trust and auth type, each with the fix', () => {
+    const p = eneoProject({ '.git/HEAD': 'ref: refs/heads/main\n' });
+    try {
+      const home = join(p.dir, 'home');
+      const env = { ...p.env, HOME: home, CODEX_HOME: join(home, 'codex') };
+      for (const host of ['codex', 'gemini']) assert.equal(baton(['install', host], { cwd: p.dir, env }).code, 0);
+      const doctor = () => baton(['doctor', p.dir], { cwd: p.dir, env }).stdout;
+      let report = doctor();
+      assert.match(report, /fail\s+codex: project trusted in .*config\.toml.*\s+run `codex exec --trust` here once/);
+      assert.match(report, /codex: hook trust is not visible to baton/);
+      assert.match(report, /fail\s+gemini: folder trusted.*\s+trust the folder when Gemini CLI asks/);
+      assert.match(report, /fail\s+gemini: auth type chosen\s+choose one/);
+      mkdirSync(join(home, 'codex'), { recursive: true });
+      mkdirSync(join(home, '.gemini'), { recursive: true });
+      writeFileSync(
+        join(home, 'codex', 'config.toml'),
+        `[projects.${JSON.stringify(p.dir)}]\ntrust_level = "trusted"\n`,
+      );
+      writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [p.dir]: 'TRUST_FOLDER' }));
+      writeFileSync(
+        join(home, '.gemini', 'settings.json'),
+        JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+      );
+      report = doctor();
+      assert.doesNotMatch(report, /fail\s+(codex|gemini)/);
+      assert.match(report, /gemini: auth type chosen \(gemini-api-key\)/);
     } finally {
       p.cleanup();
     }
