@@ -71,6 +71,8 @@ export function hostRule(root: string): RuleConfig {
       `re:^${at}/\\.claude/settings\\.json$`,
       `re:^${at}/\\.claude/settings\\.local\\.json$`,
       `re:^${at}/\\.mcp\\.json$`,
+      // baton's own configuration: the rules, and the phase they read, come from it.
+      `re:^${at}/baton\\.config\\.json$`,
       ...['.claude/hooks', '.codex', '.gemini', '.cursor'].map((dir) => `re:^${at}/${escapeRe(dir)}(/|$)`),
     ],
   };
