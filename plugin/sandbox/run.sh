@@ -101,15 +101,28 @@ if [[ -n $profile ]]; then
   "$bwrap" -p "$profile" /bin/bash -c "$inner" bash "$command"
   exit
 fi
-"$bwrap" "${args[@]}" -- /bin/bash -c "$inner" bash "$command" 5<<<"$identity"
+# In the background (its standard input kept), so that a host ending the call at its timeout
+# (TERM, then KILL a moment later) still gets the scan below: the sandbox is ended first, and
+# its pid namespace takes every process it started with it.
+"$bwrap" "${args[@]}" -- /bin/bash -c "$inner" bash "$command" 5<<<"$identity" 0<&0 &
+child=$!
+trap 'kill -TERM "$child" 2>/dev/null' TERM INT HUP
+wait "$child"
 status=$?
+# A trapped signal ends `wait` early: wait again until the sandbox has really ended.
+while kill -0 "$child" 2>/dev/null; do
+  wait "$child"
+  status=$?
+done
+trap - TERM INT HUP
 
 ((${#expr[@]} + ${#outside[@]})) || exit "$status"
 
-# Entries that appeared. Pruned: installed dependencies and git's store (as the policy), and the
-# bound folders (read-only throughout). A folder the scan cannot read that changed during the
+# Entries that appeared. Pruned: installed dependencies, the project's own git store, and the
+# bound folders (read-only throughout). A `.git` anywhere else is scanned: a command could hide a
+# new test file in a folder it names so. A folder the scan cannot read that changed during the
 # call is moved aside whole: a command must not hide a new file by closing a folder to the scan.
-prune=(-name node_modules -o -name .git)
+prune=(-name node_modules -o -path "$root/.git")
 for path in "${!bound[@]}"; do
   [[ -d $path && ! -L $path && $path == "$root"/* ]] || continue
   escaped=${path//\\/\\\\} escaped=${escaped//\*/\\*} escaped=${escaped//\?/\\?} escaped=${escaped//\[/\\[}

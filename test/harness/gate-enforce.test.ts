@@ -152,10 +152,13 @@ const ENV_ALLOWED = /(^|\/)\.env\.(example|sample|template)$/;
 // rewrite them legitimately, so they stay with the parser (docs/gates.md), not the OS.
 const STATE = [/^\.claude\/state(\/|$)/, /(^|\/)\.baton(\/|$)/, /^\.claude\/settings(\.local)?\.json$/];
 /** Folders whose own identity, mode and entries are protected (a rename or chmod of the folder). */
-const PROTECTED_DIRS = ['tests', '.claude/state', '.claude/state/.baton'];
+const PROTECTED_DIRS = ['tests', '.claude/state', '.claude/state/.baton', '.claude/state/.locks'];
+/** baton's own named locks come and go with `baton task lock`/`unlock`, which any phase allows. */
+const OWN_LOCK = /^\.claude\/state\/\.locks\/[A-Za-z0-9_-]+\.lock$/;
 
 function isProtected(rel: string): boolean {
   if (rel === 'baton.config.json') return true;
+  if (OWN_LOCK.test(rel)) return false;
   if (TEST.some((re) => re.test(rel))) return true;
   if (ENV.test(rel) && !ENV_ALLOWED.test(rel)) return true;
   return STATE.some((re) => re.test(rel));

@@ -11,14 +11,16 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, isBatonError } from '../../core/errors.js';
+import { confine } from '../../fs/confine.js';
 import { acquireLock, HOST, isAlive, readOwner, releaseLock } from '../../fs/lock.js';
 import { stateExit } from './errors.js';
 import type { TaskSetup } from './setup.js';
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 
+/** Inside the state folder after symlinks: a `.locks` linked elsewhere (into tests/) is refused, nothing created. */
 function lockPath(setup: TaskSetup, name: string): string {
-  return resolve(setup.stateDir, '.locks', `${name}.lock`);
+  return confine(setup.stateDir, resolve(setup.stateDir, '.locks', `${name}.lock`), 'lock file');
 }
 
 export async function shellLock(setup: TaskSetup, name: string, pid: number): Promise<string> {

@@ -1,6 +1,6 @@
 /**
- * baton's own state: the configured documents, their mirrors, the wave file, every `.baton/`
- * folder (locks, metadata, history), baton.config.json, the schema files it names and the hosts'
+ * baton's own state: the configured documents, their mirrors, the wave file, the state folder's
+ * `.locks/`, every `.baton/` folder (locks, metadata, history), baton.config.json, the schema files it names and the hosts'
  * settings that install the hooks. They change only through baton, which validates, locks and
  * records each change (the config, schemas and settings only outside the agent session: they are
  * the rules themselves); a tool or shell write to them is denied in every phase and profile,
@@ -38,11 +38,14 @@ export function stateRule(config: HarnessConfig, root: string): RuleConfig {
     ...(config.wave ? [config.wave.file] : []),
   ];
   const exact = files.map((file) => `re:^${escape(resolve(root, file))}$`);
+  // The state folder's locks (`baton task lock`, the one state lock every task write takes): a
+  // command that removes or relinks them breaks the serialisation every write relies on.
+  const locks = [`re:^${escape(resolve(root, config.stateDir, '.locks'))}(/|$)`];
   return {
     id: STATE_RULE,
     on: 'both',
     // Any baton.config.json: it is the config of a session started in its folder.
-    paths: [...exact, 're:/\\.baton(/|$)', 're:/baton\\.config\\.json$', ...HOST_SETTINGS],
+    paths: [...exact, ...locks, 're:/\\.baton(/|$)', 're:/baton\\.config\\.json$', ...HOST_SETTINGS],
     message: [
       '✗ Blocked: {file} is baton state or its rules; it changes only through baton, which validates, locks and records every change.',
       "  Fix:  use baton instead: 'baton task phase-set RED|GREEN|REFACTOR|FREE' (or eneo-phase-set) for the phase,",
