@@ -84,9 +84,10 @@ describe('the plugin hook wrapper (plugin/bin/baton)', () => {
     assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
     return { p, plugin: installedPlugin(p) };
   };
-  const call = (p: EneoProject, plugin: string, event: string, payload: unknown, path?: string) => {
+  const call = (p: EneoProject, plugin: string, event: string, payload: unknown, path?: string, host?: string) => {
     const env = cleanEnv({ ...p.env, ...(path !== undefined ? { PATH: path } : {}) });
-    const r = spawnSync('/bin/sh', [join(plugin, 'bin', 'baton'), 'hook', event], {
+    const args = ['hook', event, ...(host ? ['--host', host] : [])];
+    const r = spawnSync('/bin/sh', [join(plugin, 'bin', 'baton'), ...args], {
       cwd: p.dir,
       env,
       input: JSON.stringify(payload),
@@ -168,4 +169,26 @@ describe('the plugin hook wrapper (plugin/bin/baton)', () => {
       }
     });
   }
+
+  it('no node on PATH: the other hosts get their own deny (Gemini BeforeTool and AfterAgent, Cursor preToolUse and beforeShellExecution)', (t) => {
+    const { p, plugin } = project();
+    t.after(p.cleanup);
+    const path = pathWith(p);
+    const json = (r: { stdout: string }) => JSON.parse(r.stdout) as Record<string, unknown>;
+    const why = /^baton could not check this call: node is not on the PATH/;
+    const gemini = json(call(p, plugin, 'BeforeTool', { tool_name: 'write_file' }, path, 'gemini'));
+    assert.equal(gemini.decision, 'deny');
+    assert.match(String(gemini.reason), why);
+    const after = json(call(p, plugin, 'AfterAgent', { stop_hook_active: false }, path, 'gemini'));
+    assert.equal(after.decision, 'deny');
+    assert.equal(call(p, plugin, 'AfterAgent', { stop_hook_active: true }, path, 'gemini').stdout, '');
+    for (const event of ['preToolUse', 'beforeShellExecution']) {
+      const cursor = json(call(p, plugin, event, { command: 'echo x > tests/t.py' }, path, 'cursor'));
+      assert.equal(cursor.permission, 'deny', event);
+      assert.match(String(cursor.agent_message), why);
+    }
+    const codex = json(call(p, plugin, 'PreToolUse', { tool_name: 'Bash' }, path, 'codex'));
+    assert.equal((codex.hookSpecificOutput as Record<string, unknown>).permissionDecision, 'deny');
+    assert.equal(call(p, plugin, 'BeforeAgent', { prompt: 'hi' }, path, 'gemini').stdout, '');
+  });
 });
