@@ -11,7 +11,7 @@
 import type { Issue } from '../core/errors.js';
 import type { BatonConfig } from '../generated/types/baton-config.js';
 import { checkConfig, type CheckedConfig } from './config-schema.js';
-import { ENEO } from './profiles/eneo.js';
+import { PROFILES, profileNamed } from './profiles/registry.js';
 
 /**
  * The effective configuration: a profile with the file over it, the sections every hook reads
@@ -23,8 +23,6 @@ export type HarnessConfig = Omit<BatonConfig, 'profile'> &
   };
 
 export type { BatonConfig, ClassRule, Condition, RuleConfig, StopCommand } from '../generated/types/baton-config.js';
-
-export const PROFILES: Record<string, HarnessConfig> = { eneo: ENEO };
 
 const EMPTY: HarnessConfig = {
   stateDir: '.claude/state',
@@ -41,10 +39,10 @@ const EMPTY: HarnessConfig = {
  */
 export function validateConfig(raw: unknown, profile?: string): CheckedConfig {
   const checked = checkConfig(raw);
-  if (profile === undefined || profile in PROFILES || profile === 'orchestrate') return checked;
+  if (profile === undefined || profileNamed(profile)) return checked;
   const issue: Issue = {
     path: 'profile',
-    message: `unknown profile ${JSON.stringify(profile)}; built-in profiles: ${Object.keys(PROFILES).join(', ')}, orchestrate`,
+    message: `unknown profile ${JSON.stringify(profile)}; built-in profiles: ${Object.keys(PROFILES).join(', ')}`,
   };
   return { issues: [...checked.issues.filter((i) => i.path !== 'profile'), issue] };
 }
@@ -52,7 +50,7 @@ export function validateConfig(raw: unknown, profile?: string): CheckedConfig {
 /** The effective configuration: the profile (if any) with the project's config over it. */
 export function mergeConfig(raw: BatonConfig, profile?: string): HarnessConfig {
   const name = profile ?? raw.profile;
-  const base = (name && PROFILES[name]) || EMPTY;
+  const base = profileNamed(name)?.config ?? EMPTY;
   const disabled = new Set([...base.disable, ...(raw.disable ?? [])]);
   const own = raw.rules ?? [];
   const replaced = base.rules.map((rule) => own.find((r) => r.id === rule.id) ?? rule);

@@ -12,6 +12,7 @@ import { checkClassification, type Classification } from './classification.js';
 import { CONFIG_FILE } from './config-file.js';
 import { checkConfig, configRefusal } from './config-schema.js';
 import type { ProjectContext } from './project-context.js';
+import { DEFAULT_PROFILE, profileNamed } from './profiles/registry.js';
 
 export interface TaskRules {
   /** The merged configuration: the eneo layout unless the project chose another profile. */
@@ -29,10 +30,10 @@ export function taskRules(project: ProjectContext): TaskRules {
 }
 
 function rulesOf(raw: BatonConfig, root: string): TaskRules {
-  const chosen = raw.profile !== undefined && raw.profile !== 'orchestrate' ? raw.profile : undefined;
+  const chosen = profileNamed(raw.profile)?.kind === 'harness' ? raw.profile : undefined;
   // The eneo layout is where `baton task` keeps the task, but its enums apply only to a project
   // that chose the profile: with no configuration any value is accepted.
-  const config = mergeConfig(raw, chosen ?? 'eneo');
+  const config = mergeConfig(raw, chosen ?? DEFAULT_PROFILE);
   const classification = chosen === undefined ? raw.classification : config.classification;
   const path = resolve(root, config.documents.task?.path ?? `${config.stateDir}/current-task.json`);
   return {

@@ -23,17 +23,13 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isInside } from '../fs/confine.js';
+import { profileNamed } from './profiles/registry.js';
 
 export interface RootConfig {
   markers: string[];
   nested?: string[];
   fallbacks?: string[];
 }
-
-/** The Eneo example, kept out of profiles/eneo.ts so the hook front need not load it. */
-export const PROFILE_ROOTS: Record<string, RootConfig> = {
-  eneo: { markers: ['backend/src/intric'], nested: ['eneo', 'workspace'], fallbacks: ['/workspace'] },
-};
 
 export function defaultRoot(cwd: string, env: Record<string, string | undefined>): string {
   const explicit = env.BATON_ROOT || env.CLAUDE_PROJECT_DIR;
@@ -45,7 +41,7 @@ export function defaultRoot(cwd: string, env: Record<string, string | undefined>
 export function rootConfigOf(raw: Record<string, unknown>, profile: string | undefined): RootConfig | undefined {
   const own = raw.root;
   if (own && typeof own === 'object' && Array.isArray((own as RootConfig).markers)) return own as RootConfig;
-  return profile === undefined ? undefined : PROFILE_ROOTS[profile];
+  return profileNamed(profile)?.root;
 }
 
 export function markedRoot(

@@ -15,6 +15,7 @@ import { lintState } from '../goal/lint/run.js';
 import { blockedReasons, normalizeWave } from '../harness/wave-barrier.js';
 import { projectContext } from '../project/project-context.js';
 import { taskRules } from '../project/document-rules.js';
+import { DEFAULT_PROFILE } from '../project/profiles/registry.js';
 import { pipeline_run as isRunDoc } from '../generated/validators.js';
 import { evaluateGate } from '../run/gate.js';
 import { phaseOrder } from '../run/show.js';
@@ -150,7 +151,11 @@ export async function watchedFolders(project: Project): Promise<{ folders: strin
 function waveFile(project: Project): string | undefined {
   try {
     const rules = taskRules(
-      projectContext({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root }, defaultProfile: 'eneo' }),
+      projectContext({
+        cwd: project.root,
+        env: { ...project.env, BATON_ROOT: project.root },
+        defaultProfile: DEFAULT_PROFILE,
+      }),
     );
     return resolve(project.root, rules.config.wave?.file ?? `${rules.config.stateDir}/wave.json`);
   } catch {
@@ -161,7 +166,11 @@ function waveFile(project: Project): string | undefined {
 function taskPath(project: Project): string | undefined {
   try {
     return taskRules(
-      projectContext({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root }, defaultProfile: 'eneo' }),
+      projectContext({
+        cwd: project.root,
+        env: { ...project.env, BATON_ROOT: project.root },
+        defaultProfile: DEFAULT_PROFILE,
+      }),
     ).path;
   } catch {
     return undefined;

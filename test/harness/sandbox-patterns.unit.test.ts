@@ -32,7 +32,7 @@ const FILES = [
   'a[b]/c*d?.py',
 ];
 const PATTERNS = [
-  ...(ENEO.pathClasses.test ?? []),
+  ...(ENEO.config?.pathClasses.test ?? []),
   '*backend/src/intric/*',
   're:/\\.baton(/|$)',
   're:^ROOT/src/app\\.py$',

@@ -7,7 +7,7 @@ import { PLUGIN_CLI } from '../../src/harness/install/hooks.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { mergeConfig } from '../../src/project/config.js';
 import { configEvents, EVENT_NAMES, EVENTS, hostEvents, type HostName } from '../../src/harness/events.js';
-import { PROFILE_FRONTS } from '../../src/harness/profiles/index.js';
+import { PROFILES } from '../../src/project/profiles/registry.js';
 
 // One event registry (src/harness/events.ts): the installer, the plugin's hooks.json, the host
 // adapters and the profiles all derive from it, so adding an event is one entry, not seven edits.
@@ -75,8 +75,9 @@ test('every host event name of the registry reaches the engine through baton hoo
 });
 
 test('the built-in profiles handle registry events only; a harness profile exactly those its sections turn on', () => {
-  for (const [name, front] of Object.entries(PROFILE_FRONTS)) {
-    for (const event of front.events) assert.ok(EVENT_NAMES.includes(event), `${name}: ${event}`);
+  for (const [name, front] of Object.entries(PROFILES)) {
+    for (const event of front.events)
+      assert.ok((EVENT_NAMES as readonly string[]).includes(event), `${name}: ${event}`);
     // The front's list is what lets a hook skip the engine: it must not drift from the profile.
     if (front.kind === 'harness')
       assert.deepEqual(

@@ -16,11 +16,14 @@ import {
   type HostName,
 } from '../../harness/events.js';
 import type { HookRun } from '../../harness/pipeline.js';
-import { CONFIG_ONLY, PROFILE_FRONTS, type ProfileFront } from '../../harness/profiles/index.js';
 import { parsePayload, readPayload } from '../../harness/stdin.js';
 import type { HostAdapter, Rendered } from '../../harness/types.js';
 import { projectContext } from '../../project/project-context.js';
+import { profileNamed, type Profile } from '../../project/profiles/registry.js';
 import type { CommandIo } from '../../core/command-io.js';
+
+/** A project with a config but no profile: only the events its sections turn on. */
+const CONFIG_ONLY: Pick<Profile, 'kind' | 'events'> = { kind: 'harness', events: [] };
 
 const HOSTS: Record<string, () => Promise<HostAdapter>> = {
   claude: async () => (await import('../../harness/hosts/claude.js')).claude,
@@ -43,7 +46,7 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
   const canonical = adapter.event(event);
   if (!canonical) return IGNORED_EVENTS.has(event) ? 0 : unknownEvent(event, host as HostName, adapter, stdin, cli);
   const profileFlag = flag('--profile');
-  const flagged = profileFlag === undefined ? undefined : PROFILE_FRONTS[profileFlag];
+  const flagged = profileNamed(profileFlag);
   // Goal hooks need no config file: decided before one is looked for.
   if (flagged?.kind === 'goal')
     return goal(flagged, canonical, { adapter, hostEvent: event, stdin, profile: profileFlag as string }, cli);
@@ -59,7 +62,7 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
     workspace,
   });
   if (file.state === 'missing' && profile === undefined) return 0;
-  const front = profile === undefined ? CONFIG_ONLY : (PROFILE_FRONTS[profile] ?? CONFIG_ONLY);
+  const front = profileNamed(profile) ?? CONFIG_ONLY;
   if (front.kind === 'goal')
     return goal(front, canonical, { adapter, hostEvent: event, stdin, profile: profile as string }, cli);
   const handled = new Set([...front.events, ...configEvents(config)]);
@@ -91,7 +94,12 @@ interface GoalCall {
 }
 
 /** The goal hooks: the common case, no active goal, costs one stat. Silent whatever happens. */
-async function goal(front: ProfileFront, canonical: EventName, call: GoalCall, cli: CommandIo): Promise<number> {
+async function goal(
+  front: Pick<Profile, 'events' | 'active'>,
+  canonical: EventName,
+  call: GoalCall,
+  cli: CommandIo,
+): Promise<number> {
   try {
     if (!front.events.includes(canonical) || (front.active && !front.active(cli.env))) return 0;
     const { data, garbage } = parsePayload(call.stdin);

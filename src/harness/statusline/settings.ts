@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Json } from '../../core/json.js';
+import { DEFAULT_PROFILE } from '../../project/profiles/registry.js';
 import { markedRoot, rootConfigOf } from '../../project/root.js';
 import { hooksFetch } from '../../stores/schemes.js';
 import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
@@ -65,7 +66,7 @@ export function readStatuslineConfig(
   const raw = typeof config === 'object' && config !== null && !Array.isArray(config) ? config : {};
   // Line 2 shows the Eneo task: with no profile configured, its root markers apply, as they do
   // for `baton task`, the compat scripts and `baton hook --profile eneo` (project/project-context.ts).
-  const markers = rootConfigOf(raw, nonEmpty(raw.profile) ?? 'eneo');
+  const markers = rootConfigOf(raw, nonEmpty(raw.profile) ?? DEFAULT_PROFILE);
   // The marker search starts where the config was found (the payload's project_dir, usually).
   const root = markers ? markedRoot(configRoot, markers, cwd, { ...env, CLAUDE_PROJECT_DIR: configRoot }) : configRoot;
   const taskPath = nonEmpty(field(field(field(config, 'documents'), 'task'), 'path'));

@@ -10,6 +10,7 @@ import { openDoc } from '../../doc/open.js';
 import { projectContext } from '../../project/project-context.js';
 import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../../project/config.js';
+import { DEFAULT_PROFILE } from '../../project/profiles/registry.js';
 import { stateExit } from './errors.js';
 
 export interface TaskSetup {
@@ -27,7 +28,7 @@ export interface TaskSetup {
 export function taskSetup(cli: CommandIo): TaskSetup {
   // These are the Eneo harness's operations: with no profile configured, its layout and root
   // markers apply (as `baton hook --profile eneo` assumes), so both find the same state.
-  const project = projectContext({ cwd: cli.cwd, env: cli.env, defaultProfile: 'eneo' });
+  const project = projectContext({ cwd: cli.cwd, env: cli.env, defaultProfile: DEFAULT_PROFILE });
   const { file, root } = project;
   if (file.state === 'invalid') throw stateExit('invalid', EXIT.refused, file.error);
   // The classification is not checked here: the engine applies it to every write of the task.
