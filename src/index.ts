@@ -24,3 +24,15 @@ export {
 } from './stores/index.js';
 export { buildChange } from './doc/commit.js';
 export { compileJq, formatJqCompact, formatJqRaw } from './core/jq/index.js';
+export {
+  Board,
+  BOARD_KEY,
+  type BarrierState,
+  type BoardOptions,
+  type Claim,
+  type Item,
+  type NewItem,
+  type PendingItem,
+  type WaitMode,
+  type WorkBoard,
+} from './board/board.js';

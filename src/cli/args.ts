@@ -126,3 +126,33 @@ export function writerFrom(flag: string | true | undefined, env: NodeJS.ProcessE
   if (typeof flag === 'string') return flag;
   return env.BATON_WRITER || env.CLAUDE_CODE_SESSION_ID || env.agent_id || undefined;
 }
+
+/**
+ * Pulls out flags that may repeat (`--evidence a --evidence b`), which parseArgs keeps only once;
+ * the rest goes to parseCommand.
+ */
+export function takeRepeated(
+  argv: string[],
+  names: string[],
+  usage: string,
+): { lists: Record<string, string[]>; rest: string[] } {
+  const lists: Record<string, string[]> = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') ? (eq < 0 ? arg.slice(2) : arg.slice(2, eq)) : '';
+    if (!names.includes(name)) {
+      rest.push(arg);
+      continue;
+    }
+    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) throw usageError(`--${name} needs a value`, usage);
+    (lists[name] ??= []).push(value);
+  }
+  return { lists, rest };
+}

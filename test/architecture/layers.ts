@@ -14,7 +14,7 @@ export const LAYERS: { name: string; parts: string[] }[] = [
   { name: 'stores', parts: ['stores'] },
   { name: 'project', parts: ['project'] },
   { name: 'doc', parts: ['doc'] },
-  { name: 'features', parts: ['goal', 'run', 'harness', 'doctor'] },
+  { name: 'features', parts: ['goal', 'run', 'board', 'harness', 'doctor'] },
   { name: 'faces', parts: ['cli', 'mcp', 'ui', 'index.ts'] },
 ];
 

@@ -10,7 +10,7 @@ import { formatValue, lookup } from '../../run/fields.js';
 import { runTarget } from '../run-target.js';
 import { recordPhaseDone } from '../../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../../run/phases.js';
-import { parseCommand, usageError, type Parsed } from '../args.js';
+import { parseCommand, takeRepeated, usageError, type Parsed } from '../args.js';
 import { COMMANDS, errorUsage } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 
@@ -24,7 +24,7 @@ export function face(): CompatFace {
 }
 
 export default async function phase(argv: string[], cli: CommandIo): Promise<number> {
-  const { lists, rest } = takeRepeated(argv, REPEATED);
+  const { lists, rest } = takeRepeated(argv, REPEATED, SHORT);
   const parsed = parseCommand({ ...DEF, options: DEF.options.filter((option) => !option.repeat) }, rest);
   const [verb, ref, key, field] = parsed.positionals as [string, string, string, string?];
   if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw usageError(`unknown phase command '${verb}'`, SHORT);
@@ -100,29 +100,6 @@ function outputPair(pair: string, json: boolean): [string, Json] {
     );
   const text = pair.slice(at + 1);
   return [name, json ? parseJsonArg(text, `--output ${name}`) : text];
-}
-
-/** Pulls out flags that may repeat (`--evidence a --evidence b`), which parseArgs keeps only once. */
-function takeRepeated(argv: string[], names: string[]): { lists: Record<string, string[]>; rest: string[] } {
-  const lists: Record<string, string[]> = {};
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') ? (eq < 0 ? arg.slice(2) : arg.slice(2, eq)) : '';
-    if (!names.includes(name)) {
-      rest.push(arg);
-      continue;
-    }
-    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined) throw usageError(`--${name} needs a value`, SHORT);
-    (lists[name] ??= []).push(value);
-  }
-  return { lists, rest };
 }
 
 function str(value: string | true | undefined): string | undefined {

@@ -1,0 +1,229 @@
+/**
+ * The project's work board over the engine's Doc: every change is one locked read-modify-write of
+ * `.claude/state/board.json`, validated by the `work-board` schema and kept in history, on
+ * whichever store holds the project's documents. Its `items` and `claims` are sealed to the `work`
+ * operation, so a plain `baton update` (or set, or a compat script) cannot forge a claim.
+ */
+import { join } from 'node:path';
+import { BatonError, isBatonError } from '../core/errors.js';
+import type { Json, JsonObject } from '../core/json.js';
+import { builtinSchema } from '../core/schema/index.js';
+import { OPERATION, type Doc } from '../doc/doc.js';
+import { openDoc } from '../doc/open.js';
+import { work_board as isBoard } from '../generated/validators.js';
+import { defaultRoot } from '../project/root.js';
+import type { Store } from '../stores/index.js';
+import { barrier, needed, type BarrierState, type WaitMode } from './barrier.js';
+import * as model from './model.js';
+import type { Claim, NewItem, WorkBoard } from './model.js';
+
+/** Where the board lives, relative to the project root (a document of its own, outside `.baton/`). */
+export const BOARD_KEY = '.claude/state/board.json';
+export const BOARD_SCHEMA = 'work-board';
+/** The operation the schema's sealed rule names: only the board's own calls change items or claims. */
+const OPERATION_NAME = 'work';
+/** `work wait --timeout` is bounded like every input: a day. */
+export const MAX_WAIT_SECONDS = 86_400;
+
+export interface BoardOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** A Store, or a store URL as `--store` takes (default: the project's store). */
+  store?: Store | string;
+  /** The board document (default `.claude/state/board.json` in the project). */
+  path?: string;
+  /** Recorded in history for writes that name no agent (add, reopen). */
+  writer?: string;
+  now?: () => Date;
+  lockTimeoutMs?: number;
+}
+
+export type { BarrierState, PendingItem, WaitMode } from './barrier.js';
+export type { Claim, Item, NewItem, WorkBoard } from './model.js';
+
+export class Board {
+  readonly doc: Doc;
+  private readonly clock: () => Date;
+
+  constructor(options: BoardOptions = {}) {
+    const cwd = options.cwd ?? process.cwd();
+    const env = options.env ?? process.env;
+    this.clock = options.now ?? (() => new Date());
+    const path = options.path ?? join(defaultRoot(cwd, env), BOARD_KEY);
+    this.doc = openDoc(typeof options.store === 'object' ? BOARD_KEY : path, {
+      cwd,
+      env,
+      ...(options.store !== undefined ? { store: options.store } : {}),
+      ...(options.writer !== undefined ? { writer: options.writer } : {}),
+      ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+      howToCreate: "'baton work add'",
+    });
+  }
+
+  /** The committed board, or undefined when nothing was ever added. */
+  async read(): Promise<WorkBoard | undefined> {
+    const doc = await this.doc.read();
+    return doc === undefined ? undefined : typed(doc, this.doc.key);
+  }
+
+  /** The board, or the error saying how to start one. */
+  async current(): Promise<WorkBoard> {
+    const board = await this.read();
+    if (!board) throw missing(this.doc.key);
+    return board;
+  }
+
+  async add(spec: NewItem, writer?: string): Promise<void> {
+    const now = this.clock();
+    if ((await this.doc.store.read(this.doc.key)).state === 'missing')
+      try {
+        await this.doc.init({}, { schema: BOARD_SCHEMA, [OPERATION]: OPERATION_NAME, ...who(writer) });
+      } catch (error) {
+        // Another agent made the board first: the add goes onto theirs.
+        if (!isBatonError(error, 'exists')) throw error;
+      }
+    await this.change((board) => void model.addItem(board, spec, now), writer);
+  }
+
+  async ready(): Promise<string[]> {
+    const board = await this.read();
+    return board ? model.readyIds(board, this.clock()) : [];
+  }
+
+  /** Exactly one of any number of racing claimants gets `claimed`; the others the reason they lost. */
+  async claim(
+    id: string | undefined,
+    agent: string,
+    leaseSeconds = model.DEFAULT_LEASE_SECONDS,
+  ): Promise<model.ClaimOutcome> {
+    checkAgent(agent);
+    if (id !== undefined) model.checkId(id);
+    model.checkLease(leaseSeconds);
+    let outcome: model.ClaimOutcome = { claimed: undefined, why: 'no item is ready' };
+    await this.change((board) => {
+      // The store may run this more than once (a no-op decided before locking): the last run counts.
+      outcome = model.claimItem(board, id, agent, leaseSeconds, this.clock());
+    }, agent);
+    return outcome;
+  }
+
+  async heartbeat(id: string, agent: string, token?: number): Promise<Claim> {
+    checkAgent(agent);
+    let claim: Claim | undefined;
+    await this.change((board) => {
+      claim = model.heartbeat(board, id, agent, this.clock(), token);
+    }, agent);
+    return claim as Claim;
+  }
+
+  async done(id: string, agent: string, token?: number): Promise<void> {
+    checkAgent(agent);
+    await this.change((board) => model.finish(board, id, agent, this.clock(), token), agent);
+  }
+
+  async block(id: string, agent: string, reason: string, token?: number): Promise<void> {
+    checkAgent(agent);
+    await this.change((board) => model.block(board, id, agent, reason, this.clock(), token), agent);
+  }
+
+  async release(id: string, agent: string, token?: number): Promise<void> {
+    checkAgent(agent);
+    await this.change((board) => model.release(board, id, agent, this.clock(), token), agent);
+  }
+
+  async reopen(id: string, writer?: string): Promise<void> {
+    await this.change((board) => model.reopen(board, id), writer);
+  }
+
+  /** Ends the claims of an agent that ended; returns the items it held (none when there is no board). */
+  async releaseAgent(agent: string): Promise<string[]> {
+    let released: string[] = [];
+    if ((await this.doc.store.read(this.doc.key)).state === 'missing') return released;
+    await this.change((board) => {
+      released = model.releaseAgent(board, agent);
+    }, agent);
+    return released;
+  }
+
+  /** Where a barrier over `ids` stands now. */
+  async barrier(ids: string[], mode: WaitMode): Promise<BarrierState> {
+    return barrier(await this.read(), ids, needed(ids, mode), this.clock());
+  }
+
+  /**
+   * Waits until the barrier is met or `timeoutSeconds` pass, woken by the store's watch (a file
+   * event, or PostgreSQL's LISTEN/NOTIFY) after each commit, never by polling the board. Resolves
+   * with the state either way; `met` says which.
+   */
+  async wait(ids: string[], mode: WaitMode, timeoutSeconds: number): Promise<BarrierState> {
+    const need = needed(ids, mode);
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0 || timeoutSeconds > MAX_WAIT_SECONDS)
+      throw new BatonError('usage', `--timeout must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
+    const board = await this.current();
+    const unknown = ids.filter((id) => !board.items[id]);
+    if (unknown.length > 0)
+      throw new BatonError('not_found', `not on the board: ${unknown.join(', ')}; 'baton work show' lists the items`);
+    return new Promise<BarrierState>((resolve, reject) => {
+      let settled = false;
+      const settle = (state: BarrierState | Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        unwatch();
+        if (state instanceof Error) reject(state);
+        else resolve(state);
+      };
+      const check = (final: boolean) =>
+        this.read().then(
+          (now) => {
+            const state = barrier(now, ids, need, this.clock());
+            if (state.met || final) settle(state);
+          },
+          (error: unknown) => settle(error instanceof Error ? error : new Error(String(error))),
+        );
+      // Watch first, then read: a commit between the two still wakes us.
+      const unwatch = this.doc.store.watch(this.doc.key, () => void check(false));
+      const timer = setTimeout(() => void check(true), timeoutSeconds * 1000);
+      void check(false);
+    });
+  }
+
+  private async change(edit: (board: WorkBoard) => void, writer?: string): Promise<void> {
+    try {
+      await this.doc.update(
+        (doc) => {
+          const board = typed(doc, this.doc.key);
+          edit(board);
+          return board as unknown as JsonObject;
+        },
+        {},
+        { [OPERATION]: OPERATION_NAME, ...who(writer) },
+      );
+    } catch (error) {
+      if (isBatonError(error, 'not_found') && error.message.startsWith(`${this.doc.key} `)) throw missing(this.doc.key);
+      throw error;
+    }
+  }
+}
+
+function who(writer: string | undefined): { writer?: string } {
+  return writer === undefined ? {} : { writer };
+}
+
+function checkAgent(agent: string): void {
+  if (agent.length === 0 || agent.length > 200 || /[\0-\x1f]/.test(agent))
+    throw new BatonError('usage', '--as must name the agent: 1 to 200 characters, no control characters');
+}
+
+function typed(doc: Json, key: string): WorkBoard {
+  if (isBoard(doc)) return doc;
+  const [issue] = builtinSchema(BOARD_SCHEMA)?.validate(doc) ?? [];
+  throw new BatonError(
+    'invalid',
+    `${key} is not a work board (${issue?.path}: ${issue?.message}); restore it with baton revert, or clear it and add the items again`,
+  );
+}
+
+function missing(key: string): BatonError {
+  return new BatonError('not_found', `there is no board at ${key} yet; add an item first: baton work add ID --title T`);
+}
