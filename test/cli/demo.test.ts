@@ -12,7 +12,7 @@ describe('baton demo', () => {
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /wave 3\/3: 4 agent processes/);
     assert.match(result.stdout, /ok: 60\/60 concurrent updates landed, 12 phase outputs recorded, 0 lost/);
-    assert.match(result.stdout, /status line: demo-run · p1\/1 · w3\/3 \[▓▓▓\] · REFACTOR · → \/eneo-verify/);
+    assert.match(result.stdout, /status line: demo-run · p1\/1 · w3\/3 \[▓▓▓\] · REFACTOR · → \/baton:task-done/);
     assert.match(result.stdout, /history: \d+ revisions/);
   });
 

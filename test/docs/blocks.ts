@@ -13,7 +13,12 @@ export interface Block {
 
 /** The fenced blocks of a page, in order; a ```text output block is attached to the block before it. */
 export function readBlocks(file: string, name = file): Block[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
+  return parseBlocks(readFileSync(file, 'utf8'), name);
+}
+
+/** The fenced blocks of Markdown text (readBlocks without the file). */
+export function parseBlocks(text: string, name: string): Block[] {
+  const lines = text.split('\n');
   const blocks: Block[] = [];
   let open: { fence: string; info: string[]; line: number; body: string[] } | undefined;
   let lastEnd = -2;

@@ -72,7 +72,8 @@ async function orchestrate(
     if (failed > 0) return 1;
     await task.update('.wave_status[$w|tostring] = "done"', { w: wave });
   }
-  await task.update('.status = "verified" | .next_hint = "/eneo-verify"');
+  // The hint names the plugin's own command for the next step (a verified task is closed next).
+  await task.update('.status = "verified" | .next_hint = "/baton:task-done"');
   return report(cli, task, run, waves * agents * updates, Date.now() - started);
 }
 
