@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { baton } from '../helpers/cli.js';
+import { baton, ROOT } from '../helpers/cli.js';
+import { readBlocks } from '../docs/blocks.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { CLIS, pinnedCli } from './pinned-cli.js';
 import { startResponsesModel, type ResponsesModel, type ResponsesTurn } from './responses-model.js';
@@ -53,8 +54,21 @@ function codexEnv(home: string, codexHome: string): NodeJS.ProcessEnv {
   return { ...env, HOME: home, TMPDIR: tmp, CODEX_HOME: codexHome, MOCK_KEY: 'sk-test' };
 }
 
-/** The mock provider and the project trust of docs/hosts.md, in $CODEX_HOME/config.toml. */
-function trust(codexHome: string, project: string, model: ResponsesModel): void {
+/** The config.toml blocks of docs/hosts.md, word for word: the project trust and the subagents' feature. */
+const DOC_TOML = readBlocks(join(ROOT, 'docs', 'hosts.md'))
+  .filter((block) => block.lang === 'toml')
+  .map((block) => block.code);
+const docToml = (key: string): string => {
+  const block = DOC_TOML.find((code) => code.includes(key));
+  assert.ok(block, `docs/hosts.md has a toml block with ${key}`);
+  return block;
+};
+
+/**
+ * $CODEX_HOME/config.toml: the mock provider, then the project trust docs/hosts.md gives (its
+ * placeholder path replaced by the project's), and its `[features]` block when `subagents` is set.
+ */
+function trust(codexHome: string, project: string, model: ResponsesModel, subagents = false): void {
   writeFileSync(
     join(codexHome, 'config.toml'),
     [
@@ -65,9 +79,8 @@ function trust(codexHome: string, project: string, model: ResponsesModel): void 
       `base_url = "${model.url}"`,
       'env_key = "MOCK_KEY"',
       'wire_api = "responses"',
-      `[projects.${JSON.stringify(project)}]`,
-      'trust_level = "trusted"',
-      '',
+      docToml('trust_level').replace('"/abs/path/to/project"', JSON.stringify(project)),
+      ...(subagents ? [docToml('[features]')] : []),
     ].join('\n'),
   );
 }
@@ -132,4 +145,49 @@ test('codex: context reaches the model, GREEN test writes by shell and apply_pat
     .map((body) => JSON.stringify(body.input))
     .find((text) => text.includes('Wave 1 is not complete'));
   assert.ok(afterStop, 'the Stop block (the open wave) reaches the model as a hook prompt');
+});
+
+test('codex: a spawn_agent subagent is counted by the wave barrier; the open wave holds Stop until the subagent reports DONE', async (t) => {
+  const p = codexProject();
+  t.after(p.cleanup);
+  const wave = 'Wave 1 is not complete';
+  const script: ResponsesTurn[] = [
+    {
+      call: 'spawn_agent',
+      namespace: 'collaboration',
+      arguments: { task_name: 'helper', message: 'Add src/b.py', fork_turns: 'none' },
+    },
+    // Stops while the subagent has not answered (the stand-in holds it until this Stop is blocked).
+    { text: 'Finished.' },
+    { call: 'wait_agent', namespace: 'collaboration', arguments: { timeout_ms: 600000 } },
+    { text: 'All done.' },
+  ];
+  const subagent: ResponsesTurn[] = [
+    { custom: 'apply_patch', input: '*** Begin Patch\n*** Add File: src/b.py\n+b = 2\n*** End Patch\n' },
+    { text: 'DONE|src/b.py' },
+  ];
+  const model = await startResponsesModel(script, { subagent, holdSubagentUntil: wave });
+  t.after(() => model.close());
+  trust(p.codexHome, p.project, model, true);
+  const run = await runCodex(p.project, codexEnv(join(p.dir, 'home'), p.codexHome), 'implement the feature');
+  assert.equal(run.code, 0, run.out);
+
+  const texts = model.turns.map((body) => JSON.stringify(body.input));
+  const blocked = texts.findIndex((text) => text.includes(wave) && !/Task name: \/root\//.test(text));
+  assert.ok(blocked >= 0, 'the Stop before the subagent answered was blocked by the open wave');
+  assert.match(texts[blocked]!, /0\/1 agents reported DONE/);
+  assert.ok(existsSync(join(p.project, 'src/b.py')), "the subagent's src patch lands");
+  const counted = JSON.parse(readFileSync(join(p.project, '.claude/state/wave.json'), 'utf8'));
+  assert.equal(counted.done, 1);
+  assert.equal(counted.status, 'ready-for-next-wave');
+  assert.deepEqual(counted.completed_artifacts, ['src/b.py']);
+  assert.equal(counted.seen_agents.length, 1, "the subagent's agent_id, once");
+  const task = JSON.parse(readFileSync(join(p.project, '.claude/state/current-task.json'), 'utf8'));
+  assert.equal(task.wave_status['1'], 'done');
+  // The prompt audit holds the user's prompt only, not the subagent's task.
+  const audit = readFileSync(join(p.project, '.claude/stats/prompts.jsonl'), 'utf8').trimEnd().split('\n');
+  assert.deepEqual(
+    audit.map((line) => JSON.parse(line).len),
+    ['implement the feature'.length],
+  );
 });

@@ -125,4 +125,11 @@ test('gemini: context reaches the model, GREEN test writes by shell and write_fi
     model.turns.some((body) => JSON.stringify(body.contents).includes('Wave 1 is not complete')),
     'the AfterAgent block (the open wave) reaches the model as a new prompt',
   );
+  // What the user typed, once: not with SessionStart's <hook_context> that the headless run puts
+  // before it, nor the AfterAgent block's reason that comes back as a prompt.
+  const audit = readFileSync(join(p.project, '.claude/stats/prompts.jsonl'), 'utf8').trimEnd().split('\n');
+  assert.deepEqual(
+    audit.map((line) => JSON.parse(line).len),
+    ['implement the feature'.length],
+  );
 });

@@ -6,15 +6,27 @@
  * Routing is stateless, so a retried request gets the same answer: the step answered is the number
  * of model outputs (calls and assistant messages) already in the request's input. Requests that
  * offer no tools (titles, summaries) get a short text and never eat a step.
+ *
+ * A `spawn_agent` subagent (Codex 0.171, `[features] multi_agent_v2`) gets its task as an
+ * `agent_message` item ("Message Type: NEW_TASK / Task name: /root/<name>"): its requests follow
+ * the `subagent` script, counted from that item, and the first one can be held until a request of
+ * the main conversation contains `holdSubagentUntil`, so the order of the two is fixed.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 export type ResponsesTurn =
-  { call: string; arguments: Record<string, unknown> } | { custom: string; input: string } | { text: string };
+  | { call: string; arguments: Record<string, unknown>; namespace?: string }
+  | { custom: string; input: string }
+  | { text: string };
+
+export interface ResponsesOptions {
+  subagent?: ResponsesTurn[];
+  holdSubagentUntil?: string;
+}
 
 export interface ResponsesModel {
   url: string;
-  /** Bodies of the requests that offered tools: the conversation. */
+  /** Bodies of the requests that offered tools: the conversation (a subagent's included). */
   turns: any[];
   close(): Promise<void>;
 }
@@ -48,6 +60,7 @@ function item(turn: ResponsesTurn, n: number): Record<string, unknown> {
     name: turn.call,
     arguments: JSON.stringify(turn.arguments),
     call_id: `call_${n}`,
+    ...(turn.namespace ? { namespace: turn.namespace } : {}),
   };
 }
 
@@ -76,8 +89,16 @@ const isOutput = (entry: any): boolean =>
   entry?.type === 'custom_tool_call' ||
   (entry?.type === 'message' && entry.role === 'assistant');
 
-export async function startResponsesModel(script: ResponsesTurn[]): Promise<ResponsesModel> {
+const subagentTask = (entry: any): boolean =>
+  entry?.type === 'agent_message' && /Message Type: NEW_TASK/.test(JSON.stringify(entry.content));
+
+export async function startResponsesModel(
+  script: ResponsesTurn[],
+  options: ResponsesOptions = {},
+): Promise<ResponsesModel> {
   const turns: any[] = [];
+  let released = options.holdSubagentUntil === undefined;
+  const held: (() => void)[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -99,8 +120,20 @@ export async function startResponsesModel(script: ResponsesTurn[]): Promise<Resp
       }
       turns.push(body);
       const input: any[] = Array.isArray(body.input) ? body.input : [];
-      const step = input.filter(isOutput).length;
-      reply(res, item(script[step] ?? { text: 'done' }, step), step);
+      const task = options.subagent ? input.findIndex(subagentTask) : -1;
+      if (task < 0) {
+        if (!released && text.includes(options.holdSubagentUntil!)) {
+          released = true;
+          for (const go of held.splice(0)) go();
+        }
+        const step = input.filter(isOutput).length;
+        reply(res, item(script[step] ?? { text: 'done' }, step), step);
+        return;
+      }
+      const step = input.slice(task).filter(isOutput).length;
+      const answer = () => reply(res, item(options.subagent![step] ?? { text: 'done' }, 100 + step), 100 + step);
+      if (released) answer();
+      else held.push(answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

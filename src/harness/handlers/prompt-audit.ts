@@ -31,6 +31,13 @@ export async function promptAudit({ input, config, root, env, now, documents }: 
     outcome.log.push(`${audit.prefix} background task notification; not counted as a user prompt`);
     return outcome;
   }
+  // A subagent's task is its parent's text, not the user's: a payload that names an agent_id is
+  // a subagent's (Codex 0.171 sends none for a spawn_agent subagent, measured; its hooks carry
+  // the subagent's agent_id, as Claude Code's do).
+  if (input.agentId !== '') {
+    outcome.log.push(`${audit.prefix} a subagent's prompt (agent ${input.agentId}); not counted as a user prompt`);
+    return outcome;
+  }
   if (prompt !== '' && isStopBlockReason(env, input.sessionId, root, prompt)) {
     outcome.log.push(`${audit.prefix} the Stop block's reason sent back by the host; not counted as a user prompt`);
     return outcome;

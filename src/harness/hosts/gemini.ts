@@ -31,9 +31,20 @@ function render(input: HookInput, outcome: HookOutcome): Rendered {
   return { stdout: Object.keys(json).length > 0 ? `${JSON.stringify(json)}\n` : '', stderr, code: 0 };
 }
 
+/**
+ * In a headless run (`gemini -p`) Gemini 0.61 puts SessionStart's context before the user's text,
+ * as `<hook_context>...</hook_context>` and a blank line, and BeforeAgent gets that as its prompt
+ * (recorded: test/fixtures/hosts/gemini-0.61.0/BeforeAgent-hook_context.json). Gemini escapes `<`
+ * in hook context, so the first closing tag ends the block.
+ */
+const HOOK_CONTEXT = /^<hook_context>[^]*?<\/hook_context>(\n\n|$)/;
+
 export const gemini: HostAdapter = {
   name: 'gemini',
   event: (hostEvent) => EVENTS[hostEvent],
-  input: (hostEvent, raw) => normalize(EVENTS[hostEvent] ?? hostEvent, hostEvent, raw, TOOLS),
+  input: (hostEvent, raw) => {
+    const input = normalize(EVENTS[hostEvent] ?? hostEvent, hostEvent, raw, TOOLS);
+    return hostEvent === 'BeforeAgent' ? { ...input, prompt: input.prompt.replace(HOOK_CONTEXT, '') } : input;
+  },
   render,
 };
