@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS, EXIT_CODES, GLOBAL_OPTIONS, optionLabel, usageLine } from '../src/cli/definitions.js';
+import { ENVIRONMENT } from '../src/core/runtime-options.js';
 
 export function cliReference(): string {
   const out = [
@@ -22,6 +23,13 @@ export function cliReference(): string {
     '| Option | |',
     '| --- | --- |',
     ...GLOBAL_OPTIONS.map((option) => `| \`${optionLabel(option)}\` | ${option.help.replaceAll('|', '\\|')} |`),
+    '',
+    'Environment variables that tune a run, parsed in one place (`src/core/runtime-options.ts`); a number',
+    'that is empty, malformed or not positive is ignored:',
+    '',
+    '| Variable | |',
+    '| --- | --- |',
+    ...ENVIRONMENT.map((entry) => `| \`${entry.name}\` | ${entry.help.replaceAll('|', '\\|')} |`),
     '',
     '| Command | What it does |',
     '| --- | --- |',

@@ -3,6 +3,7 @@ import type { Doc } from '../doc/doc.js';
 import { openDoc } from '../doc/open.js';
 import { intFlag, type Parsed } from './args.js';
 import type { CommandIo } from '../core/command-io.js';
+import { runtimeOptions } from '../core/runtime-options.js';
 
 /** The jq budget flags of commands that evaluate an expression (get, update). */
 export function jqBudgetFrom(flags: Parsed['flags']): Partial<Limits> {
@@ -11,16 +12,15 @@ export function jqBudgetFrom(flags: Parsed['flags']): Partial<Limits> {
   return { ...(steps ? { jqSteps: steps } : {}), ...(timeout ? { jqTimeoutMs: timeout } : {}) };
 }
 
-/** Opens a document for a CLI command; BATON_LOCK_TIMEOUT_MS sets the lock wait budget. */
+/** Opens a document for a CLI command, with the environment's lock budget and value limit. */
 export function openForCli(path: string, cli: CommandIo, writer?: string, limits: Partial<Limits> = {}): Doc {
-  const timeout = Number(cli.env.BATON_LOCK_TIMEOUT_MS);
-  const maxBytes = Number(cli.env.BATON_MAX_VALUE_BYTES);
+  const { lockTimeoutMs, maxValueBytes } = runtimeOptions(cli.env);
   return openDoc(path, {
     cwd: cli.cwd,
     env: cli.env,
     ...(writer !== undefined ? { writer } : {}),
-    ...(Number.isFinite(timeout) && timeout > 0 ? { lockTimeoutMs: timeout } : {}),
-    ...(Number.isFinite(maxBytes) && maxBytes > 0 ? { maxValueBytes: maxBytes } : {}),
+    lockTimeoutMs,
+    ...(maxValueBytes !== undefined ? { maxValueBytes } : {}),
     limits,
   });
 }

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { BatonError } from '../core/errors.js';
+import { runtimeOptions } from '../core/runtime-options.js';
 import { projectContext, type ProjectContext } from '../project/project-context.js';
 import { defaultRoot, locate } from '../project/root.js';
 import { chooseStore, openStore, type FileStoreOptions, type Store } from '../stores/index.js';
@@ -39,7 +40,8 @@ export function openDoc(path: string, options: OpenOptions = {}): Doc {
     ...choice,
     root,
     ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
-    ...(options.lockStaleMs !== undefined ? { lockStaleMs: options.lockStaleMs } : {}),
+    // The stale limit of the caller's environment, not necessarily this process's.
+    lockStaleMs: options.lockStaleMs ?? runtimeOptions(env).lockStaleMs,
     ...(options.historyKeep !== undefined ? { historyKeep: options.historyKeep } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),

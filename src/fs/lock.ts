@@ -35,6 +35,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { BatonError, systemFix } from '../core/errors.js';
 import { uniqueHex } from '../core/hash.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, runtimeOptions } from '../core/runtime-options.js';
 import { makeDir, tempPathFor, unlinkQuietly } from './atomic.js';
 
 export interface LockOptions {
@@ -69,23 +70,26 @@ export interface LockHandle {
   release(): void;
 }
 
-export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
-const DEFAULT_LOCK_STALE_MS = 60_000;
 /** The steal guard is held for microseconds, so its age alone may count against it. */
 const GUARD_STALE_MS = 10_000;
 /** Hand-overs a waiter watches for before it falls back to polling. */
 const WATCH_HAND_OVERS = 3;
 /** How long a waiter lets a lock be before judging its holder (liveness, heartbeat age), and again. */
 const REJUDGE_MS = 500;
-/**
- * The identity recorded in locks. BATON_HOST_ID overrides the hostname where it does not tell
- * machines (or pid namespaces) apart, e.g. containers sharing a folder under one hostname.
- */
-export const HOST = process.env.BATON_HOST_ID || hostname();
+let host: string | undefined;
 
+/**
+ * The identity recorded in locks, one per process: read on first use, not when the module loads.
+ * BATON_HOST_ID overrides the hostname where it does not tell machines (or pid namespaces) apart,
+ * e.g. containers sharing a folder under one hostname.
+ */
+export function localHost(): string {
+  return (host ??= runtimeOptions(process.env).hostId ?? hostname());
+}
+
+/** The stale limit of a caller that was given none (the library's default: this process's env). */
 export function defaultStaleMs(): number {
-  const fromEnv = Number(process.env.BATON_LOCK_STALE_MS);
-  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_LOCK_STALE_MS;
+  return runtimeOptions(process.env).lockStaleMs;
 }
 
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<LockHandle> {
@@ -224,7 +228,7 @@ function inodeOf(path: string): number | undefined {
 function tryCreate(path: string, createDir: boolean, staleMs: number, pid = process.pid): LockHandle | undefined {
   const owner: LockOwner = {
     pid,
-    host: HOST,
+    host: localHost(),
     acquiredAt: Date.now(),
     token: uniqueHex(16),
     procStart: procStat(pid)?.start ?? '',
@@ -335,7 +339,7 @@ export function inspectLock(path: string): SeenLock | undefined {
  */
 export function isStale(seen: SeenLock, staleMs: number, now = Date.now()): boolean {
   const owner = seen.owner;
-  if (owner?.host === HOST) return !isAlive(owner);
+  if (owner?.host === localHost()) return !isAlive(owner);
   return now - seen.mtimeMs > staleMs;
 }
 

@@ -7,9 +7,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { readConfigFile, CONFIG_FILE } from '../project/config-file.js';
+import { CONFIG_FILE } from '../project/config-file.js';
 import { mergeConfig, validateConfig } from '../project/config.js';
-import { markedRoot, rootConfigOf } from '../project/root.js';
+import type { ProjectContext } from '../project/project-context.js';
 import { classificationIssues } from '../project/classification.js';
 import { stateLockPath } from './state-lock.js';
 import { normalizeWave } from './wave-barrier.js';
@@ -23,14 +23,13 @@ import { hostTrustRows } from './host-trust.js';
 import type { HarnessConfig } from '../project/config.js';
 
 export async function harnessChecks(
-  configRoot: string,
-  cwd = configRoot,
-  env: Record<string, string | undefined> = {},
+  /** The project checked: its config file, and the root its markers lead to (where the state lives). */
+  project: ProjectContext,
   /** The environment hooks run with (PATH finds bubblewrap; BATON_SANDBOX=off), for the sandbox row. */
-  machine: Record<string, string | undefined> = env,
+  machine: Record<string, string | undefined>,
 ): Promise<Finding[]> {
   const rows: Finding[] = [];
-  const file = readConfigFile(configRoot);
+  const { file, root } = project;
   const add = (ok: boolean, check: string, fix: string) => rows.push({ ok, check, fix: ok ? '—' : fix });
   if (file.state === 'missing') return rows;
   if (file.state === 'invalid') {
@@ -45,8 +44,6 @@ export async function harnessChecks(
   );
   if (!checked.config) return rows;
   const config = mergeConfig(checked.config);
-  // The state lives under the marker-resolved root when the config sets markers.
-  const root = markedRoot(configRoot, rootConfigOf(file.value, config.profile), cwd, env);
   const rel = (path: string) => relative(root, path) || path;
   const task = config.documents.task;
   const taskPath = task ? resolve(root, task.path) : undefined;
@@ -56,7 +53,7 @@ export async function harnessChecks(
   const waveFile = config.wave ? resolve(root, config.wave.file) : undefined;
 
   if (taskPath) {
-    const read = await readTask(taskPath, root, env);
+    const read = await readTask(taskPath, root, {});
     const name = rel(taskPath).split('/').pop() as string;
     if (read.state === 'missing') {
       add(true, `No ${name} (no stale state)`, '');

@@ -21,6 +21,7 @@ import { recordPhaseDone } from '../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../run/phases.js';
 import { confine, isInside } from '../fs/confine.js';
 import { builtinSchema } from '../core/schema/index.js';
+import { runtimeOptions } from '../core/runtime-options.js';
 import type { ToolSchema } from './arguments.js';
 
 export interface ToolContext {
@@ -62,13 +63,12 @@ function openInProject(file: string, ctx: ToolContext): Doc {
   if (!isInside(root, target) && !isInside(realOr(root), target)) {
     throw new BatonError('unsafe_path', `${file} is outside the project ${root}; give a path inside it`);
   }
-  const timeout = Number(ctx.env.BATON_LOCK_TIMEOUT_MS);
   return openDoc(file, {
     cwd: ctx.cwd,
     env: ctx.env,
     writer: ctx.writer,
     howToCreate: `the init tool (file ${JSON.stringify(file)})`,
-    ...(Number.isFinite(timeout) && timeout > 0 ? { lockTimeoutMs: timeout } : {}),
+    lockTimeoutMs: runtimeOptions(ctx.env).lockTimeoutMs,
   });
 }
 

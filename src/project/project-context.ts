@@ -29,7 +29,10 @@ export interface ProjectOptions {
   profile?: string | undefined;
   /** The profile to assume when neither the caller nor the config names one. */
   defaultProfile?: string | undefined;
-  /** A folder the host reported as the workspace (Cursor's workspace_roots[0]). */
+  /**
+   * A folder named as the project when the environment names none: the workspace a host reports
+   * (Cursor's workspace_roots[0]), the folder `baton doctor DIR` checks.
+   */
   workspace?: string | undefined;
 }
 

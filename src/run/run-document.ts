@@ -12,6 +12,7 @@ import type { Phase as PhaseEntry, PipelineRun as RunDoc } from '../generated/ty
 import { pipeline_run as isRunDoc } from '../generated/validators.js';
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.js';
 import { locateRun, type RunLocation } from './location.js';
+import { HELPER_LOCK_TIMEOUT_MS, runtimeOptions } from '../core/runtime-options.js';
 
 /** The run and its phase entries, typed from schemas/pipeline-run.schema.json (src/generated/types). */
 export type { Phase as PhaseEntry, PipelineRun as RunDoc } from '../generated/types/pipeline-run.js';
@@ -37,14 +38,12 @@ export class Run {
     name?: string,
   ) {
     this.location = locateRun(ref, { cwd: context.cwd, env: context.env, name });
-    const timeout = Number(context.env.BATON_LOCK_TIMEOUT_MS);
     this.doc = openDoc(this.location.file, {
       cwd: context.cwd,
       // The root was found once already; pin it so the store agrees with locateRun.
       env: { ...context.env, BATON_ROOT: this.location.root },
       maxValueBytes: (context.limits ?? DEFAULT_LIMITS).maxBytes,
-      // 5 s by default: parallel agents finishing together is the normal case.
-      lockTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 5000,
+      lockTimeoutMs: runtimeOptions(context.env, { lockTimeoutMs: HELPER_LOCK_TIMEOUT_MS }).lockTimeoutMs,
       ...(context.writer !== undefined ? { writer: context.writer } : {}),
     });
   }

@@ -4,7 +4,7 @@ import { BatonError } from '../../core/errors.js';
 import { checkStore, type Finding } from '../../doctor/checks.js';
 import { harnessChecks } from '../../harness/doctor.js';
 import { runChecks } from '../../doctor/runs.js';
-import { readConfigFile } from '../../project/config-file.js';
+import { projectContext, type ProjectContext } from '../../project/project-context.js';
 import { defaultRoot } from '../../project/root.js';
 import { chooseStore, openStore, type Store } from '../../stores/index.js';
 import { parseCommand } from '../args.js';
@@ -17,24 +17,31 @@ export default async function doctor(args: string[], cli: CommandIo): Promise<nu
   const { positionals, flags } = parseCommand(COMMANDS.doctor!, args);
   const root = positionals[0] ? resolve(cli.cwd, positionals[0]) : defaultRoot(cli.cwd, cli.env);
   if (!existsSync(root)) throw new BatonError('not_found', `${root} does not exist; give the folder to check`);
-  const config = readConfigFile(root);
-  const store = openStore({ ...chooseStore(cli.env, () => (config.state === 'ok' ? config.value : {})), root });
+  // The folder checked is the project: its config is read there and its root markers lead from there.
+  const project = projectContext({ cwd: root, env: {}, workspace: root });
+  const store = openStore({ ...chooseStore(cli.env, () => project.config), root });
   try {
-    return await report(store, root, flags, cli);
+    return await report(store, project, flags, cli);
   } finally {
     await store.close();
   }
 }
 
-async function report(store: Store, root: string, flags: Record<string, unknown>, cli: CommandIo): Promise<number> {
-  let findings = await checkAll(store, root, cli.env);
+async function report(
+  store: Store,
+  project: ProjectContext,
+  flags: Record<string, unknown>,
+  cli: CommandIo,
+): Promise<number> {
+  const root = project.configRoot;
+  let findings = await checkAll(store, project, cli.env);
   const repaired: string[] = [];
   if (flags.repair) {
     for (const finding of findings.filter((f) => !f.ok)) {
       const done = await finding.repair?.(new Date());
       if (done) repaired.push(done);
     }
-    if (repaired.length > 0) findings = await checkAll(store, root, cli.env);
+    if (repaired.length > 0) findings = await checkAll(store, project, cli.env);
   }
   if (flags.json) {
     cli.out(
@@ -52,11 +59,11 @@ async function report(store: Store, root: string, flags: Record<string, unknown>
   return findings.every((f) => f.ok) ? 0 : 1;
 }
 
-async function checkAll(store: Store, root: string, env: NodeJS.ProcessEnv): Promise<Finding[]> {
-  const findings = await checkStore(store, root);
+async function checkAll(store: Store, project: ProjectContext, env: NodeJS.ProcessEnv): Promise<Finding[]> {
+  const findings = await checkStore(store, project.configRoot);
   // Harness rows when the project has a baton.config.json.
-  findings.push(...(await harnessChecks(root, root, {}, env)));
+  findings.push(...(await harnessChecks(project, env)));
   // Pipeline runs: a warning when a run's state file is not git-ignored.
-  findings.push(...runChecks(root));
+  findings.push(...runChecks(project.configRoot));
   return findings;
 }

@@ -1,7 +1,8 @@
 /**
  * Where line 2 reads its task document, and the status-line settings of `baton.config.json`.
- * The few fields needed are read straight from the file (their shape is schemas/baton.config.schema.json):
- * loading and merging the full config (profiles, rules) would cost every refresh for two fields.
+ * The file and the root come from projectContext(), as for every face; the few fields needed are
+ * read from the raw file (their shape is schemas/baton.config.schema.json): validating and merging
+ * the full config (profiles, rules) would cost every refresh for two fields.
  *
  *   { "documents": { "task": { "path": "..." } } }   the task document, relative to the root
  *   { "stateDir": ".claude/state" }                  else current-task.json in this folder
@@ -11,9 +12,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { projectContext } from '../../project/project-context.js';
 import type { Json } from '../../core/json.js';
 import { DEFAULT_PROFILE } from '../../project/profiles/registry.js';
-import { markedRoot, rootConfigOf } from '../../project/root.js';
 import { hooksFetch } from '../../stores/schemes.js';
 import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
 
@@ -62,13 +63,16 @@ export function readStatuslineConfig(
   env: NodeJS.ProcessEnv = {},
   cwd = configRoot,
 ): StatuslineConfig {
-  const config = readJson(join(configRoot, 'baton.config.json'));
-  const raw = typeof config === 'object' && config !== null && !Array.isArray(config) ? config : {};
   // Line 2 shows the Eneo task: with no profile configured, its root markers apply, as they do
-  // for `baton task`, the compat scripts and `baton hook --profile eneo` (project/project-context.ts).
-  const markers = rootConfigOf(raw, nonEmpty(raw.profile) ?? DEFAULT_PROFILE);
-  // The marker search starts where the config was found (the payload's project_dir, usually).
-  const root = markers ? markedRoot(configRoot, markers, cwd, { ...env, CLAUDE_PROJECT_DIR: configRoot }) : configRoot;
+  // for `baton task`, the compat scripts and `baton hook --profile eneo`. The config is read where
+  // the payload's project_dir says, and the marker search starts there; BATON_ROOT, as everywhere,
+  // turns the markers off (it names that folder, not another one).
+  const { root, config: raw } = projectContext({
+    cwd,
+    env: { ...env, BATON_ROOT: env.BATON_ROOT ? configRoot : undefined, CLAUDE_PROJECT_DIR: configRoot },
+    defaultProfile: DEFAULT_PROFILE,
+  });
+  const config = raw as Json;
   const taskPath = nonEmpty(field(field(field(config, 'documents'), 'task'), 'path'));
   const stateDir = nonEmpty(field(config, 'stateDir')) ?? DEFAULT_STATE_DIR;
   const store = env.BATON_STORE || nonEmpty(field(config, 'store'));

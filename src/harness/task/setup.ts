@@ -11,6 +11,7 @@ import { projectContext } from '../../project/project-context.js';
 import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../../project/config.js';
 import { DEFAULT_PROFILE } from '../../project/profiles/registry.js';
+import { HELPER_LOCK_TIMEOUT_MS, runtimeOptions } from '../../core/runtime-options.js';
 import { stateExit } from './errors.js';
 
 export interface TaskSetup {
@@ -33,8 +34,7 @@ export function taskSetup(cli: CommandIo): TaskSetup {
   if (file.state === 'invalid') throw stateExit('invalid', EXIT.refused, file.error);
   // The classification is not checked here: the engine applies it to every write of the task.
   const { config, path: taskPath } = taskRules(project);
-  const timeout = Number(cli.env.BATON_LOCK_TIMEOUT_MS);
-  const lockTimeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout : 5000;
+  const { lockTimeoutMs, lockHolderPid } = runtimeOptions(cli.env, { lockTimeoutMs: HELPER_LOCK_TIMEOUT_MS });
   return {
     root,
     config,
@@ -42,7 +42,7 @@ export function taskSetup(cli: CommandIo): TaskSetup {
     stateDir: resolve(root, config.stateDir),
     waveFile: resolve(root, config.wave?.file ?? `${config.stateDir}/wave.json`),
     lockTimeoutMs,
-    ...(Number(cli.env.BATON_LOCK_HOLDER_PID) > 0 ? { lockHolder: Number(cli.env.BATON_LOCK_HOLDER_PID) } : {}),
+    ...(lockHolderPid !== undefined ? { lockHolder: lockHolderPid } : {}),
     doc: () => openDoc(taskPath, { cwd: root, env: { ...cli.env, BATON_ROOT: root }, lockTimeoutMs, project }),
   };
 }

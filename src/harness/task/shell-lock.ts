@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, isBatonError } from '../../core/errors.js';
 import { confine } from '../../fs/confine.js';
-import { acquireLock, HOST, isAlive, readOwner, releaseLock } from '../../fs/lock.js';
+import { acquireLock, isAlive, localHost, readOwner, releaseLock } from '../../fs/lock.js';
 import { stateExit } from './errors.js';
 import type { TaskSetup } from './setup.js';
 
@@ -51,7 +51,7 @@ export function shellUnlock(handle: string): void {
 export function heldBy(pid: number | undefined, path: string): boolean {
   if (pid === undefined) return false;
   const owner = readOwner(path);
-  return owner !== undefined && owner.pid === pid && owner.host === HOST && isAlive(owner);
+  return owner !== undefined && owner.pid === pid && owner.host === localHost() && isAlive(owner);
 }
 
 function splitHandle(handle: string): { path: string; token: string } {

@@ -29,7 +29,8 @@ import {
   tailEntries,
   type Appended,
 } from './history.js';
-import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock, type LockHandle } from '../../fs/lock.js';
+import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
+import { defaultStaleMs, withLock, type LockHandle } from '../../fs/lock.js';
 import { checkedDocPaths, type DocPaths } from './layout.js';
 import { replay } from '../replay.js';
 import { findDocuments } from './find-documents.js';

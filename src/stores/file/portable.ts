@@ -6,7 +6,8 @@ import type { PortableStore } from '../portable.js';
 import type { HistoryEntry } from '../store.js';
 import { makeDir, writeFileAtomic } from '../../fs/atomic.js';
 import { segmentEntries, segmentFiles, segmentPath } from './history.js';
-import { DEFAULT_LOCK_TIMEOUT_MS, defaultStaleMs, withLock } from '../../fs/lock.js';
+import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
+import { defaultStaleMs, withLock } from '../../fs/lock.js';
 import { ensureSidecar, FileStore, readMeta } from './index.js';
 
 /** The file store's documents for export and import: every document under the root with history. */

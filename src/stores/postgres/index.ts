@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client, Pool, PoolClient, QueryResult } from 'pg';
 import { BatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
+import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
 import type { DocumentDump, PortableStore } from '../portable.js';
 import { replay } from '../replay.js';
 import {
@@ -57,7 +58,6 @@ export async function migratePostgres(url: string): Promise<{ from: number; to: 
   }
 }
 
-const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 const TRANSACTION_ATTEMPTS = 3;
 
 /**
