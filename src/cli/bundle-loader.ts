@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { fnv1a32 } from '../core/hash.js';
 import { userTempDir } from '../fs/temp-dir.js';
+import { CODE_FILE_MAX_BYTES, readBytesBounded, readFileBounded } from '../fs/bounded-read.js';
 
 /**
  * Loads a bundle (a command, or a lazily loaded part or library) through a V8 code cache, so a
@@ -41,7 +42,7 @@ export function loadBundle<T>(file: string): T {
       if (data) found = { place, data };
     }
   }
-  const script = new Script(wrap(readFileSync(file, 'utf8')), {
+  const script = new Script(wrap(readFileBounded(file, CODE_FILE_MAX_BYTES, file, 'reinstall baton')), {
     filename: file,
     ...(found ? { cachedData: found.data } : {}),
   });
@@ -56,8 +57,9 @@ export function loadBundle<T>(file: string): T {
 
 function readOptional(file: string): Buffer | undefined {
   try {
-    return readFileSync(file);
+    return readBytesBounded(file, CODE_FILE_MAX_BYTES, { what: file, fix: '' });
   } catch {
+    // No cache, or one that is not a regular file or too large: run uncached (and rewrite it at exit).
     return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
@@ -8,6 +8,7 @@ import { mkdirInside, realTarget, resolveKey } from '../fs/confine.js';
 import { protection, type Protection } from '../project/policy/protect.js';
 import type { ProjectContext } from '../project/project-context.js';
 import type { Store } from '../stores/index.js';
+import { readFileBounded } from '../fs/bounded-read.js';
 
 export interface Mirror {
   /** Absolute path, checked to stay inside the document's folder. */
@@ -115,7 +116,9 @@ export function writeMirrors(root: string, mirrors: Mirror[]): void {
 /** Whether the mirror file already says what it should. */
 export function mirrorHolds(mirror: Mirror): boolean {
   try {
-    return readFileSync(mirror.file, 'utf8') === mirror.content;
+    // A file longer than the content cannot hold it: read no more than that (a FIFO or device not at all).
+    const bound = Buffer.byteLength(mirror.content);
+    return readFileBounded(mirror.file, bound, `mirror ${mirror.file}`, 'rewrite it') === mirror.content;
   } catch {
     return false;
   }

@@ -3,7 +3,7 @@
  * files, history segments, locks) and proposes its repairs; the doctor adds the engine's checks of
  * each readable document (its schema, and this machine's mirror files) and reports.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fromSystemError, isBatonError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
@@ -11,6 +11,7 @@ import { mirrorHolds, mirrorTargets, writeMirrors, type Mirror } from '../doc/mi
 import { loadSchema } from '../doc/schemas.js';
 import { projectContext } from '../project/project-context.js';
 import type { DocMeta, Finding, Store } from '../stores/index.js';
+import { isReadRefusal, readFileBounded, SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 export type { Finding } from '../stores/index.js';
 
@@ -53,7 +54,7 @@ async function documentRows(store: Store, root: string, key: string, meta: DocMe
     }
     for (const [i, mirror] of mirrors.entries()) {
       const rule = schema.rules.mirrors[i] as (typeof schema.rules.mirrors)[number];
-      const have = existsSync(mirror.file) ? readFileSync(mirror.file, 'utf8') : undefined;
+      const have = existsSync(mirror.file) ? readMirrorForDoctor(mirror.file) : undefined;
       const check = `${key} mirror ${rule.file} = ${rule.field}`;
       rows.push(
         mirrorHolds(mirror)
@@ -75,4 +76,14 @@ async function documentRows(store: Store, root: string, key: string, meta: DocMe
     rows.push({ ok: false, check: `${key} schema loads`, fix: (known ?? (error as Error)).message });
   }
   return rows;
+}
+
+/** A mirror's text as the row shows it; a refused read (huge, a FIFO) shows why instead. */
+function readMirrorForDoctor(file: string): string {
+  try {
+    return readFileBounded(file, SMALL_FILE_MAX_BYTES, `mirror ${file}`, 'baton doctor --repair rewrites it');
+  } catch (error) {
+    if (isReadRefusal(error)) return `(${error.message})`;
+    throw error;
+  }
 }

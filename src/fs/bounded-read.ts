@@ -1,9 +1,12 @@
 /**
  * Reads that stop at a bound. A file, a pipe or a device (`< /dev/zero`) can hold more than any
  * input baton has a use for; an unbounded read fills memory (7 GB in 8 s from /dev/zero) before
- * anything can refuse it. Past the bound the read stops and says so (`too_large`, exit 4).
+ * anything can refuse it. Past the bound the read stops and says so (`too_large`, exit 4). A file
+ * baton keeps for itself must be a regular file: a FIFO planted at its name would block the open
+ * for ever and a device (a link to /dev/zero) never ends, so either is refused (`unsafe_path`,
+ * exit 4) before a byte is read. Every bound is listed in docs/guarantees.md.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { BatonError } from '../core/errors.js';
 
 /** Standard input of a CLI command (a status line payload, a document piped in): as much as a hook payload. */
@@ -16,16 +19,60 @@ export const STDIN_MAX_BYTES = 32 * 1024 * 1024;
  */
 export const DOCUMENT_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
-/** A file of settings or rules baton reads whole (baton.config.json, a schema, a run contract). */
+/** A file of settings or rules baton reads whole (baton.config.json, a schema, a run contract, a host's settings). */
 export const CONFIG_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
+/**
+ * A history segment: 1,000 revisions, each a patch or a snapshot of a document of at most
+ * maxDocumentBytes. As large as a document's file, and for the same reason (V8's string limit).
+ */
+export const HISTORY_SEGMENT_MAX_BYTES = 256 * 1024 * 1024;
+
+/** A document's `.meta.json`: its schema's name or path. */
+export const METADATA_MAX_BYTES = 64 * 1024;
+
+/** A lock record: five short lines (pid, host, time, token, process start). */
+export const LOCK_RECORD_MAX_BYTES = 4 * 1024;
+
+/**
+ * A file of the goal tools (state.md, log.md, the pointer, the lint sidecars) and of the
+ * harness's own state (the wave file, a scratchpad, the prompt audit log, a status line cache),
+ * each a few KB in use.
+ */
+export const STATE_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** A mirror file (a field's value as text), the project's identity file, a cached probe answer. */
+export const SMALL_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * How far back a hook reads a transcript for its last lines. Transcripts reach hundreds of MB and
+ * are read from the end; 3,000 lines past this many bytes are not lines a turn wrote.
+ */
+export const TRANSCRIPT_TAIL_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A whole transcript read by a command (`baton goal transcript-text`). */
+export const TRANSCRIPT_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** A compiled bundle of baton's own code, or its V8 code cache. */
+export const CODE_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
 const CHUNK = 1024 * 1024;
+
+/** What a read names in its one-line error: the input, and what to do about it. */
+export interface ReadLabel {
+  what: string;
+  fix: string;
+}
 
 /**
  * Reads `fd` to its end, or refuses once more than `maxBytes` arrived. `what` names the input
  * and `fix` what to do about it, for the one-line message.
  */
 export function readFdBounded(fd: number, maxBytes: number, what: string, fix: string): string {
+  return readFdBytes(fd, maxBytes, { what, fix }).toString('utf8');
+}
+
+function readFdBytes(fd: number, maxBytes: number, label: ReadLabel): Buffer {
   const chunks: Buffer[] = [];
   let size = 0;
   for (;;) {
@@ -34,18 +81,56 @@ export function readFdBounded(fd: number, maxBytes: number, what: string, fix: s
     if (bytes === 0) break;
     chunks.push(buffer.subarray(0, bytes));
     size += bytes;
-    if (size > maxBytes) throw tooLarge(what, maxBytes, fix);
+    if (size > maxBytes) throw tooLarge(label.what, maxBytes, label.fix);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** Like readFileSync(path, 'utf8'), refusing a file larger than `maxBytes` before reading it all. */
-export function readFileBounded(path: string, maxBytes: number, what: string, fix: string): string {
-  const fd = openSync(path, 'r');
+/**
+ * Opens a file baton keeps for itself, for reading: never blocking on a FIFO, and refusing
+ * anything that is not a regular file or a folder (a folder still fails as EISDIR on its first
+ * read, as readFileSync did). The caller closes the descriptor.
+ */
+export function openRegular(path: string, label: ReadLabel): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const stat = fstatSync(fd);
+  if (!stat.isFile() && !stat.isDirectory()) {
+    closeSync(fd);
+    throw new BatonError(
+      'unsafe_path',
+      `${label.what} (${path}) is a ${stat.isFIFO() ? 'FIFO' : stat.isSocket() ? 'socket' : 'device'}, not a regular file, so baton does not read it; ${label.fix}`,
+    );
+  }
+  return fd;
+}
+
+/**
+ * Like readFileSync(path, 'utf8'), refusing a file larger than `maxBytes` before reading it all.
+ * `stream: true` is for a name the caller gave (an export to import, `/dev/stdin`, `<(...)`):
+ * a pipe or a device is then read, up to the bound.
+ */
+export function readFileBounded(
+  path: string,
+  maxBytes: number,
+  what: string,
+  fix: string,
+  options: { stream?: boolean } = {},
+): string {
+  return readBytesBounded(path, maxBytes, { what, fix }, options).toString('utf8');
+}
+
+/** readFileBounded's bytes, for a file read as latin1 or binary. */
+export function readBytesBounded(
+  path: string,
+  maxBytes: number,
+  label: ReadLabel,
+  options: { stream?: boolean } = {},
+): Buffer {
+  const fd = options.stream ? openSync(path, 'r') : openRegular(path, label);
   try {
     // A regular file says its size: refused before a byte is read (a sparse 600 MB file costs nothing).
-    if (fstatSync(fd).size > maxBytes) throw tooLarge(what, maxBytes, fix);
-    return readFdBounded(fd, maxBytes, what, fix);
+    if (fstatSync(fd).size > maxBytes) throw tooLarge(label.what, maxBytes, label.fix);
+    return readFdBytes(fd, maxBytes, label);
   } finally {
     closeSync(fd);
   }
@@ -58,6 +143,13 @@ export function tooLarge(what: string, maxBytes: number, fix: string): BatonErro
   );
 }
 
+/** Whether `error` is this module's refusal (too large, or not a regular file), which a caller that
+ * treats an unreadable file as absent must still pass on. */
+export function isReadRefusal(error: unknown): error is BatonError {
+  return error instanceof BatonError && (error.code === 'too_large' || error.code === 'unsafe_path');
+}
+
 function formatBytes(n: number): string {
-  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+  if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  return n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
 }

@@ -24,7 +24,6 @@ import {
   linkSync,
   lstatSync,
   openSync,
-  readFileSync,
   renameSync,
   utimesSync,
   watch,
@@ -37,6 +36,7 @@ import { BatonError, systemFix } from '../core/errors.js';
 import { uniqueHex } from '../core/hash.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, runtimeOptions } from '../core/runtime-options.js';
 import { makeDir, tempPathFor, unlinkQuietly } from './atomic.js';
+import { isReadRefusal, LOCK_RECORD_MAX_BYTES, readFileBounded } from './bounded-read.js';
 
 export interface LockOptions {
   /** How long to wait while the lock does not change hands before failing with `lock_timeout` (default 30 s). */
@@ -303,7 +303,7 @@ function holding(path: string, token: string, ino: number, staleMs: number): Loc
 }
 
 function touchIfOurs(path: string, token: string): void {
-  if (readOwner(path)?.token !== token) return;
+  if (ownerQuietly(path)?.token !== token) return;
   try {
     const now = new Date();
     utimesSync(path, now, now);
@@ -314,7 +314,7 @@ function touchIfOurs(path: string, token: string): void {
 
 /** Removes the lock only while it is still ours; never touches the folder or anything else. */
 export function releaseLock(path: string, token: string): void {
-  const current = readOwner(path);
+  const current = ownerQuietly(path);
   if (current?.token === token) unlinkQuietly(path);
 }
 
@@ -328,6 +328,16 @@ export function inspectLock(path: string): SeenLock | undefined {
   try {
     const stat = lstatSync(path);
     return { owner: readOwner(path), ino: stat.ino, mtimeMs: stat.mtimeMs };
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
+    return undefined;
+  }
+}
+
+/** The record for a holder checking its own lock: a refused one is not ours (and a heartbeat must not throw). */
+function ownerQuietly(path: string): LockOwner | undefined {
+  try {
+    return readOwner(path);
   } catch {
     return undefined;
   }
@@ -415,11 +425,22 @@ function takeAside(path: string, judged: SeenLock): boolean {
   return true;
 }
 
+/**
+ * The lock's record; undefined when it is gone or not a record. A record past LOCK_RECORD_MAX_BYTES
+ * or a FIFO or device at the lock's name was never written by baton (records are written whole
+ * and linked in): that is refused, naming the file, rather than waited on or read without end.
+ */
 export function readOwner(path: string): LockOwner | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readFileBounded(
+      path,
+      LOCK_RECORD_MAX_BYTES,
+      `lock record ${path}`,
+      'baton writes five short lines there; remove the file once no baton process is running on it',
+    );
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return undefined;
   }
   const [pid, host, acquiredAt, token, procStart] = text.split('\n');
@@ -432,13 +453,16 @@ function formatOwner(owner: LockOwner): string {
   return `${owner.pid}\n${owner.host}\n${owner.acquiredAt}\n${owner.token}\n${owner.procStart}\n`;
 }
 
+/** /proc/PID/stat is one line of 52 numbers and a command name of at most 16 bytes. */
+const PROC_STAT_MAX_BYTES = 4096;
+
 /**
  * Fields 3 (state) and 22 (start time in clock ticks since boot) of /proc/PID/stat; absent off
  * Linux. The command name (field 2) may hold spaces and parentheses, hence the last ')'.
  */
 function procStat(pid: number): { state: string; start: string } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileBounded(`/proc/${pid}/stat`, PROC_STAT_MAX_BYTES, `/proc/${pid}/stat`, 'check /proc');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return { state: fields[0] ?? '', start: fields[19] ?? '' };
   } catch {

@@ -1,8 +1,10 @@
-import { readFileSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { mkdirInside } from '../fs/confine.js';
 import { insideRoot } from './goal-paths.js';
+import { readGoalText } from './goal-read.js';
+import { isReadRefusal } from '../fs/bounded-read.js';
 
 /** The `ROOT/active` pointer: one active goal, its launch directory and owner session. */
 export interface Pointer {
@@ -24,8 +26,9 @@ function field(lines: string[], key: string): string {
 export function readPointer(root: string): Pointer | undefined {
   let text: string;
   try {
-    text = readFileSync(pointerPath(root), 'utf8');
-  } catch {
+    text = readGoalText(pointerPath(root));
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return undefined;
   }
   const lines = text.split('\n');

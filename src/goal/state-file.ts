@@ -1,15 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { isoSeconds } from '../core/time.js';
 import { joinLines, setMarkerField, splitLines, usesCrlf } from './text.js';
 import { stateLockPath } from './goal-paths.js';
+import { readGoalBytes, readGoalText } from './goal-read.js';
 
 /** Lock budget for a state.md edit: edits take milliseconds; a hung holder is stolen after 60 s. */
 const LOCK_TIMEOUT_MS = 10_000;
 
 export function readLines(path: string): string[] {
-  return splitLines(readFileSync(path, 'utf8'));
+  return splitLines(readGoalText(path));
 }
 
 /** Runs fn under the state.md lock (the one lock for a goal's state file and log rotation). */
@@ -43,7 +43,7 @@ export async function editState(
   options: { touchUpdated?: boolean; now?: Date } = {},
 ): Promise<string[]> {
   return underStateLock(stateFile, () => {
-    const raw = readFileSync(stateFile, 'latin1');
+    const raw = readGoalBytes(stateFile).toString('latin1');
     const before = splitLines(raw);
     let after = edit(before);
     if (options.touchUpdated) after = setMarkerField(after ?? before, 'updated', isoSeconds(options.now));

@@ -1,6 +1,6 @@
 /** The goal files' UTC formats beside isoSeconds (core/time.ts), and their clock, injectable for tests. */
-import { readFileSync } from 'node:fs';
 import { isoSeconds } from '../core/time.js';
+import { readFileBounded, SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 /** `YYYY-MM-DD HH:MMZ`, the stamp of a Done line. */
 export function doneStamp(date: Date = new Date()): string {
@@ -32,7 +32,9 @@ export function clockOf(env: Record<string, string | undefined>): () => Date {
   const file = env.BATON_CLOCK_FILE;
   if (!file) return () => new Date();
   return () => {
-    const date = new Date(readFileSync(file, 'utf8').trim());
+    const date = new Date(
+      readFileBounded(file, SMALL_FILE_MAX_BYTES, `BATON_CLOCK_FILE ${file}`, 'write one ISO time there').trim(),
+    );
     if (Number.isNaN(date.getTime())) throw new Error(`BATON_CLOCK_FILE ${file} does not hold an ISO time`);
     return date;
   };

@@ -2,9 +2,9 @@
  * `transcript-text.sh <transcript.jsonl> [--since ISO] [--tail N]`: a transcript as plain
  * text for recovery questions. Lines that are not JSON are skipped, never fatal.
  */
-import { readFileSync } from 'node:fs';
 import type { CommandIo } from '../core/command-io.js';
 import { BatonError, EXIT, type ErrorCode } from '../core/errors.js';
+import { isReadRefusal, readFileBounded, TRANSCRIPT_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 /** transcript-text.sh's refusals: its exit code and its bare message line. */
 function refusal(code: ErrorCode, exitCode: number, message: string): BatonError {
@@ -73,8 +73,15 @@ export default async function transcriptText(args: string[], cli: CommandIo): Pr
   const options = parseArgs(args);
   let raw: string;
   try {
-    raw = readFileSync(options.file, 'utf8');
-  } catch {
+    raw = readFileBounded(
+      options.file,
+      TRANSCRIPT_FILE_MAX_BYTES,
+      `transcript ${options.file}`,
+      'pass a shorter transcript (split it by lines)',
+      { stream: true },
+    );
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     throw refusal('io', EXIT.refused, `cannot read ${options.file}`);
   }
   const out: string[] = [];

@@ -5,7 +5,7 @@
  * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
  * config says must exist. Fix texts name the compat commands a harness user already knows.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { CONFIG_FILE } from '../project/config-file.js';
 import { mergeConfig, validateConfig } from '../project/config.js';
@@ -21,6 +21,8 @@ import type { Finding } from '../doctor/checks.js';
 import { sandboxMode } from './sandbox/probe.js';
 import { hostTrustRows } from './host-trust.js';
 import type { HarnessConfig } from '../project/config.js';
+import { readStateText } from './state-read.js';
+import { SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 export async function harnessChecks(
   /** The project checked: its config file, and the root its markers lead to (where the state lives). */
@@ -49,7 +51,8 @@ export async function harnessChecks(
   const taskPath = task ? resolve(root, task.path) : undefined;
   const mirror = task?.mirrors?.tdd_phase;
   const mirrorPath = mirror ? resolve(root, mirror.file) : undefined;
-  const mirrorText = mirrorPath && existsSync(mirrorPath) ? readFileSync(mirrorPath, 'utf8').trim() : undefined;
+  const mirrorText =
+    mirrorPath && existsSync(mirrorPath) ? readStateText(mirrorPath, SMALL_FILE_MAX_BYTES).trim() : undefined;
   const waveFile = config.wave ? resolve(root, config.wave.file) : undefined;
 
   if (taskPath) {
@@ -87,7 +90,7 @@ export async function harnessChecks(
         );
       }
       // The SubagentStop barrier leaves a wave.json it cannot read alone and sends the user here.
-      if (waveFile && existsSync(waveFile) && !normalizeWave(parseOrUndefined(readFileSync(waveFile, 'utf8'))))
+      if (waveFile && existsSync(waveFile) && !normalizeWave(parseOrUndefined(readStateText(waveFile))))
         add(
           false,
           `${rel(waveFile).split('/').pop()} is not a JSON object (the wave barrier counts nothing into it)`,

@@ -3,14 +3,15 @@
  * `baton install` wrote into this project. Both skip an untrusted project's hooks silently
  * (docs/hosts.md), so a gate that looks installed may never run.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { Finding } from '../doctor/checks.js';
+import { CONFIG_FILE_MAX_BYTES, isReadRefusal, readFileBounded } from '../fs/bounded-read.js';
 
 const readText = (path: string): string | undefined => {
   try {
-    return readFileSync(path, 'utf8');
-  } catch {
+    return readFileBounded(path, CONFIG_FILE_MAX_BYTES, path, "a host's settings are a few KB; fix the file");
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return undefined;
   }
 };

@@ -16,8 +16,8 @@
  * read is used and a host that never closes stdin keeps the process until it does.
  */
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
+import { STDIN_MAX_BYTES as MAX_PAYLOAD_BYTES } from '../fs/bounded-read.js';
 
-const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
 const POLL_MS = 5;
 
 export function readPayload(timeoutMs = 1000): Promise<string> {

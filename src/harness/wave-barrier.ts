@@ -5,7 +5,7 @@
  * hold of the state lock so that many SubagentStop processes at once count exactly. It never
  * blocks the host and never writes the output of a failed step: a corrupt wave.json is refused, not rewritten.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isBatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
@@ -14,6 +14,8 @@ import { confine } from '../fs/confine.js';
 import type { HandlerContext } from './handlers/handler-context.js';
 import { withStateLock } from './state-lock.js';
 import type { HookOutcome } from './types.js';
+import { readStateText } from './state-read.js';
+import { isReadRefusal } from '../fs/bounded-read.js';
 
 export interface WaveFile {
   wave: number;
@@ -157,8 +159,9 @@ export async function waveBarrier({ input, config, root, env, documents }: Handl
     await withStateLock(config, root, settings.lockTimeoutMs, async () => {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(readFileSync(file, 'utf8'));
+        parsed = JSON.parse(readStateText(file));
       } catch (error) {
+        if (isReadRefusal(error)) return void outcome.log.push(`[wave-barrier] ${error.message}`);
         const code = (error as NodeJS.ErrnoException).code;
         // Cleared while we waited: nothing to count. Corrupt: leave it for the doctor.
         if (code !== 'ENOENT')

@@ -5,9 +5,9 @@
  * with --as or BATON_WRITER is checked against it for owned fields (core/prepare-write.ts), so a
  * subagent cannot write as the orchestrator by saying so.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../core/errors.js';
+import { isReadRefusal, readFileBounded, SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 export const IDENTITY_FILE = '.baton/sandbox/identity.json';
 
@@ -19,8 +19,14 @@ export interface Identity {
 export function readIdentity(root: string): Identity | undefined {
   let text: string;
   try {
-    text = readFileSync(join(root, IDENTITY_FILE), 'utf8');
-  } catch {
+    text = readFileBounded(
+      join(root, IDENTITY_FILE),
+      SMALL_FILE_MAX_BYTES,
+      join(root, IDENTITY_FILE),
+      'it holds one agent name; rewrite it',
+    );
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return undefined;
   }
   if (text.trim() === '') return undefined;

@@ -4,7 +4,7 @@
  * shared store), read and reverted through openDoc, runs judged by the gate, goals by the lint. Every path a request names is
  * resolved against the project root, symlinks included, before anything is read.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BatonError, isBatonError } from '../core/errors.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
@@ -20,6 +20,8 @@ import { pipeline_run as isRunDoc } from '../generated/validators.js';
 import { evaluateGate } from '../run/gate.js';
 import { phaseOrder } from '../run/show.js';
 import { isInside } from '../fs/confine.js';
+import { readFileBounded } from '../fs/bounded-read.js';
+import { readStateText } from '../harness/state-read.js';
 
 export type Kind = 'task' | 'run' | 'goal' | 'document';
 
@@ -247,7 +249,7 @@ function readWave(project: Project): Json {
   const file = waveFile(project);
   if (!file) return null;
   try {
-    const wave = normalizeWave(JSON.parse(readFileSync(confineRead(project, file), 'utf8')));
+    const wave = normalizeWave(JSON.parse(readStateText(confineRead(project, file))));
     return wave
       ? {
           wave: wave.wave,
@@ -285,11 +287,13 @@ function goalDetail(project: Project, slug: string): JsonObject {
 }
 
 function readBounded(path: string): string {
-  const stat = statSync(path);
-  if (!stat.isFile()) throw new BatonError('usage', 'not a file');
-  if (stat.size > MAX_FILE_BYTES)
-    throw new BatonError('too_large', `the file is ${stat.size} bytes; the page shows files up to ${MAX_FILE_BYTES}`);
-  return readFileSync(path, 'utf8');
+  if (!statSync(path).isFile()) throw new BatonError('usage', 'not a file');
+  return readFileBounded(
+    path,
+    MAX_FILE_BYTES,
+    `the file ${path}`,
+    'the page shows smaller files; open it in an editor',
+  );
 }
 
 /** A project file's text (an evidence link): inside the project after symlinks, bounded. */

@@ -51,7 +51,9 @@ export default async function store(args: string[], cli: CommandIo): Promise<num
       const text =
         file === '-'
           ? cli.readStdin(IMPORT_MAX_BYTES)
-          : readFileBounded(resolve(cli.cwd, file), IMPORT_MAX_BYTES, `the export ${file}`, 'import fewer documents');
+          : readFileBounded(resolve(cli.cwd, file), IMPORT_MAX_BYTES, `the export ${file}`, 'import fewer documents', {
+              stream: true,
+            });
       const portable = await openPortable(target);
       try {
         const { documents, revisions } = await importLines(portable.store, text, importRules(project, project.root));

@@ -2,9 +2,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPointer } from '../pointer.js';
 import { readMarkerField, splitLines } from '../text.js';
-import { readFileSync } from 'node:fs';
 import type { GoalContext } from './goal-context.js';
 import { isDirectory } from '../../fs/stat.js';
+import { readGoalText } from '../goal-read.js';
+import { isReadRefusal } from '../../fs/bounded-read.js';
 
 /** First `# Goal:` line minus the prefix and the spaces after it, cut to 80 characters. */
 function goalSentence(lines: string[]): string {
@@ -25,8 +26,9 @@ function folders(dir: string): string[] {
 function goalLine(mark: string, name: string, stateFile: string): string {
   let lines: string[] = [];
   try {
-    lines = splitLines(readFileSync(stateFile, 'utf8'));
-  } catch {
+    lines = splitLines(readGoalText(stateFile));
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     // listed with empty values, as the original does for an unreadable file
   }
   const status = readMarkerField(lines, 'status');

@@ -2,7 +2,7 @@
  * The context block injected into the owning session: fixed lines, then the crash warning,
  * lost agents, the full lint, the scratch report and (optionally) the head, in that order.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { envNumber } from '../../core/env.js';
 import type { ToolNames } from '../goal-paths.js';
@@ -14,6 +14,7 @@ import { clockTime, wholeSeconds } from '../time.js';
 import { diskUsageBytes } from '../disk-usage.js';
 import { extractHead } from './head.js';
 import type { Scope } from './scope.js';
+import { readGoalText } from '../goal-read.js';
 
 export interface BlockRequest {
   who: string;
@@ -120,7 +121,7 @@ function scratchReport(scope: Scope, env: NodeJS.ProcessEnv): string[] {
 export function contextBlock(scope: Scope, request: BlockRequest): string {
   const { slug, dir } = scope.pointer;
   const state = scope.paths.state;
-  const text = readFileSync(state, 'utf8');
+  const text = readGoalText(state);
   const lineCount = text.split('\n').length - 1;
   const home = request.env.HOME ?? '';
   const head = extractHead(text);

@@ -3,7 +3,6 @@
  * when the turn changed things without recording them, and told about lint findings only when
  * the finding set changed since the last report (`.lint-last`).
  */
-import { readFileSync } from 'node:fs';
 import type { HandlerContext } from '../../harness/handlers/handler-context.js';
 import type { HookOutcome } from '../../harness/types.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
@@ -15,6 +14,8 @@ import type { GoalPayload } from './input.js';
 import type { Scope } from './scope.js';
 import { parseRecords, tailLines, turnCalls, type ToolCall } from './transcript.js';
 import { isFile } from '../../fs/stat.js';
+import { readGoalText } from '../goal-read.js';
+import { isReadRefusal } from '../../fs/bounded-read.js';
 
 /** Names the command the turn really ran (`goal.sh resume`, `baton goal start`), not always goal.sh. */
 const claimMode = (invocation: string) =>
@@ -55,8 +56,9 @@ function changedFindings(scope: Scope, env: NodeJS.ProcessEnv, names: ToolNames)
   const keys = findings.map(findingKey).join('\n');
   let last = '';
   try {
-    last = readFileSync(scope.paths.lintLast, 'utf8').replace(/\n+$/, '');
-  } catch {
+    last = readGoalText(scope.paths.lintLast).replace(/\n+$/, '');
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     // no earlier report
   }
   if (keys === last) return [];

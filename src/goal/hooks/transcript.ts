@@ -2,20 +2,27 @@
  * The Stop hook's view of the turn: the last 3000 transcript lines, parsed one by one
  * (broken lines skipped), from the last real user prompt on, as a list of tool calls.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegular, tooLarge, TRANSCRIPT_TAIL_MAX_BYTES, type ReadLabel } from '../../fs/bounded-read.js';
 
 export const TAIL_LINES = 3000;
 const CHUNK = 1 << 20;
 
 /** Reads backwards only as far as needed: transcripts reach hundreds of MB. */
 export function tailLines(path: string, count: number = TAIL_LINES): string[] {
-  const fd = openSync(path, 'r');
+  const label: ReadLabel = {
+    what: `the last ${count} lines of transcript ${path}`,
+    fix: 'a turn writes far less; start a new session (/clear)',
+  };
+  const fd = openRegular(path, label);
   try {
     const size = fstatSync(fd).size;
     const chunks: Buffer[] = [];
     let newlines = 0;
     let position = size;
     while (position > 0 && newlines <= count) {
+      if (size - position >= TRANSCRIPT_TAIL_MAX_BYTES)
+        throw tooLarge(label.what, TRANSCRIPT_TAIL_MAX_BYTES, label.fix);
       const length = Math.min(CHUNK, position);
       position -= length;
       const chunk = Buffer.alloc(length);

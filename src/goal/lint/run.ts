@@ -3,13 +3,15 @@
  * when section-stale changed it. Returns undefined when the state file is not a regular file
  * (the lint then prints nothing and exits 0).
  */
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { splitLines } from '../text.js';
 import { wholeSeconds } from '../time.js';
 import { makeContext, thresholdsFrom, type Finding, type LintContext, type Sidecar } from './lint-context.js';
 import { RULES } from './rules/index.js';
+import { readGoalBytes, readGoalText } from '../goal-read.js';
+import { isReadRefusal } from '../../fs/bounded-read.js';
 
 export interface LintOptions {
   logPath?: string | undefined;
@@ -22,8 +24,9 @@ export interface LintOptions {
 function readOptional(path: string | undefined): string[] | undefined {
   if (!path) return undefined;
   try {
-    return splitLines(readFileSync(path, 'utf8'));
-  } catch {
+    return splitLines(readGoalText(path));
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return undefined;
   }
 }
@@ -33,7 +36,7 @@ function openSidecar(path: string | undefined): Sidecar | undefined {
   if (!path) return undefined;
   try {
     closeSync(openSync(path, 'a'));
-    return { lines: splitLines(readFileSync(path, 'utf8')), changed: false };
+    return { lines: splitLines(readGoalText(path)), changed: false };
   } catch {
     return undefined;
   }
@@ -47,7 +50,7 @@ export function buildContext(statePath: string, options: LintOptions): LintConte
     return undefined;
   }
   if (!stat.isFile()) return undefined;
-  const bytes = readFileSync(statePath);
+  const bytes = readGoalBytes(statePath);
   return makeContext({
     lines: splitLines(bytes.toString('utf8')),
     size: bytes.length,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine, mkdirInside } from '../../fs/confine.js';
@@ -7,6 +7,7 @@ import { StateReader } from '../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
 import { isDirectory, isFile } from '../../fs/stat.js';
+import { readStateText } from '../state-read.js';
 
 /**
  * PreCompact: a history revision of each configured document (so `baton history` / `baton show`
@@ -42,10 +43,10 @@ export async function preCompact({ config, root, env, now, documents }: HandlerC
   for (const name of readdirSync(folder).sort()) {
     const path = join(folder, name);
     if (!statSync(path).isFile()) continue;
-    sections += `## ${name}\n\n\`\`\`\n${readFileSync(path, 'utf8').replace(/\n$/, '')}\n\`\`\`\n\n`;
+    sections += `## ${name}\n\n\`\`\`\n${readStateText(path).replace(/\n$/, '')}\n\`\`\`\n\n`;
   }
   const previous = newestMatch(root, [join(snapshot.dest, `${slug}-*.md`)], isFile);
-  if (previous && readFileSync(previous, 'utf8').endsWith(`\n\n${sections}`)) {
+  if (previous && readStateText(previous).endsWith(`\n\n${sections}`)) {
     outcome.log.push(`[pre-compact] scratchpad unchanged since ${previous}`);
     return outcome;
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { appendNoFollow, confine, mkdirInside } from '../../fs/confine.js';
@@ -8,6 +8,7 @@ import type { HookOutcome } from '../types.js';
 import { isoSeconds } from '../../core/time.js';
 import type { HandlerContext } from './handler-context.js';
 import { isStopBlockReason } from './stop.js';
+import { readStateText } from '../state-read.js';
 
 /**
  * UserPromptSubmit audit: one JSONL record with the prompt's hash and length, never
@@ -71,7 +72,7 @@ function isTaskNotification(prompt: string): boolean {
 
 /** Keeps the last `max` lines, by atomic replace, only once the file has grown past them. */
 function trim(file: string, max: number): void {
-  const text = readFileSync(file, 'utf8');
+  const text = readStateText(file);
   const lines = text.split('\n');
   if (lines.length - 1 <= max) return;
   writeFileAtomic(file, `${lines.slice(-max - 1).join('\n')}`, { durable: false });

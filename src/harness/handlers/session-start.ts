@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { StateReader } from '../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { present } from '../../core/json.js';
 import type { HandlerContext } from './handler-context.js';
+import { readStateText } from '../state-read.js';
+import { isReadRefusal } from '../../fs/bounded-read.js';
 
 /**
  * SessionStart: one resume line for the model, built from the parsed JSON field by
@@ -20,9 +21,10 @@ export async function sessionStart({ config, root, documents }: HandlerContext):
   if (contextFile) {
     const path = resolve(root, contextFile);
     try {
-      const lines = (readFileSync(path, 'utf8').match(/\n/g) ?? []).length;
+      const lines = (readStateText(path).match(/\n/g) ?? []).length;
       outcome.log.push(`${prefix} loaded ${contextFile.split('/').pop()} (${lines} lines) from ${path}`);
-    } catch {
+    } catch (error) {
+      if (isReadRefusal(error)) throw error;
       // no context file configured on disk: nothing to say
     }
   }

@@ -4,11 +4,13 @@
  * the project's `stop.commands`. Each answers with a failure (the block reason) or nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HarnessConfig, StopCommand } from '../../project/config.js';
 import type { StateReader } from '../../project/policy/state.js';
 import { blockedReasons, isReady, normalizeWave } from '../wave-barrier.js';
+import { readStateText } from '../state-read.js';
+import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal } from '../../fs/bounded-read.js';
 
 export interface Failure {
   /** Names the check in logs and in the repeat guard. */
@@ -40,8 +42,9 @@ export function waveGate({ config, root, state }: CheckContext): Failure | undef
   if (mode === 'off' || !config.wave || !state.slug()) return undefined;
   let wave;
   try {
-    wave = normalizeWave(JSON.parse(readFileSync(resolve(root, config.wave.file), 'utf8')));
-  } catch {
+    wave = normalizeWave(JSON.parse(readStateText(resolve(root, config.wave.file))));
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return undefined; // no wave running, or a broken file the doctor reports
   }
   if (!wave || isReady(wave.status) || wave.expected <= 0) return undefined;
@@ -207,8 +210,9 @@ function mutationScores(path: string): Record<string, number> {
 
 function readJson(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
+    return JSON.parse(readStateText(path, DOCUMENT_FILE_MAX_BYTES));
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return undefined;
   }
 }

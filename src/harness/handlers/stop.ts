@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userTempDir } from '../../fs/temp-dir.js';
 import { StateReader } from '../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
 import { command, PRESETS, waveGate, type CheckContext, type Failure } from './stop-checks.js';
+import { readStateText } from '../state-read.js';
 
 /**
  * Stop: the wave gate, the built-in presets (`stop.presets`) and the project's verification
@@ -93,7 +94,7 @@ function forget(memory: string | undefined): void {
 
 function readText(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readStateText(path);
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@
  * The file is read, checked and merged in memory and then replaced atomically, so a malformed file
  * or a failure halfway leaves it exactly as it was.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, isAbsolute } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { protection } from '../../project/policy/protect.js';
@@ -15,6 +15,7 @@ import { confine } from '../../fs/confine.js';
 import type { HostName } from '../events.js';
 import { hookEntries, hostHookEntries } from './hooks.js';
 import { checkSettings, mergeSettings, type MergeRequest } from './settings.js';
+import { CONFIG_FILE_MAX_BYTES, isReadRefusal, readFileBounded } from '../../fs/bounded-read.js';
 
 export interface InstallOptions {
   scope: 'project' | 'user';
@@ -83,8 +84,9 @@ export function defaultCommand(script: string, scope: InstallOptions['scope'], r
 function readSettings(file: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileBounded(file, CONFIG_FILE_MAX_BYTES, file, "a host's settings are a few KB; fix the file");
   } catch (error) {
+    if (isReadRefusal(error)) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new BatonError('io', `cannot read ${file} (${(error as Error).message}); check its permissions`);
   }

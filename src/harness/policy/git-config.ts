@@ -7,8 +7,9 @@
  * data with hundreds of harmless keys, so here the keys that name a program or a file are listed
  * (git-config(1)); the command itself is still judged by an allow-list (harmless.ts).
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isReadRefusal, readBytesBounded, readFileBounded } from '../../fs/bounded-read.js';
 
 const RISKY: RegExp[] = [
   /^core\.(pager|fsmonitor)$/,
@@ -111,9 +112,10 @@ function repositoryConfigs(dir: string, depth = 0): string[] | string {
 function gitlinks(indexFile: string): string[] | string {
   let data: Buffer;
   try {
-    if (statSync(indexFile).size > MAX_INDEX) return `git index ${indexFile} is larger than baton reads`;
-    data = readFileSync(indexFile);
-  } catch {
+    data = readBytesBounded(indexFile, MAX_INDEX, { what: `git index ${indexFile}`, fix: '' });
+  } catch (error) {
+    if (isReadRefusal(error))
+      return `git index ${indexFile}, which baton does not read (too large, or not a regular file)`;
     return [];
   }
   const cannot = `git index ${indexFile}, which baton cannot read`;
@@ -180,7 +182,7 @@ function gitDirOf(dotGit: string, at: string): string | undefined {
   try {
     const stat = statSync(dotGit);
     if (stat.isDirectory()) return dotGit;
-    const line = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1];
+    const line = /^gitdir:\s*(.+?)\s*$/m.exec(readFileBounded(dotGit, MAX_BYTES, dotGit, ''))?.[1];
     return line ? resolve(at, line) : undefined;
   } catch {
     return undefined;
@@ -210,10 +212,9 @@ function modules(dir: string, out: string[], depth: number): void {
 /** The file's text; undefined when it does not exist, null when it is too large to read. */
 function readSmall(file: string): string | undefined | null {
   try {
-    if (statSync(file).size > MAX_BYTES) return null;
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
+    return readFileBounded(file, MAX_BYTES, file, '');
+  } catch (error) {
+    return isReadRefusal(error) ? null : undefined;
   }
 }
 

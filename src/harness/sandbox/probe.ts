@@ -6,9 +6,10 @@
  * again). A stale "works" fails closed: the wrapped command then does not run.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userTempDir } from '../../fs/temp-dir.js';
+import { readFileBounded, SMALL_FILE_MAX_BYTES } from '../../fs/bounded-read.js';
 
 export type SandboxMode =
   | { kind: 'bubblewrap'; program: string }
@@ -71,7 +72,7 @@ function probe(bwrap: string, env: NodeJS.ProcessEnv): string | undefined {
   const cache = dir ? join(dir, key) : undefined;
   if (cache) {
     try {
-      const text = readFileSync(cache, 'utf8');
+      const text = readFileBounded(cache, SMALL_FILE_MAX_BYTES, `probe cache ${cache}`, 'remove it');
       return text === 'ok' ? undefined : text;
     } catch {
       // not probed yet

@@ -8,11 +8,12 @@
  * lost. Every function here swallows I/O errors: a cache
  * that cannot be used is only slower, never a failure.
  */
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fnv1a32 as fingerprint } from '../../core/hash.js';
 import type { Json } from '../../core/json.js';
 import { userTempDir } from '../../fs/temp-dir.js';
+import { readStateText } from '../state-read.js';
 
 const CACHE_TTL_MS = 5000;
 
@@ -43,7 +44,7 @@ export function readCache(
     if (dir === undefined) return undefined;
     const path = join(dir, name);
     const age = now - statSync(path).mtimeMs;
-    return { text: readFileSync(path, 'utf8'), fresh: age >= 0 && age < CACHE_TTL_MS };
+    return { text: readStateText(path), fresh: age >= 0 && age < CACHE_TTL_MS };
   } catch {
     return undefined;
   }

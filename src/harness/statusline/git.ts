@@ -8,9 +8,10 @@
  * session and folder. `--no-optional-locks` keeps the status line from taking the index lock while
  * the agent runs git itself.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readCache, writeCache } from './cache.js';
+import { readFileBounded, SMALL_FILE_MAX_BYTES } from '../../fs/bounded-read.js';
 
 export interface GitInfo {
   branch: string;
@@ -21,13 +22,16 @@ export interface GitInfo {
 /** The host debounces at 300 ms and cancels a run still going: git gets half of that by default. */
 export const DEFAULT_GIT_TIMEOUT_MS = 150;
 
+/** A `.git` pointer or HEAD: one line; the status line treats a refused read as no repository. */
+const readSmall = (path: string): string => readFileBounded(path, SMALL_FILE_MAX_BYTES, path, 'fix the repository');
+
 /** The git folder of `dir`, or undefined outside a repo. A `.git` file points elsewhere (worktrees). */
 function findGitDir(dir: string): string | undefined {
   for (let at = resolve(dir); ; at = dirname(at)) {
     const dotGit = join(at, '.git');
     try {
       if (statSync(dotGit).isDirectory()) return dotGit;
-      const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+      const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit));
       if (pointer?.[1]) return resolve(at, pointer[1]);
     } catch {
       // no .git here: keep walking up
@@ -39,7 +43,7 @@ function findGitDir(dir: string): string | undefined {
 /** Like `git branch --show-current`: the short name under refs/heads, empty when detached. */
 function readBranch(gitDir: string): string {
   try {
-    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+    const head = readSmall(join(gitDir, 'HEAD')).trim();
     return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) : '';
   } catch {
     return '';

@@ -10,13 +10,13 @@
  *   { "root": {...} } or { "profile": ... }         root markers (the eneo ones by default), see project/root.ts
  *   { "store": "postgres://..." }                    a shared store holds the task (BATON_STORE wins)
  */
-import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { projectContext } from '../../project/project-context.js';
 import type { Json } from '../../core/json.js';
 import { DEFAULT_PROFILE } from '../../project/profiles/registry.js';
 import { hooksFetch } from '../../stores/schemes.js';
 import { DEFAULT_GIT_TIMEOUT_MS } from './git.js';
+import { CONFIG_FILE_MAX_BYTES, readFileBounded } from '../../fs/bounded-read.js';
 
 const DEFAULT_STATE_DIR = '.claude/state';
 const TASK_FILE = 'current-task.json';
@@ -40,7 +40,7 @@ export function statusRoot(projectDir: string | undefined, env: NodeJS.ProcessEn
 
 function readJson(path: string): Json | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Json;
+    return JSON.parse(readFileBounded(path, CONFIG_FILE_MAX_BYTES, path, 'fix the file')) as Json;
   } catch {
     return undefined;
   }

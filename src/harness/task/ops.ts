@@ -5,7 +5,7 @@
  * task document, its phase mirror and wave.json; the mirror is written by the eneo-task schema's
  * mirror rule. The document's own lock is taken inside it, always in that order.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommandIo } from '../../core/command-io.js';
 import { EXIT, isBatonError } from '../../core/errors.js';
@@ -16,6 +16,7 @@ import { stateLockPath, withStateLock } from '../state-lock.js';
 import { heldBy } from './shell-lock.js';
 import { stateError, stateExit } from './errors.js';
 import { stateNote, type TaskSetup } from './setup.js';
+import { readStateText } from '../state-read.js';
 
 const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
 const WRITER = 'eneo-state';
@@ -177,7 +178,7 @@ export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<Jso
 
 function previousAgents(file: string): string[] {
   try {
-    const old = JSON.parse(readFileSync(file, 'utf8')) as { seen_agents?: unknown };
+    const old = JSON.parse(readStateText(file)) as { seen_agents?: unknown };
     return Array.isArray(old.seen_agents)
       ? old.seen_agents.filter((id): id is string => typeof id === 'string' && id !== '')
       : [];

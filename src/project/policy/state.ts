@@ -1,6 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Condition, HarnessConfig } from '../config.js';
+import {
+  DOCUMENT_FILE_MAX_BYTES,
+  isReadRefusal,
+  readFileBounded,
+  SMALL_FILE_MAX_BYTES,
+} from '../../fs/bounded-read.js';
+
+const MIRROR_FIX = "baton writes one word there; run 'baton doctor --repair' to rewrite it";
+const DOC_FIX = 'baton never writes one that large; move it aside and recreate it';
 
 /** Each configured document by name, fetched from a shared store: its object, or undefined when it does not exist. */
 export type SharedDocuments = ReadonlyMap<string, Record<string, unknown> | undefined>;
@@ -26,8 +34,11 @@ export class StateReader {
     if (mirror) {
       let word = mirror.empty;
       try {
-        word = readFileSync(resolve(this.root, mirror.file), 'utf8').trim() || mirror.empty;
-      } catch {
+        const file = resolve(this.root, mirror.file);
+        word = readFileBounded(file, SMALL_FILE_MAX_BYTES, `mirror ${file}`, MIRROR_FIX).trim() || mirror.empty;
+      } catch (error) {
+        // A refused read (huge, a FIFO) is not "missing": the hook fails closed on it.
+        if (isReadRefusal(error)) throw error;
         // missing or unreadable mirror means the empty word
       }
       return mirror.values && !mirror.values.includes(word) ? mirror.empty : word;
@@ -46,9 +57,13 @@ export class StateReader {
     const path = this.config.documents[name]?.path;
     let value: Record<string, unknown> | undefined;
     try {
-      const parsed = path ? (JSON.parse(readFileSync(resolve(this.root, path), 'utf8')) as unknown) : undefined;
+      const file = path ? resolve(this.root, path) : undefined;
+      const parsed = file
+        ? (JSON.parse(readFileBounded(file, DOCUMENT_FILE_MAX_BYTES, `document ${file}`, DOC_FIX)) as unknown)
+        : undefined;
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) value = parsed as Record<string, unknown>;
-    } catch {
+    } catch (error) {
+      if (isReadRefusal(error)) throw error;
       // a missing or broken document reads as absent (fail open)
     }
     this.docs.set(name, value);

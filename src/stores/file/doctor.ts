@@ -4,7 +4,7 @@
  * history lines, revisions out of order, a corrupt document, unreadable metadata, an outside
  * edit, a stale lock). Each failing row carries its repair (doctor-repair.ts).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fromSystemError, isBatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../../core/history.js';
@@ -17,7 +17,7 @@ import { replay } from '../replay.js';
 import type { DocMeta, DocumentCheck, Finding } from '../store.js';
 import { repair, type Repair } from './doctor-repair.js';
 import { findDocuments } from './find-documents.js';
-import { damagedSegments, revisionOrder, segmentEntries, segmentFiles, tailEntries } from './history.js';
+import { damagedSegments, readSegment, revisionOrder, segmentEntries, segmentFiles, tailEntries } from './history.js';
 import { readDocument, readMeta } from './index.js';
 import { docPaths, type DocPaths } from './layout.js';
 
@@ -167,7 +167,7 @@ function readMetaRow(paths: DocPaths, name: string, add: AddRow): DocMeta | unde
 /** The schema the newest init revision chose. */
 function schemaFromHistory(historyDir: string): string | undefined {
   for (const file of segmentFiles(historyDir).reverse()) {
-    const lines = readFileSync(file, 'utf8')
+    const lines = readSegment(file)
       .split('\n')
       .filter((line) => line !== '')
       .reverse();

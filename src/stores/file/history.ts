@@ -9,8 +9,6 @@ import {
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
-  openSync,
-  readFileSync,
   readSync,
   renameSync,
   statSync,
@@ -23,11 +21,30 @@ import type { HistoryEntry } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
 import { namesIn } from '../../fs/stat.js';
 import { openNoFollow } from '../../fs/confine.js';
+import {
+  HISTORY_SEGMENT_MAX_BYTES,
+  isReadRefusal,
+  openRegular,
+  readFileBounded,
+  tooLarge,
+  type ReadLabel,
+} from '../../fs/bounded-read.js';
 
 const SEGMENT_SIZE = 1000;
 export const DEFAULT_HISTORY_KEEP = 10_000;
 
 const SEGMENT_NAME = /^(\d{12})\.jsonl$/;
+
+const segmentLabel = (file: string): ReadLabel => ({
+  what: `history segment ${file}`,
+  fix: "baton never writes one that large; move it out of .baton/ (the revisions in it are then gone from history) and run 'baton doctor'",
+});
+
+/** A whole segment's text, bounded: every read of history goes through here or tailLines. */
+export function readSegment(file: string): string {
+  const { what, fix } = segmentLabel(file);
+  return readFileBounded(file, HISTORY_SEGMENT_MAX_BYTES, what, fix);
+}
 
 export function segmentFiles(dir: string): string[] {
   return namesIn(dir)
@@ -128,7 +145,7 @@ export function dropLastEntry(dir: string): void {
   const segments = segmentFiles(dir);
   const file = segments[segments.length - 1];
   if (!file) return;
-  const text = readFileSync(file, 'utf8');
+  const text = readSegment(file);
   const end = text.endsWith('\n') ? text.length - 1 : text.length;
   const cut = text.lastIndexOf('\n', end - 1) + 1;
   if (cut === 0) {
@@ -150,8 +167,9 @@ export function segmentEntries(dir: string, rev: number): HistoryEntry[] {
   const file = segmentPath(dir, rev);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
+    text = readSegment(file);
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return [];
   }
   return text
@@ -170,9 +188,11 @@ function dropOldSegments(dir: string, newestRev: number, keep: number): void {
 }
 
 function tailLines(file: string, count: number): string[] {
-  const fd = openSync(file, 'r');
+  const label = segmentLabel(file);
+  const fd = openRegular(file, label);
   try {
     const size = fstatSync(fd).size;
+    if (size > HISTORY_SEGMENT_MAX_BYTES) throw tooLarge(label.what, HISTORY_SEGMENT_MAX_BYTES, label.fix);
     let chunk = 64 * 1024;
     for (;;) {
       const start = Math.max(0, size - chunk);
@@ -214,7 +234,7 @@ export function repairTornTail(dir: string): void {
     const last = Buffer.alloc(1);
     readSync(fd, last, 0, 1, size - 1);
     if (last[0] === 0x0a) return;
-    const text = readFileSync(file, 'utf8');
+    const text = readSegment(file);
     ftruncateSync(fd, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
     fdatasyncSync(fd);
   } finally {
@@ -231,7 +251,7 @@ export function revisionOrder(dir: string): { bad: number; previous: number; kee
   let previous: number | undefined;
   let keep = 0;
   for (const file of segmentFiles(dir)) {
-    for (const line of splitLines(readFileSync(file, 'utf8'))) {
+    for (const line of splitLines(readSegment(file))) {
       const rev = (JSON.parse(line) as HistoryEntry).rev;
       if (previous !== undefined && rev <= previous) return { bad: rev, previous, keep };
       previous = rev;
@@ -248,7 +268,7 @@ export function revisionOrder(dir: string): { bad: number; previous: number; kee
 export function setAsideAfter(dir: string, keep: number, stamp: string): void {
   let seen = 0;
   for (const file of segmentFiles(dir)) {
-    const lines = splitLines(readFileSync(file, 'utf8'));
+    const lines = splitLines(readSegment(file));
     if (seen + lines.length <= keep) {
       seen += lines.length;
       continue;
@@ -264,13 +284,13 @@ export function setAsideAfter(dir: string, keep: number, stamp: string): void {
 /** Segments holding lines that are not history entries, and how many such lines each has. */
 export function damagedSegments(dir: string): { file: string; bad: number }[] {
   return segmentFiles(dir)
-    .map((file) => ({ file, bad: splitLines(readFileSync(file, 'utf8')).filter((line) => !isEntry(line)).length }))
+    .map((file) => ({ file, bad: splitLines(readSegment(file)).filter((line) => !isEntry(line)).length }))
     .filter((segment) => segment.bad > 0);
 }
 
 /** Keeps a segment's good lines; the original file stays beside it as `<segment>.corrupt-<stamp>`. */
 export function setAsideBadLines(file: string, stamp: string): void {
-  const good = splitLines(readFileSync(file, 'utf8')).filter(isEntry);
+  const good = splitLines(readSegment(file)).filter(isEntry);
   renameSync(file, `${file}.corrupt-${stamp}`);
   if (good.length > 0) writeFileAtomic(file, `${good.join('\n')}\n`);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError, fromSystemError, isBatonError } from '../../core/errors.js';
 import { hashText, type Json } from '../../core/json.js';
@@ -16,7 +16,7 @@ import {
   type Store,
 } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
-import { DOCUMENT_FILE_MAX_BYTES, readFileBounded } from '../../fs/bounded-read.js';
+import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal, METADATA_MAX_BYTES, readFileBounded } from '../../fs/bounded-read.js';
 import {
   appendEntry,
   DEFAULT_HISTORY_KEEP,
@@ -290,6 +290,8 @@ export function readDocument(file: string): ReadResult {
   return bom ? { state: 'ok', doc, text, bom } : { state: 'ok', doc, text };
 }
 
+const META_FIX = "baton writes only a schema's name there; run 'baton doctor --repair' to rebuild it from history";
+
 /**
  * The document's metadata (its schema). Missing means defaults; unreadable is an error, never a
  * silent fallback: that would drop the document's schema and let any write through.
@@ -297,8 +299,9 @@ export function readDocument(file: string): ReadResult {
 export function readMeta(file: string): DocMeta {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
+    text = readFileBounded(file, METADATA_MAX_BYTES, `metadata ${file}`, META_FIX);
+  } catch (error) {
+    if (isReadRefusal(error)) throw error;
     return {};
   }
   try {

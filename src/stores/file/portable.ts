@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { findDocuments } from './find-documents.js';
@@ -8,7 +8,7 @@ import { makeDir, writeFileAtomic } from '../../fs/atomic.js';
 import { segmentEntries, segmentFiles, segmentPath } from './history.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
 import { defaultStaleMs, withLock } from '../../fs/lock.js';
-import { ensureSidecar, FileStore, readMeta } from './index.js';
+import { ensureSidecar, FileStore, readDocument, readMeta } from './index.js';
 
 /** The file store's documents for export and import: every document under the root with history. */
 export function portableFileStore(store: FileStore): PortableStore {
@@ -30,9 +30,10 @@ export function portableFileStore(store: FileStore): PortableStore {
       const entries: HistoryEntry[] = [];
       for (const file of segmentFiles(paths.history))
         entries.push(...segmentEntries(paths.history, Number(/(\d+)\.jsonl$/.exec(file)?.[1])));
+      const read = readDocument(paths.file);
       return {
         key,
-        text: existsSync(paths.file) ? readFileSync(paths.file, 'utf8') : '',
+        text: read.state === 'missing' ? '' : read.text,
         meta: readMeta(paths.meta),
         entries,
       };
