@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,40 +13,10 @@ import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { startCluster } from '../helpers/postgres-cluster.js';
-import { claudeCode } from './claude-code.js';
-import { startMockModel, type MockModel, type Turn } from './mock-model.js';
+import { CLAUDE, claudeEnv, runClaude, session, toolResults } from './claude-session.js';
+import { startMockModel, type Turn } from './mock-model.js';
 
-const CLAUDE = claudeCode();
 const PLUGIN = join(ROOT, 'plugin');
-
-interface Session {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  result: any;
-}
-
-function claudeEnv(home: string, model?: MockModel): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  // Nothing of an enclosing Claude Code session or of the developer's account leaks in.
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(CLAUDE|ANTHROPIC_|BATON_|NODE_EXTRA_CA_CERTS$)/.test(key)) env[key] = value;
-  }
-  // Claude Code keeps per-project folders under $TMPDIR/claude-<uid>: inside HOME they go with it.
-  const tmp = join(home, '.tmp');
-  mkdirSync(tmp, { recursive: true });
-  Object.assign(env, {
-    HOME: home,
-    TMPDIR: tmp,
-    ANTHROPIC_API_KEY: 'sk-test',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-  });
-  if (model) env.ANTHROPIC_BASE_URL = model.url;
-  if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
-  return env;
-}
 
 /** A project the real CLI trusts, with an eneo task in GREEN (phase 1 of 2); `config` adds to its baton.config.json. */
 function eneoProject(config: Record<string, unknown> = {}) {
@@ -71,55 +41,6 @@ function eneoProject(config: Record<string, unknown> = {}) {
   return { ...tree, project, home };
 }
 
-function runClaude(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs = 60_000): Promise<Session> {
-  return new Promise((resolve) => {
-    const child = spawn(CLAUDE, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      let result: any;
-      try {
-        result = JSON.parse(stdout);
-      } catch {
-        result = undefined;
-      }
-      resolve({ code, stdout, stderr, result });
-    });
-  });
-}
-
-function session(cwd: string, home: string, model: MockModel, prompt: string, extra: string[] = []): Promise<Session> {
-  return runClaude(cwd, claudeEnv(home, model), [
-    '-p',
-    prompt,
-    '--output-format',
-    'json',
-    '--permission-mode',
-    'bypassPermissions',
-    ...extra,
-  ]);
-}
-
-/** Every tool_result block the model was sent, by tool_use id. */
-function toolResults(model: MockModel): Map<string, { text: string; isError: boolean }> {
-  const results = new Map<string, { text: string; isError: boolean }>();
-  for (const request of model.turns()) {
-    for (const message of request.body.messages ?? []) {
-      if (!Array.isArray(message.content)) continue;
-      for (const block of message.content) {
-        if (block.type !== 'tool_result') continue;
-        const text = typeof block.content === 'string' ? block.content : JSON.stringify(block.content);
-        results.set(block.tool_use_id, { text, isError: block.is_error === true });
-      }
-    }
-  }
-  return results;
-}
-
 test('claude plugin validate plugin/ passes', () => {
   const home = tempTree();
   try {
@@ -130,6 +51,19 @@ test('claude plugin validate plugin/ passes', () => {
     });
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
     assert.match(result.stdout, /Validation passed/);
+    // The workflows' agent-facing half is what the validator found in the plugin.
+    for (const part of [
+      'skills: baton:handoff',
+      'skills: baton:orchestrate',
+      'commands: baton:task-start',
+      'commands: baton:task-wave',
+      'commands: baton:task-phase',
+      'commands: baton:task-verify',
+      'commands: baton:task-done',
+      'agents: baton:test-writer',
+      'agents: baton:implementer',
+    ])
+      assert.ok(result.stdout.includes(part), `validate does not list ${part}:\n${result.stdout}`);
     const market = spawnSync(CLAUDE, ['plugin', 'validate', ROOT], {
       env: claudeEnv(home.dir),
       encoding: 'utf8',

@@ -5,6 +5,9 @@
  *
  * Only requests that offer tools advance the script: those are the main conversation. Side
  * requests (titles, summaries, token counts) get a short text answer and never eat a scripted turn.
+ * A subagent gets its own script: a request whose first user message holds `[[agent:NAME]]` (put
+ * there by the main script's Agent call) is answered from `agents[NAME]`, at the step its count of
+ * assistant messages so far gives, so the main script's order is not disturbed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
@@ -69,7 +72,19 @@ function answer(res: ServerResponse, body: any, step: Turn, id: number): void {
   res.end();
 }
 
-export async function startMockModel(script: Turn[]): Promise<MockModel> {
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((block) => (block?.type === 'text' ? String(block.text) : '')).join('\n');
+}
+
+/** The subagent a request belongs to, by the marker in its first user message. */
+function agentOf(body: any): string | undefined {
+  const first = (body.messages ?? []).find((message: any) => message.role === 'user');
+  return /\[\[agent:([a-z0-9-]+)\]\]/.exec(textOf(first?.content))?.[1];
+}
+
+export async function startMockModel(script: Turn[], agents: Record<string, Turn[]> = {}): Promise<MockModel> {
   const requests: LoggedRequest[] = [];
   let turn = 0;
   let served = 0;
@@ -90,8 +105,14 @@ export async function startMockModel(script: Turn[]): Promise<MockModel> {
         res.end(JSON.stringify({ input_tokens: 1 }));
         return;
       }
-      const main = Array.isArray(body.tools) && body.tools.length > 0;
-      const step: Turn = main ? (script[Math.min(turn++, script.length - 1)] as Turn) : { text: 'ok' };
+      const conversation = Array.isArray(body.tools) && body.tools.length > 0;
+      const agent = conversation ? agentOf(body) : undefined;
+      const own = agent === undefined ? undefined : agents[agent];
+      let step: Turn = { text: 'ok' };
+      if (own) {
+        const index = (body.messages ?? []).filter((message: any) => message.role === 'assistant').length;
+        step = own[Math.min(index, own.length - 1)] as Turn;
+      } else if (conversation) step = script[Math.min(turn++, script.length - 1)] as Turn;
       answer(res, body, step, ++served);
     });
   });

@@ -147,6 +147,7 @@ describe('plugin instructions', () => {
     assert.deepEqual(
       pluginFiles().filter((file) => !followed.has(file)),
       [],
+      'a skill, command or agent file that no workflow follows: add it to WORKFLOWS in test/plugin/instructions.test.ts',
     );
   });
 

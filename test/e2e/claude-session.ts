@@ -1,0 +1,96 @@
+/**
+ * Running the real Claude Code (pinned: ./claude-code.ts) in a test: an environment with nothing of
+ * the developer's account or an enclosing session in it, a session under -p against the scripted
+ * model (./mock-model.ts), and what the model was sent back for each tool call.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { claudeCode } from './claude-code.js';
+import type { MockModel } from './mock-model.js';
+
+export const CLAUDE = claudeCode();
+
+export interface Session {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  result: any;
+}
+
+export function claudeEnv(home: string, model?: MockModel): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  // Nothing of an enclosing Claude Code session or of the developer's account leaks in.
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(CLAUDE|ANTHROPIC_|BATON_|NODE_EXTRA_CA_CERTS$)/.test(key)) env[key] = value;
+  }
+  // Claude Code keeps per-project folders under $TMPDIR/claude-<uid>: inside HOME they go with it.
+  const tmp = join(home, '.tmp');
+  mkdirSync(tmp, { recursive: true });
+  Object.assign(env, {
+    HOME: home,
+    TMPDIR: tmp,
+    ANTHROPIC_API_KEY: 'sk-test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+  });
+  if (model) env.ANTHROPIC_BASE_URL = model.url;
+  if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
+  return env;
+}
+
+export function runClaude(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs = 60_000): Promise<Session> {
+  return new Promise((resolve) => {
+    const child = spawn(CLAUDE, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      let result: any;
+      try {
+        result = JSON.parse(stdout);
+      } catch {
+        result = undefined;
+      }
+      resolve({ code, stdout, stderr, result });
+    });
+  });
+}
+
+export function session(
+  cwd: string,
+  home: string,
+  model: MockModel,
+  prompt: string,
+  extra: string[] = [],
+): Promise<Session> {
+  return runClaude(cwd, claudeEnv(home, model), [
+    '-p',
+    prompt,
+    '--output-format',
+    'json',
+    '--permission-mode',
+    'bypassPermissions',
+    ...extra,
+  ]);
+}
+
+/** Every tool_result block the model was sent, by tool_use id. */
+export function toolResults(model: MockModel): Map<string, { text: string; isError: boolean }> {
+  const results = new Map<string, { text: string; isError: boolean }>();
+  for (const request of model.turns()) {
+    for (const message of request.body.messages ?? []) {
+      if (!Array.isArray(message.content)) continue;
+      for (const block of message.content) {
+        if (block.type !== 'tool_result') continue;
+        const text = typeof block.content === 'string' ? block.content : JSON.stringify(block.content);
+        results.set(block.tool_use_id, { text, isError: block.is_error === true });
+      }
+    }
+  }
+  return results;
+}
