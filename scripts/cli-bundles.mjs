@@ -18,7 +18,7 @@ export function cliCommands() {
 // status line never loads), and libraries only some runs need (Ajv for user schemas, yaml for
 // contracts, re2js for jq regex builtins).
 export const LAZY = {
-  'src/harness/run-hook.ts': 'run-hook',
+  'src/harness/hooks/run-hook.ts': 'run-hook',
   'src/goal/hooks/run.ts': 'goal-hooks',
   'src/harness/shell/analyze.ts': 'shell-gate',
   'src/stores/postgres/index.ts': 'postgres',

@@ -12,7 +12,7 @@ import { openDoc, openProjectStore } from '../doc/open.js';
 import type { HistoryEntry } from '../stores/index.js';
 import { goalRoot, isValidSlug, toolNames } from '../goal/goal-paths.js';
 import { lintState } from '../goal/lint/run.js';
-import { blockedReasons, normalizeWave } from '../harness/wave-barrier.js';
+import { blockedReasons, normalizeWave } from '../harness/task/wave-barrier.js';
 import { projectContext } from '../project/project-context.js';
 import { taskRules } from '../project/document-rules.js';
 import { DEFAULT_PROFILE } from '../project/profiles/registry.js';

@@ -82,7 +82,7 @@ describe('the layers of src/', () => {
       judge('run/gate.ts', "import { goalRoot } from '../goal/goal-paths.js';").join(),
       /run and goal are both features/,
     );
-    assert.deepEqual(judge('goal/hooks/run.ts', "import { runPipeline } from '../../harness/pipeline.js';"), []);
+    assert.deepEqual(judge('goal/hooks/run.ts', "import { runPipeline } from '../../harness/hooks/pipeline.js';"), []);
     assert.match(judge('core/hash.ts', "import { readFileSync } from 'node:fs';").join(), /core\/ does no I\/O/);
     assert.match(judge('newpart/x.ts', "import { a } from '../core/json.js';").join(), /belongs to no layer/);
   });

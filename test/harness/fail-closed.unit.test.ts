@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runPipeline, type HookRun } from '../../src/harness/pipeline.js';
+import { runPipeline, type HookRun } from '../../src/harness/hooks/pipeline.js';
 import { claude } from '../../src/harness/hosts/claude.js';
 import { tempTree } from '../helpers/fixtures.js';
 

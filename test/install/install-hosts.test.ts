@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, BIN } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { EVENT_NAMES, EVENTS } from '../../src/harness/events.js';
+import { EVENT_NAMES, EVENTS } from '../../src/harness/hooks/events.js';
 
 // `baton install codex|gemini|cursor` as a process against real settings files.
 const CMD = `sh "${join(BIN, '..', '..', 'plugin', 'bin', 'baton')}"`;

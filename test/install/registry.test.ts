@@ -6,10 +6,10 @@ import { baton, ROOT } from '../helpers/cli.js';
 import { PLUGIN_CLI } from '../../src/harness/install/hooks.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { mergeConfig } from '../../src/project/config.js';
-import { configEvents, EVENT_NAMES, EVENTS, hostEvents, type HostName } from '../../src/harness/events.js';
+import { configEvents, EVENT_NAMES, EVENTS, hostEvents, type HostName } from '../../src/harness/hooks/events.js';
 import { PROFILES } from '../../src/project/profiles/registry.js';
 
-// One event registry (src/harness/events.ts): the installer, the plugin's hooks.json, the host
+// One event registry (src/harness/hooks/events.ts): the installer, the plugin's hooks.json, the host
 // adapters and the profiles all derive from it, so adding an event is one entry, not seven edits.
 const HOSTS: HostName[] = ['claude', 'codex', 'gemini', 'cursor'];
 
@@ -28,7 +28,7 @@ test('the plugin hooks.json registers exactly the registry events, with their ma
   assert.deepEqual(
     file.hooks,
     expectedEntries(PLUGIN_CLI),
-    'regenerate plugin/hooks/hooks.json from src/harness/events.ts',
+    'regenerate plugin/hooks/hooks.json from src/harness/hooks/events.ts',
   );
 });
 

@@ -6,7 +6,7 @@
  * the host does not have is a configuration error (reported, and denied when it carries a tool
  * call); every other odd input exits 0.
  */
-import { debugLog } from '../../harness/debug-log.js';
+import { debugLog } from '../../harness/hooks/debug-log.js';
 import {
   configEvents,
   EVENTS,
@@ -14,10 +14,10 @@ import {
   hostEvents,
   type EventName,
   type HostName,
-} from '../../harness/events.js';
-import type { HookRun } from '../../harness/pipeline.js';
-import { parsePayload, readPayload } from '../../harness/stdin.js';
-import type { HostAdapter, Rendered } from '../../harness/types.js';
+} from '../../harness/hooks/events.js';
+import type { HookRun } from '../../harness/hooks/pipeline.js';
+import { parsePayload, readPayload } from '../../harness/hooks/stdin.js';
+import type { HostAdapter, Rendered } from '../../harness/hooks/types.js';
 import { projectContext } from '../../project/project-context.js';
 import { profileNamed, type Profile } from '../../project/profiles/registry.js';
 import type { CommandIo } from '../../core/command-io.js';
@@ -67,7 +67,7 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
     return goal(front, canonical, { adapter, hostEvent: event, stdin, profile: profile as string }, cli);
   const handled = new Set([...front.events, ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical)) return 0;
-  const { runHook } = await import('../../harness/run-hook.js');
+  const { runHook } = await import('../../harness/hooks/run-hook.js');
   return emit(
     cli,
     await runHook({

@@ -3,9 +3,9 @@
  * of the registry they implement, each loaded only once a goal is in scope. They return the same
  * outcome as the harness handlers; the pipeline renders it and keeps them silent (a goal hook never speaks on stderr).
  */
-import type { Handler, HandlerContext } from '../../harness/handlers/handler-context.js';
-import { runPipeline, type HandlerTable, type HookRun } from '../../harness/pipeline.js';
-import type { HookOutcome, Rendered } from '../../harness/types.js';
+import type { Handler, HandlerContext } from '../../harness/hooks/handlers/handler-context.js';
+import { runPipeline, type HandlerTable, type HookRun } from '../../harness/hooks/pipeline.js';
+import type { HookOutcome, Rendered } from '../../harness/hooks/types.js';
 import { goalRoot } from '../goal-paths.js';
 import { goalInput, type GoalPayload } from './input.js';
 import { resolveScope, type Scope } from './scope.js';

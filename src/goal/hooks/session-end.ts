@@ -1,5 +1,5 @@
-import type { HandlerContext } from '../../harness/handlers/handler-context.js';
-import type { HookOutcome } from '../../harness/types.js';
+import type { HandlerContext } from '../../harness/hooks/handlers/handler-context.js';
+import type { HookOutcome } from '../../harness/hooks/types.js';
 import { envNumber } from '../../core/env.js';
 import { writePointer } from '../pointer.js';
 import { appendLog, rotateLog } from '../log-file.js';

@@ -2,8 +2,8 @@
  * SessionStart: the owner gets the goal's context; a session started by /clear takes over
  * a goal its predecessor handed off (`session=cleared:<id>`). Everyone else: silence.
  */
-import type { HandlerContext } from '../../harness/handlers/handler-context.js';
-import type { HookOutcome } from '../../harness/types.js';
+import type { HandlerContext } from '../../harness/hooks/handlers/handler-context.js';
+import type { HookOutcome } from '../../harness/hooks/types.js';
 import { envNumber } from '../../core/env.js';
 import { toolNames } from '../goal-paths.js';
 import { writePointer } from '../pointer.js';

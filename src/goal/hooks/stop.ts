@@ -3,8 +3,8 @@
  * when the turn changed things without recording them, and told about lint findings only when
  * the finding set changed since the last report (`.lint-last`).
  */
-import type { HandlerContext } from '../../harness/handlers/handler-context.js';
-import type { HookOutcome } from '../../harness/types.js';
+import type { HandlerContext } from '../../harness/hooks/handlers/handler-context.js';
+import type { HookOutcome } from '../../harness/hooks/types.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { toolNames, type ToolNames } from '../goal-paths.js';
 import { writePointer } from '../pointer.js';

@@ -4,8 +4,8 @@
  * with a crashed hook. The reason also goes to stderr (the debug log). SessionStart context is
  * plain stdout; a Stop block is `{"decision": "block", "reason"}`.
  */
-import { hostEvents } from '../events.js';
-import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
+import { hostEvents } from '../hooks/events.js';
+import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../hooks/types.js';
 import { normalize, record, type ToolTable } from './normalize.js';
 
 export const CLAUDE_TOOLS: ToolTable = {

@@ -5,8 +5,8 @@
  * test/fixtures/hosts/codex-0.171.0/); older versions sent `shell`/`exec_command`/`local_shell`,
  * possibly as an argv array.
  */
-import { hostEvents } from '../events.js';
-import type { HostAdapter } from '../types.js';
+import { hostEvents } from '../hooks/events.js';
+import type { HostAdapter } from '../hooks/types.js';
 import { CLAUDE_TOOLS, renderClaudeLike } from './claude.js';
 import { normalize, type ToolTable } from './normalize.js';
 

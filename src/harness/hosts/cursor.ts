@@ -4,8 +4,8 @@
  * "agent_message"}`; `stop` continues the agent with `followup_message`. An allowed call prints
  * nothing, which leaves Cursor's own permission settings in charge.
  */
-import { hostEvents } from '../events.js';
-import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
+import { hostEvents } from '../hooks/events.js';
+import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../hooks/types.js';
 import { normalize, type ToolTable } from './normalize.js';
 
 const EVENTS = hostEvents('cursor');

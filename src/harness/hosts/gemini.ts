@@ -4,8 +4,8 @@
  * "reason"}`. Context goes in `hookSpecificOutput.additionalContext`. Timeouts in its settings
  * are milliseconds.
  */
-import { hostEvents } from '../events.js';
-import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../types.js';
+import { hostEvents } from '../hooks/events.js';
+import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../hooks/types.js';
 import { normalize, type ToolTable } from './normalize.js';
 
 const EVENTS = hostEvents('gemini');

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { patchPaths } from '../shell/apply-patch.js';
-import type { HookInput, ToolKind } from '../types.js';
+import type { HookInput, ToolKind } from '../hooks/types.js';
 
 export interface ToolTable {
   /** Host tool name -> canonical name and kind. */

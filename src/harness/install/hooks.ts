@@ -3,7 +3,7 @@
  * plugin's `plugin/hooks/hooks.json` (committed; test/install/registry.test.ts fails until it
  * matches) and the settings entries `baton install claude` writes.
  */
-import { EVENT_NAMES, EVENTS, type HostName } from '../events.js';
+import { EVENT_NAMES, EVENTS, type HostName } from '../hooks/events.js';
 
 export interface HookSpec {
   event: string;

@@ -12,7 +12,7 @@ import { projectContext } from '../../project/project-context.js';
 import { defaultRoot } from '../../project/root.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine } from '../../fs/confine.js';
-import type { HostName } from '../events.js';
+import type { HostName } from '../hooks/events.js';
 import { hookEntries, hostHookEntries } from './hooks.js';
 import { checkSettings, mergeSettings, type MergeRequest } from './settings.js';
 import { CONFIG_FILE_MAX_BYTES, isReadRefusal, readFileBounded } from '../../fs/bounded-read.js';

@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 import type { Analysis, Write } from '../shell/analyze.js';
-import type { HookInput } from '../types.js';
+import type { HookInput } from '../hooks/types.js';
 import { compilePatterns, globToRegExp, ruleTest } from '../../project/policy/glob.js';
 import { failClosed } from './fail-closed.js';
 import { realPath, treeEntries } from './real-path.js';

@@ -5,7 +5,7 @@
  * sandbox (project/identity.ts); this catches the plain spellings before anything runs, in every
  * phase. Read from the command text: a spelling it misses still meets the engine's check.
  */
-import type { HookInput } from '../types.js';
+import type { HookInput } from '../hooks/types.js';
 import type { Denial } from './evaluate.js';
 
 export const IDENTITY_RULE = 'baton-identity';

@@ -14,7 +14,7 @@ import { NOT_PROJECT } from '../policy/real-path.js';
 import { stateRule } from '../../project/policy/state-files.js';
 import { StateReader } from '../../project/policy/state.js';
 import type { SharedDocuments } from '../../project/policy/state.js';
-import type { HookInput } from '../types.js';
+import type { HookInput } from '../hooks/types.js';
 
 /** How many entries of the project the hook lists before it gives up (then: the parser's strict mode). */
 export const MAX_SANDBOX_ENTRIES = 50_000;

@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HarnessConfig, RuleConfig } from '../../project/config.js';
-import type { HookInput } from '../types.js';
+import type { HookInput } from '../hooks/types.js';
 import type { SandboxMode } from './probe.js';
 import { protectedSet } from './protected.js';
 import { seatbeltProfile } from './seatbelt.js';

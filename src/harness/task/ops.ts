@@ -12,7 +12,7 @@ import { EXIT, isBatonError } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine, mkdirInside } from '../../fs/confine.js';
-import { stateLockPath, withStateLock } from '../state-lock.js';
+import { stateLockPath, withStateLock } from './state-lock.js';
 import { heldBy } from './shell-lock.js';
 import { stateError, stateExit } from './errors.js';
 import { stateNote, type TaskSetup } from './setup.js';

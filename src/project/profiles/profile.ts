@@ -10,14 +10,14 @@ import type { RootConfig } from '../root.js';
 export interface Profile {
   name: string;
   /**
-   * - `harness`: the policy/state handlers (harness/handlers/*.ts), configured by
+   * - `harness`: the policy/state handlers (harness/hooks/handlers/*.ts), configured by
    *   baton.config.json over the profile's `config`.
    * - `goal`: the orchestrate workflow's goal hooks (goal/hooks/*.ts). They need no config file,
    *   and are silent by contract: exit 0, nothing on stderr, whatever happens.
    */
   kind: 'harness' | 'goal';
   /**
-   * The hook events it handles (names from harness/events.ts; test/install/registry.test.ts holds
+   * The hook events it handles (names from harness/hooks/events.ts; test/install/registry.test.ts holds
    * them to the registry and to what `config`'s sections turn on). An event a profile ignores
    * returns before the engine loads.
    */

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { writeFileAtomic } from '../../fs/atomic.js';
-import { appendNoFollow, confine, mkdirInside } from '../../fs/confine.js';
-import { StateReader } from '../../project/policy/state.js';
+import { writeFileAtomic } from '../../../fs/atomic.js';
+import { appendNoFollow, confine, mkdirInside } from '../../../fs/confine.js';
+import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
-import { isoSeconds } from '../../core/time.js';
+import { isoSeconds } from '../../../core/time.js';
 import type { HandlerContext } from './handler-context.js';
 import { isStopBlockReason } from './stop.js';
-import { readStateText } from '../state-read.js';
+import { readStateText } from '../../state-read.js';
 
 /**
  * UserPromptSubmit audit: one JSONL record with the prompt's hash and length, never
@@ -79,7 +79,7 @@ function trim(file: string, max: number): void {
 }
 
 async function refreshStamp(path: string, root: string, env: NodeJS.ProcessEnv, outcome: HookOutcome): Promise<void> {
-  const { openDoc } = await import('../../doc/open.js');
+  const { openDoc } = await import('../../../doc/open.js');
   try {
     await openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root }, lockTimeoutMs: 3000 }).update(
       '.',

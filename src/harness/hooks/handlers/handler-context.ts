@@ -1,5 +1,5 @@
-import type { HarnessConfig } from '../../project/config.js';
-import type { SharedDocuments } from '../../project/policy/state.js';
+import type { HarnessConfig } from '../../../project/config.js';
+import type { SharedDocuments } from '../../../project/policy/state.js';
 import type { HookInput, HookOutcome } from '../types.js';
 
 /** What every handler gets: the normalised payload, the merged config and the project root. */

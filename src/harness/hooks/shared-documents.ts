@@ -5,9 +5,9 @@
  * one-word mirrors the gates read are current as well. On the embedded file store the files are
  * the documents, so nothing is fetched and no store code is loaded.
  */
-import type { HarnessConfig } from '../project/config.js';
-import type { SharedDocuments } from '../project/policy/state.js';
-import { chooseStore, hooksFetch } from '../stores/index.js';
+import type { HarnessConfig } from '../../project/config.js';
+import type { SharedDocuments } from '../../project/policy/state.js';
+import { chooseStore, hooksFetch } from '../../stores/index.js';
 import { debugLog } from './debug-log.js';
 
 /**
@@ -32,7 +32,7 @@ export async function fetchSharedDocuments(
 ): Promise<Fetched | undefined> {
   const { url } = chooseStore(env, () => rawConfig);
   if (!hooksFetch(url)) return undefined;
-  const { openDoc } = await import('../doc/open.js');
+  const { openDoc } = await import('../../doc/open.js');
   const documents = new Map<string, Record<string, unknown> | undefined>();
   const started = Date.now();
   for (const [name, document] of Object.entries(config.documents)) {

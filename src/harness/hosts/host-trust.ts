@@ -4,8 +4,8 @@
  * (docs/hosts.md), so a gate that looks installed may never run.
  */
 import { dirname, join, sep } from 'node:path';
-import type { Finding } from '../doctor/checks.js';
-import { CONFIG_FILE_MAX_BYTES, isReadRefusal, readFileBounded } from '../fs/bounded-read.js';
+import type { Finding } from '../../doctor/checks.js';
+import { CONFIG_FILE_MAX_BYTES, isReadRefusal, readFileBounded } from '../../fs/bounded-read.js';
 
 const readText = (path: string): string | undefined => {
   try {

@@ -1,13 +1,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../../fs/atomic.js';
-import { confine, mkdirInside } from '../../fs/confine.js';
-import { globToRegExp } from '../../project/policy/glob.js';
-import { StateReader } from '../../project/policy/state.js';
+import { writeFileAtomic } from '../../../fs/atomic.js';
+import { confine, mkdirInside } from '../../../fs/confine.js';
+import { globToRegExp } from '../../../project/policy/glob.js';
+import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
-import { isDirectory, isFile } from '../../fs/stat.js';
-import { readStateText } from '../state-read.js';
+import { isDirectory, isFile } from '../../../fs/stat.js';
+import { readStateText } from '../../state-read.js';
 
 /**
  * PreCompact: a history revision of each configured document (so `baton history` / `baton show`
@@ -64,7 +64,7 @@ async function markRevision(
   env: NodeJS.ProcessEnv,
   outcome: HookOutcome,
 ): Promise<void> {
-  const { openDoc } = await import('../../doc/open.js');
+  const { openDoc } = await import('../../../doc/open.js');
   try {
     const doc = openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root }, lockTimeoutMs: 5000 });
     // Gemini CLI fires PreCompress before every model call, before it decides whether to compress:

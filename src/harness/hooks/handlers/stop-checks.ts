@@ -6,11 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { HarnessConfig, StopCommand } from '../../project/config.js';
-import type { StateReader } from '../../project/policy/state.js';
-import { blockedReasons, isReady, normalizeWave } from '../wave-barrier.js';
-import { readStateText } from '../state-read.js';
-import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal } from '../../fs/bounded-read.js';
+import type { HarnessConfig, StopCommand } from '../../../project/config.js';
+import type { StateReader } from '../../../project/policy/state.js';
+import { blockedReasons, isReady, normalizeWave } from '../../task/wave-barrier.js';
+import { readStateText } from '../../state-read.js';
+import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal } from '../../../fs/bounded-read.js';
 
 export interface Failure {
   /** Names the check in logs and in the repeat guard. */

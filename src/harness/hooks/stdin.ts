@@ -16,7 +16,7 @@
  * read is used and a host that never closes stdin keeps the process until it does.
  */
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
-import { STDIN_MAX_BYTES as MAX_PAYLOAD_BYTES } from '../fs/bounded-read.js';
+import { STDIN_MAX_BYTES as MAX_PAYLOAD_BYTES } from '../../fs/bounded-read.js';
 
 const POLL_MS = 5;
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { withLock } from '../fs/lock.js';
-import { confine } from '../fs/confine.js';
-import type { HarnessConfig } from '../project/config.js';
+import { withLock } from '../../fs/lock.js';
+import { confine } from '../../fs/confine.js';
+import type { HarnessConfig } from '../../project/config.js';
 
 /**
  * The one state lock of the Eneo harness (`<stateDir>/.locks/state.lock`). Every operation that writes

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { StateReader } from '../../project/policy/state.js';
+import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
-import { present } from '../../core/json.js';
+import { present } from '../../../core/json.js';
 import type { HandlerContext } from './handler-context.js';
-import { readStateText } from '../state-read.js';
-import { isReadRefusal } from '../../fs/bounded-read.js';
+import { readStateText } from '../../state-read.js';
+import { isReadRefusal } from '../../../fs/bounded-read.js';
 
 /**
  * SessionStart: one resume line for the model, built from the parsed JSON field by

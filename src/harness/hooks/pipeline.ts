@@ -10,8 +10,8 @@
  * that is still running can answer; only one that cannot start leaves it to the wrapper
  * (plugin/bin/baton). Ungated events log the failure and stay silent.
  */
-import { isBatonError } from '../core/errors.js';
-import { mergeConfig, validateConfig, type HarnessConfig } from '../project/config.js';
+import { isBatonError } from '../../core/errors.js';
+import { mergeConfig, validateConfig, type HarnessConfig } from '../../project/config.js';
 import { debugLog } from './debug-log.js';
 import { EVENTS, isEventName, type EventName } from './events.js';
 import { fetchSharedDocuments } from './shared-documents.js';

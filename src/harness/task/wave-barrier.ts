@@ -7,15 +7,15 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isBatonError } from '../core/errors.js';
-import type { JsonObject } from '../core/json.js';
-import { writeFileAtomic } from '../fs/atomic.js';
-import { confine } from '../fs/confine.js';
-import type { HandlerContext } from './handlers/handler-context.js';
+import { isBatonError } from '../../core/errors.js';
+import type { JsonObject } from '../../core/json.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { confine } from '../../fs/confine.js';
+import type { HandlerContext } from '../hooks/handlers/handler-context.js';
 import { withStateLock } from './state-lock.js';
-import type { HookOutcome } from './types.js';
-import { readStateText } from './state-read.js';
-import { isReadRefusal } from '../fs/bounded-read.js';
+import type { HookOutcome } from '../hooks/types.js';
+import { readStateText } from '../state-read.js';
+import { isReadRefusal } from '../../fs/bounded-read.js';
 
 export interface WaveFile {
   wave: number;
@@ -211,7 +211,7 @@ async function updateTask(
   const task = config.documents.task;
   // On a shared store this machine has no task file: the fetched document says whether there is one.
   if (!task || !(documents ? documents.get('task') !== undefined : existsSync(resolve(root, task.path)))) return;
-  const { openDoc } = await import('../doc/open.js');
+  const { openDoc } = await import('../../doc/open.js');
   try {
     await openDoc(task.path, {
       cwd: root,

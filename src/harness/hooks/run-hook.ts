@@ -9,7 +9,7 @@ const HANDLERS: HandlerTable = {
   SessionStart: async () => (await import('./handlers/session-start.js')).sessionStart,
   UserPromptSubmit: async () => (await import('./handlers/prompt-audit.js')).promptAudit,
   PreToolUse: async () => (await import('./handlers/pre-tool.js')).preTool,
-  SubagentStop: async () => (await import('./wave-barrier.js')).waveBarrier,
+  SubagentStop: async () => (await import('../task/wave-barrier.js')).waveBarrier,
   PreCompact: async () => (await import('./handlers/pre-compact.js')).preCompact,
   Stop: async () => (await import('./handlers/stop.js')).stop,
 };

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
-import { evaluatePolicy } from '../policy/evaluate.js';
-import { writerClaim } from '../policy/writer-claim.js';
-import { STATE_RULE } from '../../project/policy/state-files.js';
-import type { RuleConfig } from '../../project/config.js';
-import type { SandboxMode } from '../sandbox/probe.js';
+import { evaluatePolicy } from '../../policy/evaluate.js';
+import { writerClaim } from '../../policy/writer-claim.js';
+import { STATE_RULE } from '../../../project/policy/state-files.js';
+import type { RuleConfig } from '../../../project/config.js';
+import type { SandboxMode } from '../../sandbox/probe.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
 
@@ -22,7 +22,7 @@ export async function preTool(context: HandlerContext): Promise<HookOutcome> {
   if (input.toolKind !== 'bash' || input.command.trim() === '')
     return outcome(evaluatePolicy(input, config, root, undefined, documents));
   const home = env.HOME || homedir();
-  const { analyzeShell, rawNames } = await import('../shell/analyze.js');
+  const { analyzeShell, rawNames } = await import('../../shell/analyze.js');
   const cwd = input.cwd || root;
   let analysis;
   try {
@@ -32,10 +32,10 @@ export async function preTool(context: HandlerContext): Promise<HookOutcome> {
     const construct = `a command baton could not analyse (${error instanceof Error ? error.message : String(error)})`;
     analysis = { writes: [], opaque: [{ construct }], names: rawNames(input.command), cwds: [cwd] };
   }
-  const { phaseRules } = await import('../sandbox/protected.js');
+  const { phaseRules } = await import('../../sandbox/protected.js');
   const rules = phaseRules(input, config, root, documents);
   if (rules.length === 0) return outcome(evaluatePolicy(input, config, root, analysis, documents));
-  const { sandboxMode } = await import('../sandbox/probe.js');
+  const { sandboxMode } = await import('../../sandbox/probe.js');
   // Only a command the host gave as text can be given back rewritten.
   const text = typeof (input.raw.tool_input as { command?: unknown } | undefined)?.command === 'string';
   const mode: SandboxMode = !context.host.rewritesShell
@@ -46,7 +46,7 @@ export async function preTool(context: HandlerContext): Promise<HookOutcome> {
   const fallback = async (reason: string, fix: string, log: string[] = []): Promise<HookOutcome> => {
     const denial = evaluatePolicy(input, config, root, analysis, documents);
     if (denial) return { deny: denial, log };
-    const { harmlessCommand } = await import('../policy/harmless.js');
+    const { harmlessCommand } = await import('../../policy/harmless.js');
     const why = harmlessCommand(input.command, cwd, home);
     if (why === undefined) return { log };
     return { deny: { rule: (rules[0] as RuleConfig).id, message: unproved(rules, why, reason, fix) }, log };
@@ -55,8 +55,8 @@ export async function preTool(context: HandlerContext): Promise<HookOutcome> {
   const sandboxed = (rule: { id: string }) => rule.id === STATE_RULE || rules.some((r) => r.id === rule.id);
   const denial = evaluatePolicy(input, config, root, analysis, documents, sandboxed);
   if (denial) return outcome(denial);
-  const { wrapCommand, installation } = await import('../sandbox/wrap.js');
-  const { directBaton } = await import('../sandbox/direct.js');
+  const { wrapCommand, installation } = await import('../../sandbox/wrap.js');
+  const { directBaton } = await import('../../sandbox/direct.js');
   const direct = directBaton(input.command, process.execPath, installation(context.script));
   if (direct !== undefined) return { rewrite: { command: direct }, log: [] };
   const wrapped = wrapCommand({

@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { userTempDir } from '../fs/temp-dir.js';
+import { userTempDir } from '../../fs/temp-dir.js';
 
 const MAX_BYTES = 1_000_000;
 const FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
