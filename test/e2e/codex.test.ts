@@ -7,12 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { readBlocks } from '../docs/blocks.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { CLIS, pinnedCli } from './pinned-cli.js';
+import { packageInProject, projectBaton } from './project-package.js';
 import { startResponsesModel, type ResponsesModel, type ResponsesTurn } from './responses-model.js';
 
 const CODEX = pinnedCli(CLIS.codex);
@@ -190,4 +191,45 @@ test('codex: a spawn_agent subagent is counted by the wave barrier; the open wav
     audit.map((line) => JSON.parse(line).len),
     ['implement the feature'.length],
   );
+});
+
+test('codex: a project-scope install carries over to another clone (installed in one folder, copied to another, run from a subfolder there)', async (t) => {
+  const tree = tempTree({
+    'a/baton.config.json': JSON.stringify({ profile: 'eneo' }),
+    'a/tests/test_a.py': 'def test_a():\n    assert True\n',
+    'a/src/app.py': 'a = 1\n',
+  });
+  t.after(tree.cleanup);
+  const a = join(tree.dir, 'a');
+  spawnSync('git', ['init', '-q'], { cwd: a });
+  packageInProject(a);
+  const installed = projectBaton(a, ['install', 'codex']);
+  assert.equal(installed.code, 0, installed.stderr);
+  const hooks = readFileSync(join(a, '.codex', 'hooks.json'), 'utf8');
+  assert.ok(!hooks.includes(realpathSync(tree.dir)) && !hooks.includes(tree.dir), `no path of this machine: ${hooks}`);
+  const task = '.claude/state/current-task.json';
+  for (const args of [
+    ['init', task, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
+    ['set', task, 'tdd_phase', 'GREEN'],
+  ]) {
+    const result = baton(args, { cwd: a });
+    assert.equal(result.code, 0, result.stderr);
+  }
+  // The clone: the whole folder elsewhere, the original gone.
+  const b = join(tree.dir, 'elsewhere', 'b');
+  cpSync(a, b, { recursive: true });
+  rmSync(a, { recursive: true, force: true });
+  const codexHome = join(tree.dir, 'codex-home');
+  mkdirSync(codexHome);
+  const model = await startResponsesModel([
+    { call: 'exec_command', arguments: { cmd: 'echo x >> ../tests/test_a.py' } },
+    { text: 'Done.' },
+  ]);
+  t.after(() => model.close());
+  trust(codexHome, b, model);
+  const run = await runCodex(join(b, 'src'), codexEnv(join(tree.dir, 'home'), codexHome), 'go on');
+  assert.equal(run.code, 0, run.out);
+  assert.match(JSON.stringify(model.turns[0]?.input), /Resume: demo/, 'SessionStart ran from the clone');
+  assert.match(outputs(model).get('call_0') ?? '', /blocked by PreToolUse hook[\s\S]*GREEN/, 'the gate ran');
+  assert.equal(readFileSync(join(b, 'tests/test_a.py'), 'utf8'), 'def test_a():\n    assert True\n');
 });

@@ -7,11 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { CLIS, pinnedCli } from './pinned-cli.js';
+import { packageInProject, projectBaton } from './project-package.js';
 import { startGeminiModel, type GeminiModel, type GeminiTurn } from './gemini-model.js';
 
 const GEMINI = pinnedCli(CLIS.gemini);
@@ -132,4 +133,44 @@ test('gemini: context reaches the model, GREEN test writes by shell and write_fi
     audit.map((line) => JSON.parse(line).len),
     ['implement the feature'.length],
   );
+});
+
+test('gemini: a project-scope install carries over to another clone (installed in one folder, run in a copy elsewhere)', async (t) => {
+  const tree = tempTree({
+    'a/baton.config.json': JSON.stringify({ profile: 'eneo' }),
+    'a/tests/test_a.py': 'def test_a():\n    assert True\n',
+    'home/.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+  });
+  t.after(tree.cleanup);
+  const a = join(tree.dir, 'a');
+  spawnSync('git', ['init', '-q'], { cwd: a });
+  packageInProject(a);
+  const installed = projectBaton(a, ['install', 'gemini']);
+  assert.equal(installed.code, 0, installed.stderr);
+  const settings = readFileSync(join(a, '.gemini', 'settings.json'), 'utf8');
+  assert.ok(
+    !settings.includes(realpathSync(tree.dir)) && !settings.includes(tree.dir),
+    `no path of this machine: ${settings}`,
+  );
+  const task = '.claude/state/current-task.json';
+  for (const args of [
+    ['init', task, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
+    ['set', task, 'tdd_phase', 'GREEN'],
+  ]) {
+    const result = baton(args, { cwd: a });
+    assert.equal(result.code, 0, result.stderr);
+  }
+  const b = join(tree.dir, 'elsewhere', 'b');
+  cpSync(a, b, { recursive: true });
+  rmSync(a, { recursive: true, force: true });
+  const model = await startGeminiModel([
+    { call: 'run_shell_command', args: { command: 'echo x >> tests/test_a.py' } },
+    { text: 'Done.' },
+  ]);
+  t.after(() => model.close());
+  const run = await runGemini(b, geminiEnv(join(tree.dir, 'home'), model), 'go on');
+  assert.equal(run.code, 0, run.out);
+  assert.match(JSON.stringify(model.turns[0]?.contents), /Resume: demo/, 'SessionStart ran from the clone');
+  assert.match(responses(model)[0] ?? '', /blocked[\s\S]*GREEN/, 'the gate ran');
+  assert.equal(readFileSync(join(b, 'tests/test_a.py'), 'utf8'), 'def test_a():\n    assert True\n');
 });

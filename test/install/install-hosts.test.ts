@@ -28,6 +28,9 @@ test('codex: every event in its names, the matcher Codex 0.171 needs, seconds, a
   const result = p.install();
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /installed baton hooks into .*\.codex\/hooks\.json/);
+  // baton lives outside this project: the file names this machine's path, and says so.
+  assert.match(result.stderr, /names baton by this machine's path .* before committing \.codex\/hooks\.json/);
+  assert.doesNotMatch(p.install('--user').stderr, /this machine's path/);
   const { hooks } = p.read();
   assert.deepEqual(Object.keys(hooks), hostNames('codex'));
   for (const name of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'SubagentStop', 'PreCompact', 'Stop'])

@@ -179,26 +179,36 @@ test('inside the project the command is relative to $CLAUDE_PROJECT_DIR', (t) =>
   t.after(tree.cleanup);
   const bin = join(tree.dir, 'node_modules/baton/bin/baton.js');
   assert.equal(
-    defaultCommand(bin, 'project', tree.dir),
+    defaultCommand(bin, 'project', tree.dir).command,
     'node "$CLAUDE_PROJECT_DIR"/"node_modules/baton/bin/baton.js"',
   );
   assert.equal(
-    defaultCommand(join(tree.dir, 'node_modules/baton/dist/cli.js'), 'project', tree.dir),
+    defaultCommand(join(tree.dir, 'node_modules/baton/dist/cli.js'), 'project', tree.dir).command,
     'node "$CLAUDE_PROJECT_DIR"/"node_modules/baton/bin/baton.js"',
     'cli.js maps to the bin script',
   );
-  assert.equal(defaultCommand(bin, 'user', tree.dir), `node "${bin}"`);
+  assert.equal(defaultCommand(bin, 'user', tree.dir).command, `node "${bin}"`);
   // With the package's hook wrapper beside it, the wrapper runs it (and fails closed without Node).
   mkdirSync(join(tree.dir, 'node_modules/baton/plugin/bin'), { recursive: true });
   writeFileSync(join(tree.dir, 'node_modules/baton/plugin/bin/baton'), '');
   assert.equal(
-    defaultCommand(bin, 'project', tree.dir),
+    defaultCommand(bin, 'project', tree.dir).command,
     'sh "$CLAUDE_PROJECT_DIR"/"node_modules/baton/plugin/bin/baton"',
   );
   mkdirSync(join(tree.dir, 'we$ird'));
   writeFileSync(join(tree.dir, 'we$ird', 'baton.js'), '');
   assert.equal(
-    defaultCommand(join(tree.dir, 'we$ird', 'baton.js'), 'user', '/'),
+    defaultCommand(join(tree.dir, 'we$ird', 'baton.js'), 'user', '/').command,
     `node "${tree.dir}/we\\$ird/baton.js"`,
   );
+  // The other hosts, each by the way its hooks find the project (docs/hosts.md).
+  const wrapper = '"node_modules/baton/plugin/bin/baton"';
+  assert.equal(defaultCommand(bin, 'project', tree.dir, 'gemini').command, `sh "$GEMINI_PROJECT_DIR"/${wrapper}`);
+  assert.equal(defaultCommand(bin, 'project', tree.dir, 'cursor').command, `sh ./${wrapper}`);
+  assert.match(
+    defaultCommand(bin, 'project', tree.dir, 'codex').command,
+    /^sh "\$\(d=\$PWD; until .*\)"\/"node_modules/,
+  );
+  assert.equal(defaultCommand(bin, 'project', tree.dir, 'codex').relative, true);
+  assert.equal(defaultCommand(bin, 'user', tree.dir, 'codex').relative, false);
 });

@@ -61,13 +61,35 @@ function shellQuote(path: string): string {
 }
 
 /**
+ * How a hook of each host finds the project folder, measured in the real CLIs: Claude Code and
+ * Gemini CLI 0.61 set a variable for every hook (`$GEMINI_PROJECT_DIR`, the folder whose
+ * `.gemini/settings.json` holds the hooks). Codex 0.171 sets none and runs a hook in the session's
+ * folder, which may be below the project (it finds `.codex/` by the `.git` marker above), so the
+ * command looks upwards for the `.codex/hooks.json` that lists it. Cursor runs a project hook in
+ * the project folder (its documentation; not run in baton's tests).
+ */
+const PROJECT_DIR: Record<HostName, string> = {
+  claude: '"$CLAUDE_PROJECT_DIR"',
+  gemini: '"$GEMINI_PROJECT_DIR"',
+  codex: '"$(d=$PWD; until [ -f "$d/.codex/hooks.json" ] || [ -z "$d" ]; do d=${d%/*}; done; printf %s "${d:-.}")"',
+  cursor: '.',
+};
+
+/**
  * `sh "<package>/plugin/bin/baton"`, the plugin's hook wrapper shipped in the package, so a gated
  * event fails closed when Node is missing or too old or the CLI cannot start (docs/hooks.md, "When
  * baton itself fails"); `node "<.../bin/baton.js>"` where there is no wrapper beside the bin script.
- * Either names baton, so a later install or `--remove` recognises it. Inside the project it is
- * written relative to `$CLAUDE_PROJECT_DIR`, so committed project settings work in every clone.
+ * Either names baton, so a later install or `--remove` recognises it. In project scope, with baton
+ * installed inside the project, it is written relative to the project folder as the host finds it
+ * (PROJECT_DIR), so a committed settings file works in every clone; `relative` is false when baton
+ * lies outside the project and the path is this machine's.
  */
-export function defaultCommand(script: string, scope: InstallOptions['scope'], root: string): string {
+export function defaultCommand(
+  script: string,
+  scope: InstallOptions['scope'],
+  root: string,
+  host: HostName = 'claude',
+): { command: string; relative: boolean } {
   let path = realpathSync(script);
   const bin = join(dirname(path), '..', 'bin', 'baton.js');
   if (basename(path) === 'cli.js' && existsSync(bin)) path = realpathSync(bin);
@@ -75,10 +97,9 @@ export function defaultCommand(script: string, scope: InstallOptions['scope'], r
   const runner = basename(path) === 'baton.js' && existsSync(wrapper) ? 'sh' : 'node';
   if (runner === 'sh') path = realpathSync(wrapper);
   const rel = relative(realpathSync(root), path);
-  if (scope === 'project' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) {
-    return `${runner} "$CLAUDE_PROJECT_DIR"/${shellQuote(rel)}`;
-  }
-  return `${runner} ${shellQuote(path)}`;
+  if (scope === 'project' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
+    return { command: `${runner} ${PROJECT_DIR[host]}/${shellQuote(rel)}`, relative: true };
+  return { command: `${runner} ${shellQuote(path)}`, relative: false };
 }
 
 function readSettings(file: string): Record<string, unknown> {
@@ -122,8 +143,8 @@ export function installHooks(host: HostName, options: InstallOptions): InstallRe
   const file = settingsFile(host, options.scope, options.cwd, options.env);
   const current = readSettings(file);
   const root = options.scope === 'project' ? dirname(dirname(file)) : options.cwd;
-  // Only Claude Code sets $CLAUDE_PROJECT_DIR for every hook; the others get an absolute path.
-  const cli = options.command ?? defaultCommand(options.script, host === 'claude' ? options.scope : 'user', root);
+  const found = options.command === undefined ? defaultCommand(options.script, options.scope, root, host) : undefined;
+  const cli = options.command ?? found!.command;
   const request: MergeRequest = {
     hooks: host === 'claude' ? hookEntries(cli) : hostHookEntries(host, cli),
     replaceStatusLine: options.replaceStatusLine,
@@ -133,6 +154,10 @@ export function installHooks(host: HostName, options: InstallOptions): InstallRe
     request.statusLine = { type: 'command', command: `${cli} statusline`, padding: 0 };
   const merged = mergeSettings(current, request);
   const { notes } = merged;
+  if (options.scope === 'project' && found?.relative === false && !options.remove)
+    notes.push(
+      `the hook command names baton by this machine's path (${cli}), since baton is not installed inside the project: install it there (npm install --save-dev) and re-run, or pass --command, before committing ${relative(root, file)}`,
+    );
   // Cursor refuses a hooks file without its schema version.
   const settings =
     host === 'cursor' && !options.remove && merged.settings.version === undefined
