@@ -443,6 +443,23 @@ const list: CommandDef[] = [
       'Prints the URL and serves until interrupted. Tasks, runs (.ai_log/), goals and every other document, newest first; history with a diff per revision; the page follows changes live. See docs/ui.md.',
   },
   {
+    name: 'serve',
+    summary: 'answer hooks from one resident process for this project (HTTP on 127.0.0.1)',
+    usage: ['[--port N] [--idle-timeout SECONDS] [--detach]'],
+    positionals: [0, 0],
+    options: [
+      { name: 'port', value: 'N', help: 'the port to listen on (default 0: a free one)' },
+      {
+        name: 'idle-timeout',
+        value: 'SECONDS',
+        help: 'end after this long without a request (default 3600; 0 never)',
+      },
+      { name: 'detach', help: 'start it in the background and return once it answers' },
+    ],
+    details:
+      "Prints 'baton serve: http://127.0.0.1:PORT' first and serves until idle or interrupted; .baton/serve.json (0600) holds its url, pid, token and version. POST /hooks/EVENT with the hook's JSON and 'Authorization: Bearer TOKEN' answers what 'baton hook EVENT' prints. A second start prints the running server's line. See docs/serve.md.",
+  },
+  {
     name: 'statusline',
     summary: "Claude Code's status line (the status JSON on stdin)",
     usage: [''],

@@ -15,7 +15,7 @@ export const LAYERS: { name: string; parts: string[] }[] = [
   { name: 'project', parts: ['project'] },
   { name: 'doc', parts: ['doc'] },
   { name: 'features', parts: ['goal', 'run', 'board', 'harness', 'doctor'] },
-  { name: 'faces', parts: ['cli', 'mcp', 'ui', 'index.ts'] },
+  { name: 'faces', parts: ['cli', 'mcp', 'ui', 'serve', 'index.ts'] },
 ];
 
 /**
@@ -29,6 +29,7 @@ export const SIDEWAYS: Record<string, string> = {
   'harness -> doctor': "the harness's doctor rows use the doctor's row type",
   'cli -> mcp': '`baton mcp` serves the MCP server',
   'cli -> ui': '`baton ui` serves the dashboard',
+  'cli -> serve': '`baton serve` runs the resident hook server',
 };
 
 /** The one module of src/stores/ that the layers above may import. */

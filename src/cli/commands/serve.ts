@@ -1,0 +1,136 @@
+/**
+ * `baton serve [--port N] [--idle-timeout SECONDS] [--detach]`: one resident process per project
+ * answering hooks over HTTP (serve/server.ts). Its first line on stdout is
+ * `baton serve: http://127.0.0.1:PORT`; `.baton/serve.json` (0600) says where it is and its
+ * token. A second start prints the running server's line and exits 0; a server of another version
+ * is asked to stop and replaced. `--detach` starts it in the background and returns once it
+ * answers (the SessionStart hook starts it on demand this way).
+ */
+import { spawn } from 'node:child_process';
+import { BatonError, isBatonError } from '../../core/errors.js';
+import { acquireLock, type LockHandle } from '../../fs/lock.js';
+import { defaultRoot } from '../../project/root.js';
+import { startServe } from '../../serve/server.js';
+import {
+  probe,
+  readServeFile,
+  removeServeFile,
+  servePaths,
+  writeServeFile,
+  type ServeInfo,
+} from '../../serve/state.js';
+import { intFlag, parseCommand } from '../args.js';
+import type { CommandIo } from '../../core/command-io.js';
+import { COMMANDS } from '../definitions.js';
+
+declare const BATON_VERSION: string | undefined;
+
+/** Idle minutes before the server ends: a session that pauses longer falls back to in-process hooks until its next start. */
+const DEFAULT_IDLE_SECONDS = 3600;
+/** How long a start waits for a concurrent start, or a replaced server, to let go of the lock. */
+const LOCK_WAIT_MS = 10_000;
+/** The server's lock is on this machine; its heartbeat only matters to another host, so it beats rarely (idle CPU). */
+const LOCK_STALE_MS = 10 * 60_000;
+
+export default async function serve(args: string[], cli: CommandIo): Promise<number> {
+  const { flags } = parseCommand(COMMANDS.serve!, args);
+  const port = intFlag(flags.port, 'port', 0) as number;
+  if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);
+  const idleSeconds = intFlag(flags['idle-timeout'], 'idle-timeout', DEFAULT_IDLE_SECONDS) as number;
+  const version = typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev';
+  const root = defaultRoot(cli.cwd, cli.env);
+
+  const running = await runningServer(root, version);
+  if (running) return report(cli, running);
+  if (flags.detach === true) return detach(args, root, version, cli);
+
+  let lock: LockHandle;
+  try {
+    lock = await acquireLock(servePaths(root).lock, {
+      timeoutMs: LOCK_WAIT_MS,
+      staleMs: LOCK_STALE_MS,
+      label: 'baton serve',
+    });
+  } catch (error) {
+    // Another start won the race: it is the server.
+    const winner =
+      isBatonError(error) && error.code === 'lock_timeout' ? await runningServer(root, version) : undefined;
+    if (winner) return report(cli, winner);
+    throw error;
+  }
+  try {
+    const served = await startServe({
+      cwd: root,
+      env: cli.env,
+      script: cli.script,
+      port,
+      idleMs: idleSeconds * 1000,
+      version,
+      goalHooks: async () => (await import('../../goal/hooks/run.js')).runGoalHook,
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES')
+        throw new BatonError(
+          'usage',
+          `cannot listen on 127.0.0.1:${port} (${error.code}); choose another --port, or 0 for a free one`,
+        );
+      throw error;
+    });
+    writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version });
+    cli.out(`baton serve: ${served.url}\n`);
+    const signal = () => void served.close();
+    process.once('SIGINT', signal);
+    process.once('SIGTERM', signal);
+    await served.stopped;
+    process.off('SIGINT', signal);
+    process.off('SIGTERM', signal);
+    removeServeFile(root, served.token);
+  } finally {
+    lock.release();
+  }
+  return 0;
+}
+
+/**
+ * The server serve.json names, when it answers with its token. One of another version is asked to
+ * stop (a CLI or hook of a new install replaces it), and undefined is returned.
+ */
+async function runningServer(root: string, version: string): Promise<ServeInfo | undefined> {
+  const info = readServeFile(root);
+  if (!info) return undefined;
+  const seen = await probe(info);
+  if (seen === undefined) return undefined;
+  if (seen === version) return info;
+  await probe(info, '/shutdown', 'POST');
+  return undefined;
+}
+
+function report(cli: CommandIo, info: ServeInfo, already = true): number {
+  cli.out(`baton serve: ${info.url}\n`);
+  if (already) cli.err(`baton serve: already running for this project (pid ${info.pid})\n`);
+  return 0;
+}
+
+/** Starts `baton serve` on its own (new session, no stdio) and waits until it answers. */
+async function detach(args: string[], root: string, version: string, cli: CommandIo): Promise<number> {
+  if (!cli.script) throw new BatonError('usage', 'baton serve --detach runs from the baton CLI only');
+  const child = spawn(process.execPath, [cli.script, 'serve', ...args.filter((arg) => arg !== '--detach')], {
+    cwd: root,
+    env: cli.env,
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.unref();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let gone: number | null | undefined;
+  void exited.then((code) => (gone = code));
+  for (let waited = 0; waited < LOCK_WAIT_MS; waited += 25) {
+    const info = readServeFile(root);
+    if (info && (await probe(info)) === version) return report(cli, info, info.pid !== child.pid);
+    if (gone !== undefined) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new BatonError(
+    'io',
+    `baton serve did not start${gone !== undefined ? ` (it exited ${gone})` : ''}; run 'baton serve' in the project to see why`,
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * The answer to one hook call, whichever face received it: `baton hook` (the payload on stdin) and
+ * `baton serve` (the payload as an HTTP body) both ask this, so a hook means the same through
+ * either. It is the cheap front: it reads the config file, the event registry and the profiles'
+ * event lists, and returns for any event the profile does not handle before the engine (schemas,
+ * documents, policy, goal state) is imported. An event name the host does not have is a
+ * configuration error (reported, and denied when it carries a tool call); every other odd input
+ * is silence.
+ */
+import { debugLog } from './debug-log.js';
+import { configEvents, EVENTS, IGNORED_EVENTS, hostEvents, type EventName, type HostName } from './events.js';
+import type { HookRun } from './pipeline.js';
+import { parsePayload } from './stdin.js';
+import type { HostAdapter, Rendered } from './types.js';
+import { projectContext } from '../../project/project-context.js';
+import { profileNamed, type Profile } from '../../project/profiles/registry.js';
+
+export interface HookCall {
+  /** The event as the host names it (`PreToolUse`, `BeforeTool`, ...). */
+  event: string;
+  /** The payload protocol: claude (default), codex, gemini or cursor. */
+  host?: string | undefined;
+  profile?: string | undefined;
+  /** The payload as received (garbage and oversize bodies read as `{}`). */
+  payload: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The CLI script: where baton is installed. */
+  script?: string | undefined;
+  /**
+   * The goal hooks' runner (goal/hooks/run.ts), handed in by the face: the goal workflow is built
+   * on the harness, so the harness cannot import it.
+   */
+  goalHooks: () => Promise<(run: HookRun) => Promise<Rendered>>;
+}
+
+export const SILENT: Rendered = { stdout: '', stderr: '', code: 0 };
+
+/** A project with a config but no profile: only the events its sections turn on. */
+const CONFIG_ONLY: Pick<Profile, 'kind' | 'events'> = { kind: 'harness', events: [] };
+
+const HOSTS: Record<string, () => Promise<HostAdapter>> = {
+  claude: async () => (await import('../hosts/claude.js')).claude,
+  codex: async () => (await import('../hosts/codex.js')).codex,
+  gemini: async () => (await import('../hosts/gemini.js')).gemini,
+  cursor: async () => (await import('../hosts/cursor.js')).cursor,
+};
+
+export async function answerHook(call: HookCall): Promise<Rendered> {
+  const host = call.host ?? 'claude';
+  const loadHost = Object.hasOwn(HOSTS, host) ? HOSTS[host] : undefined;
+  if (!call.event || !loadHost) return SILENT;
+  const adapter = await loadHost();
+  const canonical = adapter.event(call.event);
+  if (!canonical)
+    return IGNORED_EVENTS.has(call.event) ? SILENT : unknownEvent(call.event, host as HostName, adapter, call);
+  const flagged = profileNamed(call.profile);
+  // Goal hooks need no config file: decided before one is looked for.
+  if (flagged?.kind === 'goal') return goal(flagged, canonical, adapter, call, call.profile as string);
+  const { data, garbage } = parsePayload(call.payload);
+  // Cursor names its workspace in the payload; BATON_ROOT / CLAUDE_PROJECT_DIR still win.
+  const roots = data.workspace_roots;
+  const workspace = Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
+  // The same discovery as `baton task` and the compat scripts, so the gate reads the state they write.
+  const { file, config, profile, root } = projectContext({
+    cwd: call.cwd,
+    env: call.env,
+    profile: call.profile,
+    workspace,
+  });
+  if (file.state === 'missing' && profile === undefined) return SILENT;
+  const front = profileNamed(profile) ?? CONFIG_ONLY;
+  if (front.kind === 'goal') return goal(front, canonical, adapter, call, profile as string);
+  const handled = new Set([...front.events, ...configEvents(config)]);
+  if (file.state !== 'invalid' && !handled.has(canonical)) return SILENT;
+  const { runHook } = await import('./run-hook.js');
+  return runHook({
+    adapter,
+    hostEvent: call.event,
+    raw: data,
+    garbage,
+    config,
+    root,
+    cwd: call.cwd,
+    env: call.env,
+    ...(call.script ? { script: call.script } : {}),
+    ...(profile !== undefined ? { profile } : {}),
+    ...(file.state === 'invalid' ? { configError: file.error } : {}),
+  });
+}
+
+/** The goal hooks: the common case, no active goal, costs one stat. Silent whatever happens. */
+async function goal(
+  front: Pick<Profile, 'events' | 'active'>,
+  canonical: EventName,
+  adapter: HostAdapter,
+  call: HookCall,
+  profile: string,
+): Promise<Rendered> {
+  try {
+    if (!front.events.includes(canonical) || (front.active && !front.active(call.env))) return SILENT;
+    const { data, garbage } = parsePayload(call.payload);
+    const run: HookRun = {
+      adapter,
+      hostEvent: call.event,
+      raw: data,
+      garbage,
+      config: {},
+      profile,
+      root: call.cwd,
+      cwd: call.cwd,
+      env: call.env,
+    };
+    return await (
+      await call.goalHooks()
+    )(run);
+  } catch {
+    return SILENT; // silent by contract: goal hooks never fail the host
+  }
+}
+
+/**
+ * `baton hook pretooluse`: a name the host never sends to baton under that spelling, so the hook
+ * it was meant to be is not running. Said on stderr (exit 1: the host shows it as a hook error) and
+ * in the debug log; a payload carrying a tool call is denied, since it is a tool gate that does not
+ * work.
+ */
+function unknownEvent(event: string, host: HostName, adapter: HostAdapter, call: HookCall): Rendered {
+  const known = Object.keys(hostEvents(host)).join(', ');
+  const line = `baton hook: unknown event '${event}'${host === 'claude' ? '' : ` for ${host}`}; baton handles ${known} (names are case-sensitive): fix the command in the host's hook settings`;
+  debugLog(call.env, event, [line]);
+  const { data } = parsePayload(call.payload);
+  if (typeof data.tool_name !== 'string' && typeof data.toolName !== 'string')
+    return { stdout: '', stderr: `${line}\n`, code: 1 };
+  const toolEvent = host === 'claude' ? 'PreToolUse' : (EVENTS.PreToolUse.hosts[host]?.[0] ?? 'PreToolUse');
+  return adapter.render(adapter.input(toolEvent, data), { deny: { rule: 'unknown-event', message: line }, log: [] });
+}

@@ -1,0 +1,91 @@
+/**
+ * Where a project's server is found: `.baton/serve.json` (0600: it holds the token) with `url`,
+ * `pid`, `token` and `version`, written once the server listens and removed when it stops. One
+ * server per project: `.baton/serve.lock` (fs/lock.ts) is held for the server's whole life, so a
+ * second start waits for it or reports the running one, and a dead server's lock is taken over.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { writeFileAtomic, unlinkQuietly } from '../fs/atomic.js';
+import { CONFIG_FILE_MAX_BYTES } from '../fs/bounded-read.js';
+import { mkdirInside } from '../fs/confine.js';
+
+export interface ServeInfo {
+  url: string;
+  pid: number;
+  token: string;
+  version: string;
+}
+
+export function servePaths(root: string): { dir: string; file: string; lock: string } {
+  const dir = join(root, '.baton');
+  return { dir, file: join(dir, 'serve.json'), lock: join(dir, 'serve.lock') };
+}
+
+export function readServeFile(root: string): ServeInfo | undefined {
+  try {
+    const text = readFileSync(servePaths(root).file, 'utf8');
+    if (text.length > CONFIG_FILE_MAX_BYTES) return undefined;
+    const info = JSON.parse(text) as Partial<ServeInfo>;
+    if (typeof info.url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+$/.test(info.url)) return undefined;
+    if (typeof info.pid !== 'number' || typeof info.token !== 'string' || typeof info.version !== 'string')
+      return undefined;
+    return info as ServeInfo;
+  } catch {
+    return undefined; // missing or half-written: no server to ask
+  }
+}
+
+/** One line of JSON, so the shell client (plugin/bin/baton) reads it with `read` and no fork. */
+export function writeServeFile(root: string, info: ServeInfo): void {
+  const { dir, file } = servePaths(root);
+  mkdirInside(root, dir, '.baton folder');
+  // Local state with a secret in it: never committed ('wx' never writes through a planted link).
+  try {
+    writeFileSync(join(dir, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n', {
+      flag: 'wx',
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  writeFileAtomic(file, `${JSON.stringify(info)}\n`, { mode: 0o600, durable: false });
+}
+
+/** Removes serve.json only while it still names this server (a successor may have written its own). */
+export function removeServeFile(root: string, token: string): void {
+  if (readServeFile(root)?.token === token) unlinkQuietly(servePaths(root).file);
+}
+
+/** The running server's version, or undefined when nothing answers as it should within `timeoutMs`. */
+export function probe(
+  info: ServeInfo,
+  path = '/health',
+  method = 'GET',
+  timeoutMs = 2000,
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const req = request(
+      `${info.url}${path}`,
+      { method, headers: { Authorization: `Bearer ${info.token}` }, timeout: timeoutMs },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk.length + body.length > 4096 ? '' : chunk));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return resolve(undefined);
+          if (path !== '/health') return resolve('');
+          try {
+            const seen = JSON.parse(body) as { version?: unknown; pid?: unknown };
+            resolve(typeof seen.version === 'string' && seen.pid === info.pid ? seen.version : undefined);
+          } catch {
+            resolve(undefined);
+          }
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(undefined));
+    req.end();
+  });
+}

@@ -1,0 +1,274 @@
+/**
+ * `baton serve` as a real process: the contract (first line, serve.json, POST /hooks/EVENT answers
+ * what `baton hook EVENT` prints), who may ask, one server per project, idle end, replacement of
+ * another version, and the plugin's shell client, which judges in process whenever the server
+ * cannot answer.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { baton, BIN, cleanEnv, ROOT } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+const TASK = '.claude/state/current-task.json';
+const WRAPPER = join(ROOT, 'plugin', 'bin', 'baton');
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stderr(): string;
+}
+
+/** A git project on the eneo profile whose task is in GREEN: test files are frozen. */
+function greenProject() {
+  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+  spawnSync('git', ['init', '-q'], { cwd: tree.dir });
+  for (const args of [
+    ['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
+    ['set', TASK, 'tdd_phase', 'GREEN'],
+  ]) {
+    const result = baton(args, { cwd: tree.dir });
+    assert.equal(result.code, 0, result.stderr);
+  }
+  return tree;
+}
+
+function startServe(cwd: string, args: string[] = ['--port', '0']): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+    cwd,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve({ url: out.split('\n')[0]!, child, exited, stderr: () => err });
+    });
+    void exited.then((code) => reject(new Error(`baton serve exited ${code}: ${err}`)));
+  });
+}
+
+function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  method = 'POST',
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function serveFile(dir: string): { url: string; pid: number; token: string; version: string } {
+  return JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8'));
+}
+
+const auth = (dir: string) => ({ Authorization: `Bearer ${serveFile(dir).token}` });
+
+function writePayload(dir: string, file: string): string {
+  return JSON.stringify({
+    session_id: 's1',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(dir, file), content: 'x\n' },
+    cwd: dir,
+  });
+}
+
+/** The plugin's hook wrapper as Claude Code runs it (CLAUDE_PROJECT_DIR set), stdin the payload. */
+function wrapper(dir: string, event: string, payload: string, env: Record<string, string> = {}) {
+  const result = spawnSync('sh', [WRAPPER, 'hook', event], {
+    cwd: dir,
+    env: cleanEnv({ CLAUDE_PROJECT_DIR: dir, ...env }),
+    input: payload,
+    encoding: 'utf8',
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function answered(dir: string): Promise<number> {
+  const info = serveFile(dir);
+  return JSON.parse((await post(`${info.url}/health`, '', auth(dir), 'GET')).body).answered;
+}
+
+describe('baton serve', () => {
+  it('prints its URL first, writes serve.json 0600, and answers a hook exactly as baton hook prints it', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const server = await startServe(p.dir);
+    t.after(() => server.child.kill('SIGKILL'));
+    assert.match(server.url, /^baton serve: http:\/\/127\.0\.0\.1:\d+$/);
+    const info = serveFile(p.dir);
+    assert.equal(`baton serve: ${info.url}`, server.url);
+    assert.equal(info.pid, server.child.pid);
+    assert.equal(`baton ${info.version}\n`, baton(['--version'], { cwd: p.dir }).stdout);
+    assert.match(info.token, /^[\w-]{32,}$/);
+    assert.equal(statSync(join(p.dir, '.baton', 'serve.json')).mode & 0o777, 0o600);
+    assert.equal(
+      readFileSync(join(p.dir, '.baton', '.gitignore'), 'utf8')
+        .trim()
+        .split('\n')
+        .at(-1),
+      '*',
+    );
+
+    for (const file of ['tests/test_gate.py', 'src/app.py']) {
+      const payload = writePayload(p.dir, file);
+      const served = await post(`${info.url}/hooks/PreToolUse`, payload, auth(p.dir));
+      const command = baton(['hook', 'PreToolUse'], { cwd: p.dir, input: payload });
+      assert.equal(served.status, 200);
+      assert.equal(served.body, command.stdout, file);
+    }
+    const denied = await post(`${info.url}/hooks/PreToolUse`, writePayload(p.dir, 'tests/test_gate.py'), auth(p.dir));
+    assert.match(JSON.parse(denied.body).hookSpecificOutput.permissionDecision, /^deny$/);
+    assert.match(denied.body, /gate-green/);
+    // An event the profile leaves alone, and one the host does not have: what baton hook says.
+    assert.deepEqual(await post(`${info.url}/hooks/Notification`, '{}', auth(p.dir)), { status: 200, body: '' });
+    const unknown = await post(`${info.url}/hooks/pretooluse`, writePayload(p.dir, 'src/a.py'), auth(p.dir));
+    assert.match(JSON.parse(unknown.body).hookSpecificOutput.permissionDecisionReason, /unknown event 'pretooluse'/);
+    // A body past the hook stdin bound reads as garbage, which a gated event denies.
+    const huge = await post(`${info.url}/hooks/PreToolUse`, `{"x":"${'a'.repeat(33 * 1024 * 1024)}"}`, auth(p.dir));
+    assert.match(huge.body, /"permissionDecision":"deny"/);
+    assert.match(huge.body, /not a JSON object of at most 32 MiB/);
+  });
+
+  it('refuses a request without the token, with a wrong one, for another Host or from a web page, judging nothing', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const server = await startServe(p.dir);
+    t.after(() => server.child.kill('SIGKILL'));
+    const { url, token } = serveFile(p.dir);
+    const port = new URL(url).port;
+    const payload = writePayload(p.dir, 'tests/test_gate.py');
+    const attempts: Record<string, string>[] = [
+      {},
+      { Authorization: 'Bearer wrong-token-of-the-same-length-xxxx' },
+      { Authorization: token },
+      { Authorization: `Bearer ${token}`, Host: `attacker.example:${port}` },
+      { Authorization: `Bearer ${token}`, Host: `127.0.0.1:1` },
+      { Authorization: `Bearer ${token}`, Origin: 'http://attacker.example' },
+    ];
+    for (const headers of attempts) {
+      const refused = await post(`${url}/hooks/PreToolUse`, payload, headers);
+      assert.equal(refused.status, 403, JSON.stringify(headers));
+      assert.doesNotMatch(refused.body, /permissionDecision/);
+    }
+    assert.equal(await answered(p.dir), 0);
+    assert.equal(
+      (await post(`${url}/hooks/PreToolUse`, payload, { Host: `localhost:${port}`, ...auth(p.dir) })).status,
+      200,
+    );
+  });
+
+  it('one per project: a second start prints the running server and exits 0; it ends when idle, and a killed one is replaced', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const first = await startServe(p.dir, ['--port', '0', '--idle-timeout', '0']);
+    t.after(() => first.child.kill('SIGKILL'));
+    const second = baton(['serve', '--port', '0'], { cwd: p.dir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.stdout.split('\n')[0], first.url);
+    assert.match(second.stderr, new RegExp(`already running for this project \\(pid ${first.child.pid}\\)`));
+
+    // Killed: its lock and serve.json stay behind; the next start takes over.
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const third = await startServe(p.dir, ['--port', '0', '--idle-timeout', '1']);
+    t.after(() => third.child.kill('SIGKILL'));
+    assert.notEqual(third.url, first.url);
+    assert.equal(serveFile(p.dir).pid, third.child.pid);
+    // Idle for a second: it ends by itself, and says so by leaving nothing behind.
+    assert.equal(await third.exited, 0);
+    assert.ok(!existsSync(join(p.dir, '.baton', 'serve.json')));
+    assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')));
+  });
+
+  it('a server of another version is asked to stop and replaced', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    // An older baton's server, as serve.json and /health show it.
+    let shutdowns = 0;
+    const old = createServer((req, res) => {
+      if (req.url === '/shutdown') shutdowns++;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ version: '0.0.1-old', pid: process.pid }));
+    });
+    await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
+    t.after(() => old.close());
+    const oldUrl = `http://127.0.0.1:${(old.address() as AddressInfo).port}`;
+    mkdirSync(join(p.dir, '.baton'), { recursive: true });
+    writeFileSync(
+      join(p.dir, '.baton', 'serve.json'),
+      JSON.stringify({ url: oldUrl, pid: process.pid, token: 'old-token', version: '0.0.1-old' }),
+      { mode: 0o600 },
+    );
+    const server = await startServe(p.dir);
+    t.after(() => server.child.kill('SIGKILL'));
+    assert.equal(shutdowns, 1);
+    assert.notEqual(serveFile(p.dir).version, '0.0.1-old');
+    assert.equal(serveFile(p.dir).pid, server.child.pid);
+  });
+
+  it("the plugin's shell client: the server answers as the CLI would; killed, slow or garbled, the hook is judged in process", async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const server = await startServe(p.dir);
+    t.after(() => server.child.kill('SIGKILL'));
+    const test = writePayload(p.dir, 'tests/test_gate.py');
+    const source = writePayload(p.dir, 'src/app.py');
+    for (const payload of [test, source]) {
+      const before = await answered(p.dir);
+      const served = wrapper(p.dir, 'PreToolUse', payload);
+      assert.equal(await answered(p.dir), before + 1, 'the server answered');
+      assert.deepEqual(served, wrapper(p.dir, 'PreToolUse', payload, { BATON_SERVE_SKIP: '1' }));
+    }
+    assert.match(wrapper(p.dir, 'PreToolUse', test).stdout, /"permissionDecision":"deny".*gate-green/);
+
+    server.child.kill('SIGKILL');
+    await server.exited;
+    assert.ok(existsSync(join(p.dir, '.baton', 'serve.json')), 'a killed server leaves serve.json behind');
+    assert.match(wrapper(p.dir, 'PreToolUse', test).stdout, /"permissionDecision":"deny".*gate-green/);
+
+    // Something else answers at the address serve.json names (a live pid: this test's).
+    for (const reply of ['{"hookSpecificOutput":{}}', 'garbage', '']) {
+      const squatter = createServer((_req, res) => {
+        res.writeHead(reply === '' ? 500 : 200);
+        res.end(reply);
+      });
+      await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(squatter.address() as AddressInfo).port}`;
+      writeFileSync(
+        join(p.dir, '.baton', 'serve.json'),
+        JSON.stringify({ url, pid: process.pid, token: 't', version: 'x' }),
+      );
+      // spawnSync would block this process, and with it the squatter: the wrapper runs async.
+      const out = await new Promise<string>((resolve) => {
+        const child = spawn('sh', [WRAPPER, 'hook', 'PreToolUse'], {
+          cwd: p.dir,
+          env: cleanEnv({ CLAUDE_PROJECT_DIR: p.dir }),
+        });
+        let text = '';
+        child.stdout.on('data', (chunk) => (text += chunk));
+        child.on('close', () => resolve(text));
+        child.stdin.end(test);
+      });
+      squatter.close();
+      assert.match(out, /"permissionDecision":"deny".*gate-green/, reply);
+    }
+  });
+});
