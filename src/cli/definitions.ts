@@ -470,7 +470,7 @@ const list: CommandDef[] = [
     name: 'install',
     summary: "write baton's hooks into an agent host's settings (Claude Code, Codex, Gemini CLI, Cursor)",
     usage: [
-      'claude [--project|--user] [--command CMD] [--no-statusline] [--replace-statusline] [--remove] [--dry-run]',
+      'claude [--project|--user] [--command CMD] [--no-statusline] [--replace-statusline] [--serve] [--remove] [--dry-run]',
       'codex|gemini|cursor [--project|--user] [--command CMD] [--remove] [--dry-run]',
     ],
     positionals: [1, 1],
@@ -486,6 +486,10 @@ const list: CommandDef[] = [
       { name: 'command', value: 'CMD', help: "the command the hooks run (default: this install's bin/baton.js)" },
       { name: 'no-statusline', help: 'leave the status line alone' },
       { name: 'replace-statusline', help: "replace a status line that is not baton's" },
+      {
+        name: 'serve',
+        help: 'claude: each session starts baton serve (env BATON_SERVE=1), which answers the hooks (docs/serve.md)',
+      },
       { name: 'remove', help: "remove baton's entries" },
       { name: 'dry-run', help: 'print the settings that would be written' },
     ],

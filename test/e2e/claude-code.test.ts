@@ -336,3 +336,69 @@ test(
     assert.equal(readFileSync(join(p.project, 'src', 'app.py'), 'utf8'), 'VALUE = 1\n', 'nothing ran unasked');
   },
 );
+
+test(
+  'baton serve (BATON_SERVE=1): SessionStart starts the server, which denies a GREEN test write; killed mid-session, the next test write is still denied, judged in process',
+  { timeout: 180_000 },
+  async (t) => {
+    const p = eneoProject();
+    t.after(p.cleanup);
+    const serveFile = join(p.project, '.baton', 'serve.json');
+    const served = () => JSON.parse(readFileSync(serveFile, 'utf8')) as { pid: number };
+    // Whatever happens, no server outlives the test.
+    t.after(() => {
+      try {
+        process.kill(served().pid, 'SIGKILL');
+      } catch {
+        // gone already, or never started
+      }
+    });
+    const log = join(p.dir, 'hooks.log');
+    const first = join(p.project, 'tests', 'test_gate.py');
+    const second = join(p.project, 'tests', 'test_other.py');
+    const allowed = join(p.project, 'src', 'app.py');
+    let serverPid = 0;
+    const model = await startMockModel(
+      [
+        { tool: 'Write', input: { file_path: first, content: 'def test_x():\n    assert False\n' } },
+        { tool: 'Write', input: { file_path: allowed, content: 'VALUE = 1\n' } },
+        { tool: 'Write', input: { file_path: second, content: 'def test_y():\n    assert False\n' } },
+        { text: 'All done.' },
+      ],
+      {},
+      {
+        // Before the third tool call: the server dies as a crash would, leaving serve.json behind.
+        beforeTurn: (n) => {
+          if (n !== 3) return;
+          serverPid = served().pid;
+          process.kill(serverPid, 'SIGKILL');
+        },
+      },
+    );
+    t.after(() => model.close());
+    const run = await runClaude(p.project, { ...claudeEnv(p.home, model), BATON_SERVE: '1', BATON_DEBUG_LOG: log }, [
+      '-p',
+      'make the failing test pass',
+      '--output-format',
+      'json',
+      '--permission-mode',
+      'bypassPermissions',
+      '--plugin-dir',
+      PLUGIN,
+    ]);
+    assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+    assert.ok(serverPid > 0, 'the server was running by the third turn');
+    assert.ok(!existsSync(first) && !existsSync(second), 'neither test file was written in GREEN');
+    assert.equal(readFileSync(allowed, 'utf8'), 'VALUE = 1\n', 'the allowed Write happened');
+    const results = toolResults(model);
+    assert.match(results.get('toolu_mock_1')?.text ?? '', /gate-green/);
+    assert.match(results.get('toolu_mock_3')?.text ?? '', /gate-green/);
+    // Who judged each: the server's process, then (the server dead) the hook's own.
+    const denials = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('deny by gate-green'));
+    const judge = (file: string) => denials.find((line) => line.includes(file))?.match(/pid=(\d+)/)?.[1];
+    assert.equal(judge(first), String(serverPid), readFileSync(log, 'utf8'));
+    assert.ok(judge(second) !== undefined && judge(second) !== String(serverPid), readFileSync(log, 'utf8'));
+  },
+);

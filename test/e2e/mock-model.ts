@@ -84,7 +84,12 @@ function agentOf(body: any): string | undefined {
   return /\[\[agent:([a-z0-9-]+)\]\]/.exec(textOf(first?.content))?.[1];
 }
 
-export async function startMockModel(script: Turn[], agents: Record<string, Turn[]> = {}): Promise<MockModel> {
+/** `beforeTurn(n)` runs before the n-th main-conversation turn (from 1) is answered. */
+export async function startMockModel(
+  script: Turn[],
+  agents: Record<string, Turn[]> = {},
+  options: { beforeTurn?: (n: number) => void } = {},
+): Promise<MockModel> {
   const requests: LoggedRequest[] = [];
   let turn = 0;
   let served = 0;
@@ -112,7 +117,10 @@ export async function startMockModel(script: Turn[], agents: Record<string, Turn
       if (own) {
         const index = (body.messages ?? []).filter((message: any) => message.role === 'assistant').length;
         step = own[Math.min(index, own.length - 1)] as Turn;
-      } else if (conversation) step = script[Math.min(turn++, script.length - 1)] as Turn;
+      } else if (conversation) {
+        options.beforeTurn?.(turn + 1);
+        step = script[Math.min(turn++, script.length - 1)] as Turn;
+      }
       answer(res, body, step, ++served);
     });
   });

@@ -212,3 +212,16 @@ test('inside the project the command is relative to $CLAUDE_PROJECT_DIR', (t) =>
   assert.equal(defaultCommand(bin, 'project', tree.dir, 'codex').relative, true);
   assert.equal(defaultCommand(bin, 'user', tree.dir, 'codex').relative, false);
 });
+
+test('--serve sets env.BATON_SERVE for Claude Code sessions beside the env already there; --remove takes only it out', (t) => {
+  const p = project({ '.claude/settings.json': JSON.stringify({ env: { KEEP: 'me' } }) });
+  t.after(p.cleanup);
+  assert.equal(p.install('--serve').code, 0);
+  assert.deepEqual(p.read().env, { KEEP: 'me', BATON_SERVE: '1' });
+  assert.match(p.install('--serve').stderr, /already up to date/);
+  assert.equal(p.install('--remove').code, 0);
+  assert.deepEqual(p.read().env, { KEEP: 'me' });
+  const codex = baton(['install', 'codex', '--serve'], { cwd: p.dir, env: { HOME: join(p.dir, 'home') } });
+  assert.equal(codex.code, 2);
+  assert.match(codex.stderr, /--serve is for claude only/);
+});

@@ -30,9 +30,15 @@ export default async function install(args: string[], cli: CommandIo): Promise<n
     replaceStatusLine: flags['replace-statusline'] === true,
     remove: flags.remove === true,
     dryRun: flags['dry-run'] === true,
+    serve: flags.serve === true,
     script: cli.script ?? '',
   };
   if (command !== undefined) options.command = command;
+  if (options.serve && host !== 'claude')
+    throw usageError(
+      '--serve is for claude only: other hosts start the server with baton serve --detach',
+      usageLine(def),
+    );
   const result = installHooks(host as HostName, options);
   if (options.dryRun) cli.out(result.text);
   for (const note of result.notes) cli.err(`baton install: ${note}\n`);

@@ -27,6 +27,8 @@ export interface InstallOptions {
   replaceStatusLine: boolean;
   remove: boolean;
   dryRun: boolean;
+  /** Claude Code: the session starts `baton serve`, which then answers the hooks (docs/serve.md). */
+  serve?: boolean;
   /** Path of the running CLI script (process.argv[1]). */
   script: string;
 }
@@ -149,6 +151,7 @@ export function installHooks(host: HostName, options: InstallOptions): InstallRe
     hooks: host === 'claude' ? hookEntries(cli) : hostHookEntries(host, cli),
     replaceStatusLine: options.replaceStatusLine,
     remove: options.remove,
+    serve: options.serve === true && host === 'claude',
   };
   if (options.statusLine && host === 'claude')
     request.statusLine = { type: 'command', command: `${cli} statusline`, padding: 0 };

@@ -16,6 +16,8 @@ export interface MergeRequest {
   replaceStatusLine?: boolean;
   /** Remove baton's entries and add nothing (`--remove`). */
   remove?: boolean;
+  /** `env.BATON_SERVE = "1"`: the session's SessionStart starts `baton serve` (docs/serve.md). */
+  serve?: boolean;
 }
 
 export interface MergeResult {
@@ -80,6 +82,13 @@ export function mergeSettings(current: Settings, request: MergeRequest): MergeRe
       hooks[event] = [...((hooks[event] as unknown[] | undefined) ?? []), ...entries];
   }
   if (Object.keys(hooks).length > 0 || current.hooks !== undefined) settings.hooks = hooks;
+
+  const env = isObject(current.env) ? current.env : undefined;
+  if (request.remove && env?.BATON_SERVE === '1') {
+    const { BATON_SERVE: _off, ...rest } = env;
+    if (Object.keys(rest).length > 0) settings.env = rest;
+    else delete settings.env;
+  } else if (!request.remove && request.serve) settings.env = { ...env, BATON_SERVE: '1' };
 
   const line = current.statusLine;
   const lineIsOurs = isObject(line) && typeof line.command === 'string' && OUR_STATUSLINE.test(line.command);
