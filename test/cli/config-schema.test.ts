@@ -69,7 +69,7 @@ describe('baton.config.json from its schema', () => {
       issues.map((i) => `${i.path}: ${i.message}`),
       [
         'bogus: unknown section; expected one of description, profile, stateDir, store, documents, pathClasses, allow, rules, disable, sessionStart, audit, wave, snapshot, stop, lanes, requiredFiles, classification, root, statusline, denyProtocol, shell, project, limits',
-        'profile: expected one of "eneo", "orchestrate", found "eneo-ish"',
+        'profile: expected one of "eneo", "orchestrate", "tdd", found "eneo-ish"',
         'pathClasses["a.b"][1]: expected string, found 1',
         'rules[0]: expected a rule with "id", "on" and "paths" (classes or globs) or "command" (a regular expression), found an object',
         'stop.waveGate: expected one of "incomplete", "blocked", "off", found "never"',

@@ -47,7 +47,7 @@ describe('the profile registry', () => {
     assert.deepEqual(mergeConfig({}, 'orchestrate').rules, []);
     assert.deepEqual(validateConfig({}, 'orchestrate').issues, []);
     assert.deepEqual(validateConfig({}, 'eneo-ish').issues, [
-      { path: 'profile', message: 'unknown profile "eneo-ish"; built-in profiles: eneo, orchestrate' },
+      { path: 'profile', message: 'unknown profile "eneo-ish"; built-in profiles: eneo, orchestrate, tdd' },
     ]);
   });
 });

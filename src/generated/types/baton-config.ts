@@ -72,9 +72,9 @@ export interface BatonConfig {
    */
   description?: string;
   /**
-   * The built-in profile the rest of the file adds to or changes.
+   * The built-in profile the rest of the file adds to or changes: eneo (the Eneo harness), orchestrate (the goal workflow), tdd (the TDD gates and wave barrier of the plugin's task commands).
    */
-  profile?: 'eneo' | 'orchestrate';
+  profile?: 'eneo' | 'orchestrate' | 'tdd';
   /**
    * Folder of the task document, its mirror and wave.json, relative to the project root (eneo: .claude/state).
    */

@@ -7,10 +7,11 @@
 import { ENEO } from './eneo.js';
 import { ORCHESTRATE } from './orchestrate.js';
 import type { Profile } from './profile.js';
+import { TDD } from './tdd.js';
 
 export type { Profile } from './profile.js';
 
-export const PROFILES: Readonly<Record<string, Profile>> = { eneo: ENEO, orchestrate: ORCHESTRATE };
+export const PROFILES: Readonly<Record<string, Profile>> = { eneo: ENEO, orchestrate: ORCHESTRATE, tdd: TDD };
 
 /**
  * The profile assumed where a project names none but baton needs a layout: `baton task` keeps
