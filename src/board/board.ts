@@ -99,6 +99,19 @@ export class Board {
     checkAgent(agent);
     if (id !== undefined) model.checkId(id);
     model.checkLease(leaseSeconds);
+    // A committed board on which the claim cannot succeed is a lost race already: answering from
+    // the lock-free read spares the lock's queue every claimant that comes after the winner. A
+    // claim is only ever won under the lock, below.
+    const seen = await this.read();
+    const now = this.clock();
+    const why = !seen
+      ? undefined
+      : id !== undefined
+        ? model.notReady(seen, id, now)
+        : model.readyIds(seen, now).length === 0
+          ? 'no item is ready'
+          : undefined;
+    if (why) return { claimed: undefined, why };
     let outcome: model.ClaimOutcome = { claimed: undefined, why: 'no item is ready' };
     await this.change((board) => {
       // The store may run this more than once (a no-op decided before locking): the last run counts.

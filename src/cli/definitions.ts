@@ -421,7 +421,7 @@ const list: CommandDef[] = [
       },
     ],
     details:
-      "Tools: init, get, update, set, consume, history, phase, gate, goal, lint. A failed call is a tool error whose text starts with baton's error code. Setup for Claude Code, Codex and Gemini: docs/mcp.md.",
+      "Tools: init, get, update, set, consume, history, phase, gate, goal, lint, work. A failed call is a tool error whose text starts with baton's error code. Setup for Claude Code, Codex and Gemini: docs/mcp.md.",
   },
   {
     name: 'ui',

@@ -23,6 +23,7 @@ import { confine, isInside } from '../fs/confine.js';
 import { builtinSchema } from '../core/schema/index.js';
 import { runtimeOptions } from '../core/runtime-options.js';
 import type { ToolSchema } from './arguments.js';
+import { Board } from '../board/board.js';
 
 export interface ToolContext {
   cwd: string;
@@ -141,7 +142,93 @@ function schemaInProject(ref: string, ctx: ToolContext): string {
   return ref;
 }
 
+/** The board's verbs for an agent; every rule is the board's, as for `baton work`. */
+async function workAction(input: Record<string, unknown>, ctx: ToolContext): Promise<Json> {
+  const board = new Board({ cwd: ctx.cwd, env: ctx.env, writer: ctx.writer });
+  const agent = str(input.agent) ?? ctx.writer;
+  const id = (): string => {
+    const value = str(input.id);
+    if (value === undefined) throw new BatonError('usage', `work ${String(input.action)} needs id`);
+    return value;
+  };
+  switch (input.action) {
+    case 'add': {
+      const title = str(input.title);
+      if (!title) throw new BatonError('usage', 'work add needs title');
+      await board.add({
+        id: id(),
+        title,
+        after: (input.after ?? []) as string[],
+        paths: (input.paths ?? []) as string[],
+        fields: (input.fields ?? {}) as JsonObject,
+      });
+      return { added: id() };
+    }
+    case 'ready':
+      return board.ready();
+    case 'claim': {
+      const outcome = await board.claim(str(input.id), agent, input.lease as number | undefined);
+      return outcome.claimed !== undefined
+        ? { claimed: outcome.claimed, ...outcome.claim }
+        : { claimed: null, why: outcome.why };
+    }
+    case 'heartbeat':
+      return (await board.heartbeat(id(), agent)) as unknown as Json;
+    case 'done':
+      await board.done(id(), agent);
+      return { done: id() };
+    case 'block':
+      await board.block(id(), agent, str(input.reason) ?? 'blocked');
+      return { blocked: id() };
+    case 'release':
+      await board.release(id(), agent);
+      return { released: id() };
+    case 'wait': {
+      const atLeast = input.atLeast as number | undefined;
+      const mode =
+        atLeast !== undefined ? { atLeast } : input.mode === 'any' ? { any: true as const } : { all: true as const };
+      return (await board.wait(
+        (input.ids ?? []) as string[],
+        mode,
+        (input.timeout as number | undefined) ?? 0,
+      )) as unknown as Json;
+    }
+    default: {
+      const current = await board.current();
+      const one = str(input.id);
+      return (one === undefined ? current : (current.items[one] ?? null)) as unknown as Json;
+    }
+  }
+}
+
 export const TOOLS: ToolDef[] = [
+  {
+    name: 'work',
+    description:
+      'The work board (baton work): add, claim (first ready without id), heartbeat, done, block, release, wait, show.',
+    inputSchema: schema(
+      {
+        action: {
+          type: 'string',
+          enum: ['add', 'ready', 'claim', 'heartbeat', 'done', 'block', 'release', 'wait', 'show'],
+        },
+        id: { type: 'string' },
+        agent: { type: 'string', description: 'default: the writer' },
+        title: { type: 'string' },
+        after: PATHS,
+        paths: { ...PATHS, description: 'globs reserved while claimed' },
+        fields: { type: 'object' },
+        lease: { type: 'integer', minimum: 1, maximum: 86400 },
+        reason: { type: 'string' },
+        ids: PATHS,
+        mode: { type: 'string', enum: ['all', 'any'] },
+        atLeast: { type: 'integer', minimum: 1 },
+        timeout: { type: 'number', minimum: 0, maximum: 86400 },
+      },
+      ['action'],
+    ),
+    run: async (input, ctx) => workAction(input, ctx),
+  },
   {
     name: 'init',
     description:

@@ -94,13 +94,15 @@ describe('baton mcp', () => {
       'phase',
       'set',
       'update',
+      'work',
     ]);
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length <= 140, `${tool.name}: description under 140 characters`);
       assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
     }
+    // 6,000 bytes held the document, run and goal tools; the work board's one tool adds ~900.
     assert.ok(
-      JSON.stringify(tools).length < 6000,
+      JSON.stringify(tools).length < 7000,
       `all schemas together stay small (${JSON.stringify(tools).length} bytes)`,
     );
   });
@@ -123,6 +125,24 @@ describe('baton mcp', () => {
       [6, 5],
     );
     assert.equal(history[0]?.writer, 'mcp:test-client');
+  });
+
+  it('work: add, claim, a lost claim, done only by the holder, and a wait that is met', async () => {
+    await ok('work', { action: 'add', id: 'w1', title: 'first', paths: ['src/w1.ts'] });
+    await fails('work', { action: 'add', id: 'w2', title: 'second', paths: ['src/*.ts'] }, 'conflict');
+    const claimed = (await ok('work', { action: 'claim', agent: 'a1', lease: 60 })) as {
+      claimed: string;
+      token: number;
+    };
+    assert.equal(claimed.claimed, 'w1');
+    assert.deepEqual(await ok('work', { action: 'claim', id: 'w1', agent: 'a2' }), {
+      claimed: null,
+      why: `item w1 is held by a1 until ${(JSON.parse(onDisk('.claude/state/board.json')) as { items: { w1: { claim: { expires: string } } } }).items.w1.claim.expires}`,
+    });
+    await fails('work', { action: 'done', id: 'w1', agent: 'a2' }, 'conflict');
+    assert.deepEqual(await ok('work', { action: 'done', id: 'w1', agent: 'a1' }), { done: 'w1' });
+    const met = (await ok('work', { action: 'wait', ids: ['w1'], mode: 'all', timeout: 1 })) as { met: boolean };
+    assert.equal(met.met, true);
   });
 
   it('phase start/done and gate drive a run; the gate reads evidence files from the project', async () => {
