@@ -107,9 +107,29 @@ describe('baton work', () => {
     assert.equal(readFileSync(join(dir, BOARD), 'utf8'), before);
     // Cleared and made again under a laxer schema, the document is no board for baton work.
     assert.equal(baton(['clear', BOARD], { cwd: dir }).code, 0);
-    const lax = baton(['init', BOARD, '--schema', 'any', '--argjson', 'items', '{}', '--argjson', 'claims', '0'], {
-      cwd: dir,
-    });
+    const forgedItem = {
+      title: 'A',
+      after: [],
+      paths: [],
+      fields: {},
+      status: 'open',
+      added_at: '2026-01-01T00:00:00Z',
+    };
+    const lax = baton(
+      [
+        'init',
+        BOARD,
+        '--schema',
+        'any',
+        '--argjson',
+        'items',
+        JSON.stringify({ a: forgedItem }),
+        '--argjson',
+        'claims',
+        '0',
+      ],
+      { cwd: dir },
+    );
     assert.equal(lax.code, 0, lax.stderr);
     const claim = work('claim', '--as', 'w2');
     assert.equal(claim.code, 5, claim.stderr);
