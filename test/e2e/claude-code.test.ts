@@ -402,3 +402,57 @@ test(
     assert.ok(judge(second) !== undefined && judge(second) !== String(serverPid), readFileSync(log, 'utf8'));
   },
 );
+
+test(
+  'baton serve (BATON_SERVE=1): the wave barrier counts three parallel subagents, each SubagentStop answered by the server',
+  { timeout: 180_000 },
+  async (t) => {
+    const p = eneoProject();
+    t.after(p.cleanup);
+    const serveFile = join(p.project, '.baton', 'serve.json');
+    t.after(() => {
+      try {
+        process.kill(JSON.parse(readFileSync(serveFile, 'utf8')).pid, 'SIGKILL');
+      } catch {
+        // gone already, or never started
+      }
+    });
+    const opened = baton(['task', 'wave-start', '1', '3'], { cwd: p.project });
+    assert.equal(opened.code, 0, opened.stderr);
+    const log = join(p.dir, 'hooks.log');
+    const agent = (name: string) => ({
+      tool: 'Agent',
+      input: {
+        description: `part ${name}`,
+        subagent_type: 'general-purpose',
+        prompt: `[[agent:${name}]] do part ${name}`,
+        run_in_background: false,
+      },
+    });
+    const names = ['one', 'two', 'three'];
+    const model = await startMockModel(
+      [{ tools: names.map(agent) }, { text: 'All three done.' }],
+      Object.fromEntries(names.map((name) => [name, [{ text: `DONE|part ${name}` }]])),
+    );
+    t.after(() => model.close());
+    const run = await runClaude(p.project, { ...claudeEnv(p.home, model), BATON_SERVE: '1', BATON_DEBUG_LOG: log }, [
+      '-p',
+      'run the wave',
+      '--output-format',
+      'json',
+      '--permission-mode',
+      'bypassPermissions',
+      '--plugin-dir',
+      PLUGIN,
+    ]);
+    assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+    const wave = JSON.parse(readFileSync(join(p.project, '.claude', 'state', 'wave.json'), 'utf8'));
+    assert.deepEqual([wave.wave, wave.done, wave.expected, wave.status], [1, 3, 3, 'ready-for-next-wave']);
+    const serverPid = JSON.parse(readFileSync(serveFile, 'utf8')).pid as number;
+    const counted = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => /\[wave-barrier\] wave 1: \d\/3/.test(line));
+    assert.equal(counted.length, 3, readFileSync(log, 'utf8'));
+    for (const line of counted) assert.match(line, new RegExp(`pid=${serverPid} `), 'the server counted it');
+  },
+);

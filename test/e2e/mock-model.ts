@@ -11,7 +11,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-export type Turn = { tool: string; input: Record<string, unknown> } | { text: string };
+export type ToolCall = { tool: string; input: Record<string, unknown> };
+/** One assistant message: a tool call, several at once (Claude Code runs them in parallel), or text. */
+export type Turn = ToolCall | { tools: ToolCall[] } | { text: string };
 
 export interface LoggedRequest {
   url: string;
@@ -31,11 +33,18 @@ function sse(res: ServerResponse, type: string, data: Record<string, unknown>): 
 }
 
 function answer(res: ServerResponse, body: any, step: Turn, id: number): void {
-  const block =
-    'tool' in step
-      ? { type: 'tool_use', id: `toolu_mock_${id}`, name: step.tool, input: step.input }
-      : { type: 'text', text: step.text };
-  const stop = 'tool' in step ? 'tool_use' : 'end_turn';
+  const calls = 'tools' in step ? step.tools : 'tool' in step ? [step] : [];
+  // One call keeps the id toolu_mock_<id>; several get toolu_mock_<id>_<n>.
+  const blocks: Record<string, unknown>[] =
+    'text' in step
+      ? [{ type: 'text', text: step.text }]
+      : calls.map((call, n) => ({
+          type: 'tool_use',
+          id: calls.length === 1 ? `toolu_mock_${id}` : `toolu_mock_${id}_${n + 1}`,
+          name: call.tool,
+          input: call.input,
+        }));
+  const stop = 'text' in step ? 'end_turn' : 'tool_use';
   const message = {
     id: `msg_mock_${id}`,
     type: 'message',
@@ -48,25 +57,24 @@ function answer(res: ServerResponse, body: any, step: Turn, id: number): void {
   };
   if (!body?.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ...message, content: [block], stop_reason: stop }));
+    res.end(JSON.stringify({ ...message, content: blocks, stop_reason: stop }));
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   sse(res, 'message_start', { message });
-  if (block.type === 'text') {
-    sse(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-    sse(res, 'content_block_delta', {
-      index: 0,
-      delta: { type: 'text_delta', text: (block as { text: string }).text },
-    });
-  } else {
-    sse(res, 'content_block_start', { index: 0, content_block: { ...block, input: {} } });
-    sse(res, 'content_block_delta', {
-      index: 0,
-      delta: { type: 'input_json_delta', partial_json: JSON.stringify((block as { input: unknown }).input) },
-    });
-  }
-  sse(res, 'content_block_stop', { index: 0 });
+  blocks.forEach((block, index) => {
+    if (block.type === 'text') {
+      sse(res, 'content_block_start', { index, content_block: { type: 'text', text: '' } });
+      sse(res, 'content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
+    } else {
+      sse(res, 'content_block_start', { index, content_block: { ...block, input: {} } });
+      sse(res, 'content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
+    }
+    sse(res, 'content_block_stop', { index });
+  });
   sse(res, 'message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 1 } });
   sse(res, 'message_stop', {});
   res.end();
