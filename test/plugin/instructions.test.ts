@@ -11,6 +11,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   actionsOf,
+  mcpExamples,
+  mcpTools,
   namesACommand,
   pluginFiles,
   runCommand,
@@ -149,6 +151,26 @@ describe('plugin instructions', () => {
       [],
       'a skill, command or agent file that no workflow follows: add it to WORKFLOWS in test/plugin/instructions.test.ts',
     );
+  });
+
+  it('every MCP call a file shows names a tool baton mcp serves, with arguments its schema takes', (t) => {
+    const project = scratchProject();
+    t.after(project.cleanup);
+    const tools = mcpTools(project);
+    const examples = pluginFiles().flatMap((file) => mcpExamples(file).map((example) => ({ file, ...example })));
+    assert.ok(examples.length >= 6, `${examples.length} examples`);
+    for (const { file, tool, args, line } of examples) {
+      const where = `plugin/${file}:${line}: ${tool} ${args}`;
+      const schema = tools.get(tool);
+      assert.ok(schema, `${where}: baton mcp has no tool ${tool}`);
+      const call = JSON.parse(args) as Record<string, unknown>;
+      for (const key of Object.keys(call)) assert.ok(key in schema.properties, `${where}: ${tool} takes no '${key}'`);
+      for (const key of schema.required ?? []) assert.ok(key in call, `${where}: ${tool} needs '${key}'`);
+      for (const [key, value] of Object.entries(call)) {
+        const allowed = schema.properties[key]?.enum as unknown[] | undefined;
+        if (allowed) assert.ok(allowed.includes(value), `${where}: ${key} must be one of ${allowed.join(', ')}`);
+      }
+    }
   });
 
   for (const [name, steps] of Object.entries(WORKFLOWS)) {

@@ -209,3 +209,45 @@ export function namesACommand(project: Project, words: string[]): boolean {
   const result = spawnSync('sh', [PLUGIN_BATON, ...words, '--help'], { cwd: project.dir, env: project.env });
   return result.status === 0;
 }
+
+/** A call of one of baton's MCP tools that a file shows: the tool named last before it, and its arguments. */
+export interface McpExample {
+  tool: string;
+  args: string;
+  line: number;
+}
+
+/** The `{...}` spans of the prose, each with the `mcp__plugin_baton_baton__<tool>` named last before it. */
+export function mcpExamples(file: string): McpExample[] {
+  const body = numberedBody(file, '');
+  const examples: McpExample[] = [];
+  let tool = '';
+  body.split('\n').forEach((text, index) => {
+    for (const match of text.matchAll(/mcp__plugin_baton_baton__([a-z_]+)|`(\{[^`]*\})`/g)) {
+      if (match[1]) tool = match[1];
+      else if (tool) examples.push({ tool, args: match[2] as string, line: index + 1 });
+    }
+  });
+  return examples;
+}
+
+/** The tools `baton mcp` serves, with their input schemas (tools/list over stdio). */
+export function mcpTools(project: Project): Map<string, { properties: Record<string, any>; required?: string[] }> {
+  const lines = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  const result = spawnSync('sh', [PLUGIN_BATON, 'mcp'], {
+    cwd: project.dir,
+    env: project.env,
+    input: lines.map((line) => JSON.stringify(line)).join('\n') + '\n',
+    encoding: 'utf8',
+  });
+  const listed = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .find((message) => message.id === 2);
+  return new Map(listed.result.tools.map((tool: any) => [tool.name, tool.inputSchema]));
+}
