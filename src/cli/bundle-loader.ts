@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { fnv1a32 } from '../core/hash.js';
 import { userTempDir } from '../fs/temp-dir.js';
+import { mkdirInside } from '../fs/confine.js';
 import { CODE_FILE_MAX_BYTES, readBytesBounded, readFileBounded } from '../fs/bounded-read.js';
 
 /**
@@ -68,9 +69,12 @@ function saveCache(script: Script, places: string[], name: string): void {
   const data = script.createCachedData();
   for (const place of places) {
     try {
-      mkdirSync(dirname(place), { recursive: true });
+      // The folder must stay inside the one it belongs to (the bundle's, or the user's temp
+      // folder) after symlinks: a .cache linked elsewhere is not written into. The temp name is
+      // created fresh ('wx'), never opened through a link planted at it.
+      mkdirInside(dirname(dirname(place)), dirname(place), 'code cache folder');
       const temp = `${place}.${process.pid}.tmp`;
-      writeFileSync(temp, data);
+      writeFileSync(temp, data, { flag: 'wx' });
       renameSync(temp, place);
       dropStale(dirname(place), name);
       return;

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { confine, mkdirInside } from '../../fs/confine.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -120,8 +122,12 @@ async function agent(cli: CommandIo, dir: string, name: string, wave: number, up
     await sleep(Math.random() * 10);
   }
   const evidence = `.ai_log/wave-${wave}-${name}.md`;
-  mkdirSync(join(dir, '.ai_log'), { recursive: true });
-  writeFileSync(join(dir, evidence), `# ${name}\n\nwave ${wave}: ${updates} updates\n`);
+  // Inside the demo's folder after symlinks, as every write of the engine.
+  mkdirInside(dir, join(dir, '.ai_log'), 'demo log folder');
+  writeFileAtomic(
+    confine(dir, join(dir, evidence), 'demo evidence'),
+    `# ${name}\n\nwave ${wave}: ${updates} updates\n`,
+  );
   await run.update(
     '.phases[$p] |= ((. // {agent: "demo", status: "in_progress", outputs: {}, evidence: []}) | .outputs[$a] = $path | .evidence += [$path])',
     {
