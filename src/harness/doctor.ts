@@ -21,7 +21,7 @@ import type { Finding } from '../doctor/checks.js';
 import { sandboxMode } from './sandbox/probe.js';
 import { hostTrustRows } from './hosts/host-trust.js';
 import type { HarnessConfig } from '../project/config.js';
-import { readStateText } from './state-read.js';
+import { readStateText } from './task/state-read.js';
 import { SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 export async function harnessChecks(

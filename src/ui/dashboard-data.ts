@@ -21,7 +21,7 @@ import { evaluateGate } from '../run/gate.js';
 import { phaseOrder } from '../run/show.js';
 import { isInside } from '../fs/confine.js';
 import { readFileBounded } from '../fs/bounded-read.js';
-import { readStateText } from '../harness/state-read.js';
+import { readStateText } from '../harness/task/state-read.js';
 
 export type Kind = 'task' | 'run' | 'goal' | 'document';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fnv1a32 as fingerprint } from '../../core/hash.js';
 import type { Json } from '../../core/json.js';
 import { userTempDir } from '../../fs/temp-dir.js';
-import { readStateText } from '../state-read.js';
+import { readStateText } from '../task/state-read.js';
 
 const CACHE_TTL_MS = 5000;
 

@@ -16,7 +16,7 @@ import { stateLockPath, withStateLock } from './state-lock.js';
 import { heldBy } from './shell-lock.js';
 import { stateError, stateExit } from './errors.js';
 import { stateNote, type TaskSetup } from './setup.js';
-import { readStateText } from '../state-read.js';
+import { readStateText } from './state-read.js';
 
 const PHASES = ['RED', 'GREEN', 'REFACTOR', 'FREE'];
 const WRITER = 'eneo-state';

@@ -14,7 +14,7 @@ import { confine } from '../../fs/confine.js';
 import type { HandlerContext } from '../hooks/handlers/handler-context.js';
 import { withStateLock } from './state-lock.js';
 import type { HookOutcome } from '../hooks/types.js';
-import { readStateText } from '../state-read.js';
+import { readStateText } from './state-read.js';
 import { isReadRefusal } from '../../fs/bounded-read.js';
 
 export interface WaveFile {

@@ -7,7 +7,7 @@ import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
 import { isDirectory, isFile } from '../../../fs/stat.js';
-import { readStateText } from '../../state-read.js';
+import { readStateText } from '../../task/state-read.js';
 
 /**
  * PreCompact: a history revision of each configured document (so `baton history` / `baton show`

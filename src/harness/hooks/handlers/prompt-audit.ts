@@ -8,7 +8,7 @@ import type { HookOutcome } from '../types.js';
 import { isoSeconds } from '../../../core/time.js';
 import type { HandlerContext } from './handler-context.js';
 import { isStopBlockReason } from './stop.js';
-import { readStateText } from '../../state-read.js';
+import { readStateText } from '../../task/state-read.js';
 
 /**
  * UserPromptSubmit audit: one JSONL record with the prompt's hash and length, never

@@ -3,7 +3,7 @@ import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { present } from '../../../core/json.js';
 import type { HandlerContext } from './handler-context.js';
-import { readStateText } from '../../state-read.js';
+import { readStateText } from '../../task/state-read.js';
 import { isReadRefusal } from '../../../fs/bounded-read.js';
 
 /**

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { HarnessConfig, StopCommand } from '../../../project/config.js';
 import type { StateReader } from '../../../project/policy/state.js';
 import { blockedReasons, isReady, normalizeWave } from '../../task/wave-barrier.js';
-import { readStateText } from '../../state-read.js';
+import { readStateText } from '../../task/state-read.js';
 import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal } from '../../../fs/bounded-read.js';
 
 export interface Failure {

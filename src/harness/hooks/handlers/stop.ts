@@ -6,7 +6,7 @@ import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
 import { command, PRESETS, waveGate, type CheckContext, type Failure } from './stop-checks.js';
-import { readStateText } from '../../state-read.js';
+import { readStateText } from '../../task/state-read.js';
 
 /**
  * Stop: the wave gate, the built-in presets (`stop.presets`) and the project's verification

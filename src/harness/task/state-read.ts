@@ -4,7 +4,7 @@
  * by hand or a FIFO planted at its name ends in one line naming it (a gated event then fails
  * closed) instead of filling memory or hanging the hook.
  */
-import { readFileBounded, STATE_FILE_MAX_BYTES } from '../fs/bounded-read.js';
+import { readFileBounded, STATE_FILE_MAX_BYTES } from '../../fs/bounded-read.js';
 
 export function readStateText(path: string, maxBytes = STATE_FILE_MAX_BYTES): string {
   return readFileBounded(path, maxBytes, `${path}`, 'baton writes it small; shorten it, or move it aside');
