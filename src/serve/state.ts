@@ -4,11 +4,11 @@
  * server per project: `.baton/serve.lock` (fs/lock.ts) is held for the server's whole life, so a
  * second start waits for it or reports the running one, and a dead server's lock is taken over.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { writeFileAtomic, unlinkQuietly } from '../fs/atomic.js';
-import { CONFIG_FILE_MAX_BYTES } from '../fs/bounded-read.js';
+import { readFileBounded, SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 import { mkdirInside } from '../fs/confine.js';
 
 export interface ServeInfo {
@@ -25,15 +25,17 @@ export function servePaths(root: string): { dir: string; file: string; lock: str
 
 export function readServeFile(root: string): ServeInfo | undefined {
   try {
-    const text = readFileSync(servePaths(root).file, 'utf8');
-    if (text.length > CONFIG_FILE_MAX_BYTES) return undefined;
+    const file = servePaths(root).file;
+    const text = readFileBounded(file, SMALL_FILE_MAX_BYTES, file, 'remove it; baton serve writes it again');
     const info = JSON.parse(text) as Partial<ServeInfo>;
     if (typeof info.url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+$/.test(info.url)) return undefined;
     if (typeof info.pid !== 'number' || typeof info.token !== 'string' || typeof info.version !== 'string')
       return undefined;
     return info as ServeInfo;
   } catch {
-    return undefined; // missing or half-written: no server to ask
+    // Missing, half-written, too large or not a regular file (a FIFO planted there is never
+    // waited on): no server to ask, the hook runs in its own process.
+    return undefined;
   }
 }
 

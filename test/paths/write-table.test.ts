@@ -178,4 +178,24 @@ describe('write table: the code cache and the demo folder', () => {
     assert.match(e.stderr, /demo evidence .*wave-1-agent-1\.1\.md leads outside .* through a symlink/);
     assert.deepEqual(outside.listing(), { 'victim.md': 'precious\n' });
   });
+
+  it('baton serve with .baton/ linked outside refuses (exit 4) and writes no serve.json or lock there', (t) => {
+    const { dir, cleanup } = tempTree({ '.git/HEAD': '' });
+    const outside = outsideFolder();
+    t.after(() => (cleanup(), outside.cleanup()));
+    symlinkSync(outside.dir, join(dir, '.baton'));
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'bin', 'baton.js'), 'serve', '--port', '0', '--idle-timeout', '1'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv(),
+        timeout: 120_000,
+        killSignal: 'SIGKILL',
+      },
+    );
+    assert.equal(r.status, 4, r.stdout + r.stderr);
+    assert.deepEqual(outside.listing(), {});
+  });
 });

@@ -198,6 +198,24 @@ describe('baton serve', () => {
     assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')));
   });
 
+  // Before, the start read serve.json whole and blocked on a FIFO for ever: the two-minute test
+  // timeout is that failure, not a timing.
+  it(
+    'a FIFO planted as serve.json is never waited on: the start replaces it with its own',
+    { timeout: 120_000 },
+    async (t) => {
+      const p = greenProject();
+      t.after(p.cleanup);
+      mkdirSync(join(p.dir, '.baton'), { recursive: true });
+      assert.equal(spawnSync('mkfifo', [join(p.dir, '.baton', 'serve.json')]).status, 0);
+      const server = await startServe(p.dir, ['--port', '0', '--idle-timeout', '1']);
+      t.after(() => server.child.kill('SIGKILL'));
+      assert.ok(statSync(join(p.dir, '.baton', 'serve.json')).isFile());
+      assert.equal(serveFile(p.dir).pid, server.child.pid);
+      assert.equal(await server.exited, 0);
+    },
+  );
+
   it('a server of another version is asked to stop and replaced', async (t) => {
     const p = greenProject();
     t.after(p.cleanup);
