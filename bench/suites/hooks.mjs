@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const GATE = `#!/usr/bin/env bash
+export const GATE = `#!/usr/bin/env bash
 # Reference: the Eneo phase gate in bash+jq.
 input=$(cat)
 file=$(jq -r '.tool_input.file_path // .tool_input.path // empty' <<<"$input")
