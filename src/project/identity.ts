@@ -5,6 +5,7 @@
  * with --as or BATON_WRITER is checked against it for owned fields (core/prepare-write.ts), so a
  * subagent cannot write as the orchestrator by saying so.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import { isReadRefusal, readFileBounded, SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
@@ -17,14 +18,13 @@ export interface Identity {
 }
 
 export function readIdentity(root: string): Identity | undefined {
+  const file = join(root, IDENTITY_FILE);
+  // Read on every write; outside a sandbox the file is absent, and a failed read's exception (with
+  // its stack) cost more than the whole rest of a PostgreSQL commit's client work (docs/benchmarks.md).
+  if (!existsSync(file)) return undefined;
   let text: string;
   try {
-    text = readFileBounded(
-      join(root, IDENTITY_FILE),
-      SMALL_FILE_MAX_BYTES,
-      join(root, IDENTITY_FILE),
-      'it holds one agent name; rewrite it',
-    );
+    text = readFileBounded(file, SMALL_FILE_MAX_BYTES, file, 'it holds one agent name; rewrite it');
   } catch (error) {
     if (isReadRefusal(error)) throw error;
     return undefined;

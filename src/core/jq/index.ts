@@ -50,8 +50,27 @@ export interface JqProgram {
   ready(): Promise<void>;
 }
 
+/**
+ * Programs compiled in this process, by expression and variable names: a long-running process (the
+ * library, a server) applies the same few updates again and again, and compiling `.n += 1` cost
+ * about a tenth of a PostgreSQL commit's client time (docs/benchmarks.md). A program holds no state
+ * between runs. Bounded: past the limit the oldest goes.
+ */
+const compiled = new Map<string, JqProgram>();
+const COMPILED_LIMIT = 128;
+
 /** Compiles `expr`; `varNames` are the `$name`s the caller will pass to `run` (like --arg/--argjson). */
 export function compileJq(expr: string, varNames: string[] = []): JqProgram {
+  const key = `${varNames.join('\0')}\u0001${expr}`;
+  const known = compiled.get(key);
+  if (known) return known;
+  const program = compileProgram(expr, [...varNames]);
+  if (compiled.size >= COMPILED_LIMIT) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(key, program);
+  return program;
+}
+
+function compileProgram(expr: string, varNames: string[]): JqProgram {
   const names = new Set(varNames);
   const ast = wrap(() => resolve(parse(expr), null, names));
   const regex = callsNative(ast, '_match_impl/3');

@@ -7,6 +7,7 @@ import type { DocumentDump, PortableStore } from '../portable.js';
 import { replay } from '../replay.js';
 import {
   checkNextRevision,
+  type Change,
   type Current,
   type Decision,
   type DocMeta,
@@ -75,6 +76,12 @@ export class PostgresStore implements Store, PortableStore {
   private readonly poolSize: number;
   private readonly pool: Pool;
   private checked = false;
+  /** The last revision this process committed or read under the lock, per key (transactKnown). */
+  private readonly known = new Map<string, Known>();
+  /** Keys another process wrote under this process's guess, until when they skip guessing. */
+  private readonly raced = new Map<string, number>();
+  /** Transactions of this process under way, per key: while one is, the others take the row lock. */
+  private readonly busy = new Map<string, number>();
   private watching?: Watching;
   private closed = false;
 
@@ -121,12 +128,86 @@ export class PostgresStore implements Store, PortableStore {
   }
 
   async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
+    const known = this.known.get(key);
+    // One transaction of this process per key at a time takes the guess: others take the row
+    // lock, so writers of one process do not make each other's guesses wrong.
+    const racedUntil = this.raced.get(key);
+    if (racedUntil !== undefined && racedUntil <= Date.now()) this.raced.delete(key);
+    const fast = known !== undefined && !this.busy.has(key) && !this.raced.has(key);
+    this.busy.set(key, (this.busy.get(key) ?? 0) + 1);
+    try {
+      if (fast) {
+        const landed = await this.transactKnown(key, known, fn);
+        if (landed) return landed.result;
+      }
+      return await this.transactLocked(key, fn);
+    } finally {
+      const left = (this.busy.get(key) ?? 1) - 1;
+      if (left === 0) this.busy.delete(key);
+      else this.busy.set(key, left);
+    }
+  }
+
+  /**
+   * One round trip in the steady state: deciding on the revision this process last committed or
+   * read, then writing only if the row is still at that revision (compare-and-set under the row
+   * lock the UPDATE takes). Revisions only grow (history's key holds every one), so the revision
+   * names the text exactly. Undefined when the guess was wrong or the decision commits nothing
+   * (a no-op must be decided on the committed state, not on this process's memory): the caller
+   * then decides again under the row lock, as `Store.transact` allows.
+   */
+  private async transactKnown<T>(
+    key: string,
+    known: Known,
+    fn: (current: Current) => Decision<T> | Promise<Decision<T>>,
+  ): Promise<{ result: T } | undefined> {
+    const current: Current = { ...parseText(known.text), rev: known.rev, meta: parseMeta(known.meta, key) };
+    let decision: Decision<T>;
+    try {
+      decision = await fn(current);
+    } catch {
+      // Refused on what may be an old revision: the refusal is decided again on the committed one.
+      return undefined;
+    }
+    const change = decision.commit;
+    if (!change || change.entry.rev !== current.rev + 1) return undefined;
+    const client = await this.connect();
+    const backend = (client as unknown as { processID: number }).processID;
+    let results: QueryResult[];
+    try {
+      results = (await client.query(
+        `BEGIN; ${this.writeSql(client, key, change)}; COMMIT; ${this.announceSql(client, key)}`,
+      )) as unknown as QueryResult[];
+    } catch (error) {
+      // Not landed after a lost connection: nothing was written, and the locked path decides again.
+      if (!(await this.settle(client, key, change, backend, error))) return undefined;
+      return this.landedAfter(key, change, known.meta, decision);
+    }
+    client.release();
+    if (results[1]?.rowCount !== 1) {
+      // Another writer came first: nothing was written (the transaction committed no row). While
+      // other processes write this key, guesses would mostly be wrong, each costing a round trip
+      // and a wait for their row lock: the key takes the locked path for a while.
+      this.known.delete(key);
+      if (this.raced.size >= KNOWN_KEYS_LIMIT) this.raced.delete(this.raced.keys().next().value as string);
+      this.raced.set(key, Date.now() + RACED_MS);
+      return undefined;
+    }
+    return this.landedAfter(key, change, known.meta, decision);
+  }
+
+  /** The classic path: the row read and locked (SELECT ... FOR UPDATE), decided, written, two round trips. */
+  private async transactLocked<T>(
+    key: string,
+    fn: (current: Current) => Decision<T> | Promise<Decision<T>>,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.connect();
       // The server process of this session, to settle a commit whose answer is lost.
       const backend = (client as unknown as { processID: number }).processID;
       let committing = false;
       let decision: Decision<T> | undefined;
+      let row: LockedRow | undefined;
       try {
         // Round trips are most of an update's cost, so the statements that need no answer in
         // between go together as one simple query, their values as escaped literals.
@@ -135,7 +216,7 @@ export class PostgresStore implements Store, PortableStore {
         const opened = (await client.query(
           `BEGIN; SELECT rev, text, meta FROM baton_documents WHERE ${where} FOR UPDATE`,
         )) as unknown as QueryResult<LockedRow>[];
-        let row = opened[1]?.rows[0];
+        row = opened[1]?.rows[0];
         if (!row) {
           // No row, so no document: decide before creating one, so a no-op (`update --if-exists`)
           // leaves nothing behind. Only a commit inserts the row, and then decides again under
@@ -159,53 +240,118 @@ export class PostgresStore implements Store, PortableStore {
         if (!change) {
           await client.query('ROLLBACK');
           client.release();
+          this.remember(key, row);
           return decision.result;
         }
         checkNextRevision(change, current.rev, key);
-        const entry = change.entry;
-        const meta = change.meta ? lit(JSON.stringify(change.meta)) : 'meta';
-        // COMMIT travels with the write: from here on, a lost answer may mean a landed commit.
+        // COMMIT travels with the write, and the notification with the COMMIT: from here on, a
+        // lost answer may mean a landed commit.
         committing = true;
         const [written] = (await client.query(
-          `WITH d AS (
-             UPDATE baton_documents SET rev = ${entry.rev}, text = ${lit(change.text)}, meta = ${meta}
-             WHERE ${where} AND rev = ${entry.rev - 1}
-             RETURNING 1
-           )
-           INSERT INTO baton_history (project, key, rev, snapshot, entry)
-           SELECT ${lit(this.project)}, ${lit(key)}, ${entry.rev}, ${entry.snapshot !== undefined}, ${lit(JSON.stringify(entry))} FROM d;
-           COMMIT`,
+          `${this.writeSql(client, key, change)}; COMMIT; ${this.announceSql(client, key)}`,
         )) as unknown as QueryResult[];
         // Under the row lock the revision cannot have moved; if it did, the COMMIT above
         // committed nothing, and the writer is told so.
         if (written?.rowCount !== 1)
           throw new BatonError('lock_lost', `${key} changed under its row lock; nothing was written; retry`);
-        client.release(!(await this.announce(client, key)));
+        client.release();
       } catch (error) {
-        const lost = isConnectionLoss(error);
-        if (lost) client.release(true);
-        else await rollback(client);
-        if (lost && committing && decision?.commit) {
-          // The COMMIT was sent and its answer lost: whether it landed is read back, never guessed.
-          if (!(await this.landed(key, decision.commit.entry, backend, error))) {
+        if (committing && decision?.commit && !(error instanceof BatonError)) {
+          if (!(await this.settle(client, key, decision.commit, backend, error)))
             throw new BatonError(
               'io',
               `lost the connection to PostgreSQL at ${target(this.url)} while committing ${key}; the commit did not land (revision ${decision.commit.entry.rev} is not in history); retry`,
               { cause: error },
             );
-          }
-        } else if (lost && attempt < TRANSACTION_ATTEMPTS) {
+          return this.landedAfter(key, decision.commit, row?.meta ?? '{}', decision).result;
+        }
+        const lost = isConnectionLoss(error);
+        if (lost) client.release(true);
+        else await rollback(client);
+        if (lost && attempt < TRANSACTION_ATTEMPTS) {
           // Nothing was committed (the server rolls back a transaction whose session ends), so
           // deciding again on a new connection is safe.
           continue;
-        } else {
-          throw fromPgError(error, this.url, key);
         }
+        throw error instanceof BatonError ? error : fromPgError(error, this.url, key);
       }
-      decision?.committed?.();
-      if (decision.commit) this.watching?.committed(key, decision.commit.entry.rev);
-      return decision.result;
+      return this.landedAfter(key, decision.commit, row?.meta ?? '{}', decision).result;
     }
+  }
+
+  /**
+   * The write and its history row as one statement: the row is updated only at the revision the
+   * change was decided on (the statement's second result counts the history rows written: 1, or
+   * 0 when the revision moved and nothing was written).
+   */
+  private writeSql(client: PoolClient, key: string, change: Change): string {
+    const lit = (value: string) => client.escapeLiteral(value);
+    const entry = change.entry;
+    const meta = change.meta ? lit(JSON.stringify(change.meta)) : 'meta';
+    return `WITH d AS (
+             UPDATE baton_documents SET rev = ${entry.rev}, text = ${lit(change.text)}, meta = ${meta}
+             WHERE project = ${lit(this.project)} AND key = ${lit(key)} AND rev = ${entry.rev - 1}
+             RETURNING 1
+           )
+           INSERT INTO baton_history (project, key, rev, snapshot, entry)
+           SELECT ${lit(this.project)}, ${lit(key)}, ${entry.rev}, ${entry.snapshot !== undefined}, ${lit(JSON.stringify(entry))} FROM d`;
+  }
+
+  /**
+   * Tells listeners on other connections that `key` moved. Not inside the write's transaction: a
+   * NOTIFY there takes a database-wide lock held through that commit's WAL flush, so concurrent
+   * commits could no longer share a flush (it cost 3x in throughput, docs/benchmarks.md). Sent
+   * after it, in a transaction of its own that waits for no flush (the notification is a wake-up,
+   * not data: the document is already durable), the lock is held for microseconds. It travels in
+   * the write's round trip, after its COMMIT: the server runs it only once that COMMIT succeeded.
+   */
+  private announceSql(client: PoolClient, key: string): string {
+    return `BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_notify('${CHANNEL}', ${client.escapeLiteral(this.channelKey(key))}); COMMIT`;
+  }
+
+  /**
+   * After a failed round trip that carried a COMMIT: whether the change landed is read back, never
+   * guessed. The notification after the COMMIT may have failed alone (then the document is
+   * committed and watchers see it on their next poll); a lost connection is settled by ending the
+   * old session first. False when it did not land after a lost connection (nothing was written);
+   * any other failure that kept the change out is thrown.
+   */
+  private async settle(
+    client: PoolClient,
+    key: string,
+    change: Change,
+    backend: number,
+    error: unknown,
+  ): Promise<boolean> {
+    const lost = isConnectionLoss(error);
+    if (lost) client.release(true);
+    else await rollback(client);
+    if (await this.landed(key, change.entry, lost ? backend : undefined, error)) return true;
+    this.known.delete(key);
+    if (lost) return false;
+    throw fromPgError(error, this.url, key);
+  }
+
+  /** After a commit: remembered for the next write, reported to this process's watchers, then `committed`. */
+  private landedAfter<T>(key: string, change: Change | undefined, meta: string, decision: Decision<T>): { result: T } {
+    if (change) {
+      this.remember(key, {
+        rev: change.entry.rev,
+        text: change.text,
+        meta: change.meta ? JSON.stringify(change.meta) : meta,
+      });
+      decision.committed?.();
+      this.watching?.committed(key, change.entry.rev);
+    } else decision.committed?.();
+    return { result: decision.result };
+  }
+
+  /** Keeps the committed text of small documents that have one, for `transactKnown`. */
+  private remember(key: string, row: LockedRow | undefined): void {
+    this.known.delete(key);
+    if (!row || row.text === '' || row.text.length > KNOWN_TEXT_LIMIT) return;
+    if (this.known.size >= KNOWN_KEYS_LIMIT) this.known.delete(this.known.keys().next().value as string);
+    this.known.set(key, { rev: row.rev, text: row.text, meta: row.meta });
   }
 
   async list(): Promise<Listing[]> {
@@ -280,27 +426,6 @@ export class PostgresStore implements Store, PortableStore {
         this.watching = undefined;
       }
     });
-  }
-
-  /**
-   * Tells listeners on other connections that `key` moved. Not inside the write's transaction: a
-   * NOTIFY there takes a database-wide lock held through that commit's WAL flush, so concurrent
-   * commits could no longer share a flush (it cost 3x in throughput, docs/benchmarks.md). Sent
-   * after it, in a transaction of its own that waits for no flush (the notification is a wake-up,
-   * not data: the document is already durable), the lock is held for microseconds. False when the
-   * session broke, so the pool drops it; a failed notification costs watchers a poll interval.
-   */
-  private async announce(client: PoolClient, key: string): Promise<boolean> {
-    try {
-      await client.query(
-        `BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_notify('${CHANNEL}', ${client.escapeLiteral(this.channelKey(key))}); COMMIT`,
-      );
-      return true;
-    } catch (error) {
-      if (isConnectionLoss(error)) return false;
-      await rollback(client);
-      return true;
-    }
   }
 
   /** A session of its own that LISTENs for as long as `watching` is this store's. */
@@ -472,12 +597,19 @@ export class PostgresStore implements Store, PortableStore {
   /**
    * After a COMMIT whose answer was lost: ends the old session if it still runs (so its
    * transaction is settled one way or the other), then looks for the exact entry in history.
+   * Without a backend (the session is alive and its transaction over) it only looks.
    */
-  private async landed(key: string, entry: HistoryEntry, backend: number, cause: unknown): Promise<boolean> {
+  private async landed(
+    key: string,
+    entry: HistoryEntry,
+    backend: number | undefined,
+    cause: unknown,
+  ): Promise<boolean> {
     try {
       return await this.withClient(async (client) => {
-        await client.query(`SELECT pg_terminate_backend($1) FROM pg_stat_activity WHERE pid = $1`, [backend]);
-        for (;;) {
+        if (backend !== undefined)
+          await client.query(`SELECT pg_terminate_backend($1) FROM pg_stat_activity WHERE pid = $1`, [backend]);
+        for (; backend !== undefined;) {
           const alive = await client.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [backend]);
           if (alive.rowCount === 0) break;
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -605,6 +737,14 @@ class Watching {
     return this.polling;
   }
 }
+
+/** Documents larger than this are not kept in memory between writes: they take the locked path. */
+const KNOWN_TEXT_LIMIT = 256 * 1024;
+const KNOWN_KEYS_LIMIT = 256;
+/** How long a key another process wrote under a guess takes the locked path. */
+const RACED_MS = 2000;
+
+type Known = LockedRow;
 
 interface LockedRow {
   rev: number;
