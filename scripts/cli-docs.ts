@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMMANDS, EXIT_CODES, GLOBAL_OPTIONS, optionLabel, usageLine } from '../src/cli/definitions.js';
+import { COMMAND_LIST, EXIT_CODES, GLOBAL_OPTIONS, optionLabel, usageLine } from '../src/cli/definitions.js';
 import { ENVIRONMENT } from '../src/core/runtime-options.js';
 
 export function cliReference(): string {
@@ -33,9 +33,9 @@ export function cliReference(): string {
     '',
     '| Command | What it does |',
     '| --- | --- |',
-    ...Object.values(COMMANDS).map((def) => `| [\`${def.name}\`](#baton-${def.name}) | ${def.summary} |`),
+    ...COMMAND_LIST.map((def) => `| [\`${def.name}\`](#baton-${def.name}) | ${def.summary} |`),
   ];
-  for (const def of Object.values(COMMANDS)) {
+  for (const def of COMMAND_LIST) {
     out.push(
       '',
       `## baton ${def.name}`,

@@ -1,30 +1,37 @@
 /**
  * Command-line parsing: node:util parseArgs (strict), after a small pre-pass for what it cannot
- * express: jq's `--arg NAME VALUE` / `--argjson NAME JSON` (two values), and negative numbers
- * as values (`set f.json n -1 --json`), which parseArgs would take for options. Each command's
- * options come from its entry in definitions.ts.
+ * express: jq's `--arg NAME VALUE` / `--argjson NAME JSON` (two values), options that repeat
+ * (`--evidence a --evidence b`, which parseArgs keeps once), and negative numbers as values
+ * (`set f.json n -1 --json`), which parseArgs would take for options. Each command's options
+ * come from its entry in definitions.ts, and so do the types of its flags (Flags).
  */
 import { BatonError } from '../core/errors.js';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { parseJsonArg, type Json } from '../core/json.js';
-import { errorUsage, type CommandDef } from './definitions.js';
+import { errorUsage, type CommandDef, type Flags } from './definitions.js';
 
 export interface ArgSpec {
   /** Flags without a value, with their short aliases (e.g. { raw: ['-r'] }). */
   booleans?: Record<string, string[]>;
   /** Flags with one value. */
   strings?: string[];
+  /** Flags that may repeat, each value collected in order (`--name V` or `--name=V`). */
+  lists?: string[];
   /** Accept `--arg NAME VALUE` and `--argjson NAME JSON`. */
   vars?: boolean;
   /** How many positionals: [min, max]. */
-  positionals: [number, number];
+  positionals: readonly [number, number];
   /** The usage line(s) shown under a usage error, without the `usage: ` prefix. */
   usage: string;
 }
 
-export interface Parsed {
+/** The parse of a command line by the definition `D`. */
+export type ParsedFor<D extends CommandDef> = Parsed<Flags<D['options']>>;
+
+/** What a command line gives; `flags` typed from the command's definition by parseCommand. */
+export interface Parsed<F = Record<string, string | true | string[] | undefined>> {
   positionals: string[];
-  flags: Record<string, string | true | undefined>;
+  flags: F;
   vars: Record<string, Json>;
 }
 
@@ -37,25 +44,29 @@ export function usageError(why: string, usage: string): BatonError {
   return new BatonError('usage', `${why}\n${usage.startsWith('usage:') ? usage : `usage: ${usage}`}`);
 }
 
-/** Parses a command's arguments with the options its definition declares. */
-export function parseCommand(def: CommandDef, args: string[]): Parsed {
+/** Parses a command's arguments with the options its definition declares, typed from them. */
+export function parseCommand<const D extends CommandDef>(def: D, args: string[]): Parsed<Flags<D['options']>> {
   const booleans: Record<string, string[]> = {};
   const strings: string[] = [];
+  const lists: string[] = [];
   for (const option of def.options) {
     if (option.name === 'arg' || option.name === 'argjson') continue;
     if (option.value === undefined) booleans[option.name] = option.short ? [option.short] : [];
-    else strings.push(option.name);
+    else (option.repeat ? lists : strings).push(option.name);
   }
-  return parseArgs(args, {
+  const parsed = parseArgs(args, {
     booleans,
     strings,
+    lists,
     vars: def.vars ?? false,
     positionals: def.positionals ?? [0, Infinity],
     usage: errorUsage(def),
   });
+  return parsed as Parsed<Flags<D['options']>>;
 }
 
 export function parseArgs(args: string[], spec: ArgSpec): Parsed {
+  const lists: Record<string, string[]> = {};
   const vars: Record<string, Json> = {};
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -63,6 +74,14 @@ export function parseArgs(args: string[], spec: ArgSpec): Parsed {
     if (arg === '--') {
       rest.push(...args.slice(i));
       break;
+    }
+    const list = repeatedName(arg, spec.lists);
+    if (list !== undefined) {
+      const eq = arg.indexOf('=');
+      const value = eq < 0 ? args[++i] : arg.slice(eq + 1);
+      if (value === undefined) throw usageError(`--${list} needs a value`, spec.usage);
+      (lists[list] ??= []).push(value);
+      continue;
     }
     if (spec.vars && (arg === '--arg' || arg === '--argjson')) {
       const name = args[i + 1];
@@ -89,7 +108,7 @@ export function parseArgs(args: string[], spec: ArgSpec): Parsed {
     throw usageError(describeParseError(error as Error & { code?: string }), spec.usage);
   }
   const literal = (text: string) => (text.startsWith(LITERAL) ? text.slice(1) : text);
-  const flags: Parsed['flags'] = {};
+  const flags: Parsed['flags'] = { ...lists };
   for (const [name, value] of Object.entries(result.values)) {
     if (value === true || typeof value === 'string') flags[name] = value === true ? true : literal(value);
   }
@@ -104,6 +123,38 @@ export function parseArgs(args: string[], spec: ArgSpec): Parsed {
   return { positionals, flags, vars };
 }
 
+/**
+ * The lenient grammar of the commands that stand in for shell helpers and hook commands (`task`,
+ * `hook`, the transcript reader), from the same definitions: an option is its exact word and its
+ * value the next word, whatever it looks like (the Eneo helpers pass `--default "$2"`, which may
+ * start with `-`); any other word is a positional, and every word after `--` is one. Strict
+ * parsing would refuse calls these tools have always accepted.
+ */
+export function parseLoose<const D extends CommandDef>(
+  def: D,
+  args: string[],
+): { positionals: string[]; flags: Flags<D['options']> } {
+  const flags: Record<string, string | true | string[]> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    const option = arg.startsWith('--') ? def.options.find((o) => o.name === arg.slice(2)) : undefined;
+    if (option?.value === undefined) {
+      if (option) flags[option.name] = true;
+      else positionals.push(arg);
+    } else if (i + 1 < args.length) {
+      const value = args[++i] as string;
+      if (option.repeat) ((flags[option.name] as string[] | undefined) ?? (flags[option.name] = [])).push(value);
+      else flags[option.name] = value;
+    } else positionals.push(arg);
+  }
+  return { positionals, flags: flags as Flags<D['options']> };
+}
+
 /** node:util's messages are long and suggest `--`; ours name the option and what is wrong. */
 function describeParseError(error: Error & { code?: string }): string {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? '';
@@ -115,44 +166,22 @@ function describeParseError(error: Error & { code?: string }): string {
   return error.message.split('\n')[0] as string;
 }
 
-export function intFlag(value: string | true | undefined, name: string, fallback?: number): number | undefined {
-  if (value === undefined || value === true) return fallback;
+export function intFlag(value: string | undefined, name: string, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
   if (!/^\d+$/.test(value)) throw new BatonError('usage', `--${name} must be a whole number, got '${value}'`);
   return Number(value);
 }
 
 /** The writer recorded in history: --as, else the agent session the host tells us about. */
-export function writerFrom(flag: string | true | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  if (typeof flag === 'string') return flag;
+export function writerFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (flag !== undefined) return flag;
   return env.BATON_WRITER || env.CLAUDE_CODE_SESSION_ID || env.agent_id || undefined;
 }
 
-/**
- * Pulls out flags that may repeat (`--evidence a --evidence b`), which parseArgs keeps only once;
- * the rest goes to parseCommand.
- */
-export function takeRepeated(
-  argv: string[],
-  names: string[],
-  usage: string,
-): { lists: Record<string, string[]>; rest: string[] } {
-  const lists: Record<string, string[]> = {};
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') ? (eq < 0 ? arg.slice(2) : arg.slice(2, eq)) : '';
-    if (!names.includes(name)) {
-      rest.push(arg);
-      continue;
-    }
-    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined) throw usageError(`--${name} needs a value`, usage);
-    (lists[name] ??= []).push(value);
-  }
-  return { lists, rest };
+/** The repeatable option `arg` names (`--name` or `--name=VALUE`), if it is one. */
+function repeatedName(arg: string, names: readonly string[] | undefined): string | undefined {
+  if (!names?.length || !arg.startsWith('--')) return undefined;
+  const eq = arg.indexOf('=');
+  const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+  return names.includes(name) ? name : undefined;
 }

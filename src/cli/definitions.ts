@@ -8,60 +8,81 @@ import { STORE_SCHEMES } from '../stores/schemes.js';
 
 export interface OptionDef {
   /** `--name`; `short` is a one-letter alias such as `-r`. */
-  name: string;
-  short?: string;
+  readonly name: string;
+  readonly short?: string;
   /** The value's placeholder (`WRITER`), or absent for a flag without a value. */
-  value?: string;
-  /** May be given more than once. */
-  repeat?: boolean;
+  readonly value?: string;
+  /** May be given more than once: the parser collects every value, in order, into a list. */
+  readonly repeat?: boolean;
   /** Internal (e.g. how the demo starts its agent processes): parsed, not shown in help. */
-  hidden?: boolean;
-  help: string;
+  readonly hidden?: boolean;
+  readonly help: string;
 }
 
-export interface CommandDef {
-  name: string;
+export interface CommandDef<Options extends readonly OptionDef[] = readonly OptionDef[]> {
+  readonly name: string;
   /** One line for the command list. */
-  summary: string;
+  readonly summary: string;
   /** Synopsis lines after `baton <name> `; the first one is the short usage line. */
-  usage: string[];
-  /** How many positionals the generic parser takes; absent when the command parses its own. */
-  positionals?: [number, number];
+  readonly usage: readonly string[];
+  /** How many positionals the parser takes (default: any number). */
+  readonly positionals?: readonly [number, number];
   /** `--arg NAME VALUE` and `--argjson NAME JSON`, as jq takes them. */
-  vars?: boolean;
-  options: OptionDef[];
+  readonly vars?: boolean;
+  readonly options: Options;
   /** Further help text: paragraphs shown by `baton help <name>` and in docs/cli.md. */
-  details?: string;
+  readonly details?: string;
   /** The exit codes of a command that stands in for another tool (its face), in place of baton's own. */
-  exitCodes?: string;
-  subcommands?: Record<string, { usage: string; summary: string }>;
+  readonly exitCodes?: string;
+  readonly subcommands?: Readonly<Record<string, { readonly usage: string; readonly summary: string }>>;
 }
+
+/**
+ * The flags parseCommand() gives for a definition's options, typed from the definition itself:
+ * `--name VALUE` is a string, a `repeat` option the list of its values, a switch `true`; any
+ * option not given is absent. A command reads `flags.schema` with no `typeof` check, and a flag
+ * its definition does not declare is a type error.
+ */
+export type Flags<Options extends readonly OptionDef[]> = {
+  [O in Options[number] as O['name']]?: O extends { repeat: true }
+    ? string[]
+    : O extends { value: string }
+      ? string
+      : true;
+};
 
 /** pipeline-state.sh's exit codes, which `baton run`, `phase` and `gate` keep. */
 const RUN_BUS_EXITS =
   '0 ok, 1 refused (a refusal of any kind, as pipeline-state.sh), 2 usage or jq syntax error, 5 writer not allowed (a sealed run field), 70 internal error';
 
-const AS: OptionDef = {
+const AS = {
   name: 'as',
   value: 'WRITER',
   help: 'the writer recorded in history (default: $BATON_WRITER, else the agent session)',
-};
-const JQ_VARS: OptionDef[] = [
+} as const satisfies OptionDef;
+const JQ_VARS = [
   { name: 'arg', value: 'NAME VALUE', repeat: true, help: 'bind $NAME to the string VALUE' },
   { name: 'argjson', value: 'NAME JSON', repeat: true, help: 'bind $NAME to the JSON value' },
-];
-const JQ_BUDGET: OptionDef[] = [
+] as const satisfies readonly OptionDef[];
+const JQ_BUDGET = [
   { name: 'jq-steps', value: 'N', help: 'stop a jq program after N evaluation steps' },
   { name: 'jq-timeout-ms', value: 'MS', help: 'stop a jq program after MS milliseconds' },
-];
-const JSON_OUT: OptionDef = { name: 'json', help: 'print JSON instead of text' };
-const RUN_NAME: OptionDef = {
+] as const satisfies readonly OptionDef[];
+const JSON_OUT = { name: 'json', help: 'print JSON instead of text' } as const satisfies OptionDef;
+const RUN_NAME = {
   name: 'name',
   value: 'N',
   help: 'the run document .ai_log/<N>-<session>.json instead of session-<session>.json',
-};
+} as const satisfies OptionDef;
 
-const list: CommandDef[] = [
+/**
+ * Adding a command: its entry here (name, usage, positionals, options; `repeat: true` for an
+ * option given more than once), and src/cli/commands/<name>.ts, whose default export starts with
+ * `const { positionals, flags } = parseCommand(COMMANDS.<name>, args)`: the flags are typed from
+ * this entry (see Flags), so the file needs no parsing of its own and no `typeof` checks.
+ * `as const` keeps each option's name and kind for those types.
+ */
+const list = [
   {
     name: 'init',
     summary: 'create a document (optionally bound to a schema)',
@@ -206,7 +227,10 @@ const list: CommandDef[] = [
     name: 'goal',
     summary: 'the goal workflow of the orchestrate design (state.md)',
     usage: ['start|resume|pause|close|list|touch|now|land|transcript ...'],
-    options: [],
+    options: [
+      { name: 'since', value: 'ISO', help: 'transcript: only entries at or after this time' },
+      { name: 'tail', value: 'N', help: 'transcript: only the last N lines' },
+    ],
     exitCodes: "0 done, 1 refused (the message says why), 2 usage, 3 the user must choose (goal.sh's own)",
     subcommands: {
       start: { usage: 'start SLUG GOAL-SENTENCE', summary: 'create the goal folder and point at it' },
@@ -379,8 +403,15 @@ const list: CommandDef[] = [
     name: 'task',
     summary: 'Eneo task state (what compat/eneo/lib/state.sh runs)',
     usage: ['init|update|get|phase-set|next-hint-consume|clear|wave-start|path|lock|unlock ...'],
-    options: [],
-    details: 'Values after -- are taken literally.',
+    options: [
+      { name: 'if-exists', help: 'update: do nothing (exit 0) when there is no task' },
+      { name: 'default', value: 'TEXT', help: 'get: print TEXT for a missing task, a null or no result' },
+      { name: 'total', value: 'N', help: 'wave-start: the number of waves' },
+      { name: 'agents', value: 'JSON', help: 'wave-start: the agent types of the wave, a JSON array' },
+      { name: 'pid', value: 'PID', help: 'lock: the process the lock is recorded as (default: the caller)' },
+    ],
+    details:
+      "Options are read as the Eneo helpers pass them: an option's value is the next word, whatever it starts with, and values after -- are taken literally.",
     exitCodes: "0 done, 1 refused, 2 usage, 3 no current task (the Eneo helpers' own)",
     subcommands: {
       init: { usage: 'init SLUG LANE BRACKET TENANCY AUDIT', summary: 'start a task' },
@@ -494,10 +525,10 @@ const list: CommandDef[] = [
       { name: 'dry-run', help: 'print the settings that would be written' },
     ],
   },
-];
+] as const satisfies readonly CommandDef[];
 
 /** Options taken before the command name, for every command: `baton --store URL get FILE`. */
-export const GLOBAL_OPTIONS: OptionDef[] = [
+export const GLOBAL_OPTIONS: readonly OptionDef[] = [
   {
     name: 'store',
     value: 'URL',
@@ -505,7 +536,20 @@ export const GLOBAL_OPTIONS: OptionDef[] = [
   },
 ];
 
-export const COMMANDS: Record<string, CommandDef> = Object.fromEntries(list.map((def) => [def.name, def]));
+type List = typeof list;
+
+/** Every command's definition, in the order help lists them. */
+export const COMMAND_LIST: readonly CommandDef[] = list;
+
+/** Every command's definition by name, each with its own option types (`COMMANDS.get`). */
+export const COMMANDS = Object.fromEntries(list.map((def) => [def.name, def])) as unknown as {
+  readonly [Def in List[number] as Def['name']]: Def;
+};
+
+/** The definition of a command named at run time (argv, `baton help NAME`); inherited keys are no command. */
+export function commandNamed(name: string): CommandDef | undefined {
+  return Object.hasOwn(COMMANDS, name) ? (COMMANDS as Record<string, CommandDef>)[name] : undefined;
+}
 
 export const EXIT_CODES =
   '0 ok, 1 refused, 2 usage or jq error, 3 schema violation, 4 unsafe input, 5 writer not allowed, 6 lock timeout or lost, 7 corrupt document, 8 I/O error, 70 internal error';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
 import { processIo, type Command } from './process-io.js';
 import type { CommandIo } from '../core/command-io.js';
-import { COMMANDS, commandList, helpText, type CommandDef } from './definitions.js';
+import { commandNamed, commandList, helpText, type CommandDef } from './definitions.js';
 import { STORE_SCHEMES } from '../stores/schemes.js';
 
 declare const BATON_VERSION: string | undefined;
@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     cli.out(`baton ${typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev'}\n`);
     return EXIT.ok;
   }
-  const def = COMMANDS[name];
+  const def = commandNamed(name);
   if (!def) {
     cli.err(`baton: unknown command '${name}'\nusage: baton <command> [args]   (baton help lists the commands)\n`);
     return EXIT.usage;
@@ -105,7 +105,7 @@ function help(cli: CommandIo, [name, sub]: string[]): number {
     cli.out(commandList());
     return EXIT.ok;
   }
-  const def = COMMANDS[name];
+  const def = commandNamed(name);
   if (!def || (sub !== undefined && !def.subcommands?.[sub])) {
     cli.err(
       `baton help: no ${def ? `subcommand '${sub}' of ${name}` : `command '${name}'`}\nusage: baton help [COMMAND [SUBCOMMAND]]\n`,

@@ -1,12 +1,12 @@
 import type { Limits } from '../core/limits.js';
 import type { Doc } from '../doc/doc.js';
 import { openDoc } from '../doc/open.js';
-import { intFlag, type Parsed } from './args.js';
+import { intFlag } from './args.js';
 import type { CommandIo } from '../core/command-io.js';
 import { runtimeOptions } from '../core/runtime-options.js';
 
 /** The jq budget flags of commands that evaluate an expression (get, update). */
-export function jqBudgetFrom(flags: Parsed['flags']): Partial<Limits> {
+export function jqBudgetFrom(flags: { 'jq-steps'?: string; 'jq-timeout-ms'?: string }): Partial<Limits> {
   const steps = intFlag(flags['jq-steps'], 'jq-steps');
   const timeout = intFlag(flags['jq-timeout-ms'], 'jq-timeout-ms');
   return { ...(steps ? { jqSteps: steps } : {}), ...(timeout ? { jqTimeoutMs: timeout } : {}) };

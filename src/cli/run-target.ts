@@ -2,10 +2,14 @@
 import type { CommandIo } from '../core/command-io.js';
 import { limitsFrom } from '../run/limits.js';
 import { Run } from '../run/run-document.js';
-import { writerFrom, type Parsed } from './args.js';
+import { writerFrom } from './args.js';
 
 /** Writer from `--as`, size limits (`--allow-large`), the label from `--name`. */
-export function runTarget(ref: string, flags: Parsed['flags'], cli: CommandIo): Run {
+export function runTarget(
+  ref: string,
+  flags: { as?: string; name?: string; 'allow-large'?: true },
+  cli: CommandIo,
+): Run {
   return new Run(
     ref,
     {
@@ -14,6 +18,6 @@ export function runTarget(ref: string, flags: Parsed['flags'], cli: CommandIo): 
       writer: writerFrom(flags.as, cli.env),
       limits: limitsFrom(cli.env, flags['allow-large'] === true),
     },
-    typeof flags.name === 'string' ? flags.name : undefined,
+    flags.name,
   );
 }

@@ -8,7 +8,7 @@ import { openForCli, printNotes } from './open.js';
 /** `baton set|append FILE PATH VALUE [--json]`: the jq-free writes, one shape for both. */
 export function valueCommand(operation: 'set' | 'append'): Command {
   return async (args: string[], cli: CommandIo): Promise<number> => {
-    const { positionals, flags } = parseCommand(COMMANDS[operation]!, args);
+    const { positionals, flags } = parseCommand(COMMANDS[operation], args);
     const [file, path, text] = positionals as [string, string, string];
     const value: Json = flags.json ? parseJsonArg(text, 'VALUE') : text;
     const result = await openForCli(file, cli, writerFrom(flags.as, cli.env))[operation](path, value, {

@@ -11,26 +11,30 @@ function refusal(code: ErrorCode, exitCode: number, message: string): BatonError
   return new BatonError(code, message, { compat: { exitCode, lead: '' } });
 }
 
+/** The reader's arguments, as the CLI parsed them from `baton goal`'s definition (its `since` and `tail`). */
+export interface TranscriptArgs {
+  positionals: string[];
+  since?: string | undefined;
+  tail?: string | undefined;
+}
+
 interface Options {
   file: string;
   since: string;
   tail: number | undefined;
 }
 
-function parseArgs(args: string[]): Options {
+/** transcript-text.sh's own rules: one file, any other word refused (exit 2), no file exit 1. */
+function readOptions(args: TranscriptArgs): Options {
   let file: string | undefined;
-  let since = '';
-  let tail: number | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--since' && i + 1 < args.length) since = args[++i] as string;
-    else if (arg === '--tail' && i + 1 < args.length) tail = Math.max(0, Number.parseInt(args[++i] as string, 10) || 0);
-    else if (file === undefined && !arg.startsWith('--')) file = arg;
+  for (const arg of args.positionals) {
+    if (file === undefined && !arg.startsWith('--')) file = arg;
     else throw refusal('usage', EXIT.usage, `unknown argument: ${arg}`);
   }
   if (file === undefined)
     throw refusal('usage', EXIT.refused, 'usage: transcript-text.sh <transcript.jsonl> [--since <ISO>] [--tail <N>]');
-  return { file, since, tail };
+  const tail = args.tail === undefined ? undefined : Math.max(0, Number.parseInt(args.tail, 10) || 0);
+  return { file, since: args.since ?? '', tail };
 }
 
 const text = (value: unknown): string =>
@@ -69,8 +73,8 @@ function render(record: Record<string, unknown>, since: string): string[] {
   return out;
 }
 
-export default async function transcriptText(args: string[], cli: CommandIo): Promise<number> {
-  const options = parseArgs(args);
+export default async function transcriptText(args: TranscriptArgs, cli: CommandIo): Promise<number> {
+  const options = readOptions(args);
   let raw: string;
   try {
     raw = readFileBounded(

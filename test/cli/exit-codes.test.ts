@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import { COMPAT_EXITS, EXIT, EXIT_BY_CODE } from '../../src/core/errors.js';
-import { COMMANDS, EXIT_CODES } from '../../src/cli/definitions.js';
+import { commandNamed, EXIT_CODES } from '../../src/cli/definitions.js';
 
 /** docs/troubleshooting.md's "Exit codes" table: exit code -> the error codes its row names. */
 function documentedTable(): Map<number, string[]> {
@@ -58,7 +58,7 @@ describe('every exit code is documented', () => {
     ];
     for (const [name, face, own] of faces) {
       const expected = [EXIT.ok, EXIT.refused, ...Object.values(COMPAT_EXITS[face]), ...own];
-      const help = COMMANDS[name]?.exitCodes ?? '';
+      const help = commandNamed(name)?.exitCodes ?? '';
       assert.deepEqual(
         listed(help).sort((a, b) => a - b),
         [...new Set(expected)].sort((a, b) => a - b),

@@ -4,13 +4,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { COMMANDS, helpText } from '../../src/cli/definitions.js';
+import { COMMAND_LIST, COMMANDS, helpText } from '../../src/cli/definitions.js';
 import { CLI_DOC, cliReference } from '../../scripts/cli-docs.js';
 
 // Help, usage errors and the CLI reference all come from src/cli/definitions.ts.
 describe('help for every command and subcommand', () => {
   const { dir, cleanup } = tempTree();
-  for (const def of Object.values(COMMANDS)) {
+  for (const def of COMMAND_LIST) {
     for (const sub of [undefined, ...Object.keys(def.subcommands ?? {})]) {
       const words = sub ? [def.name, sub] : [def.name];
       it(`baton help ${words.join(' ')}, --help and -h print the usage on stdout, exit 0`, () => {
@@ -40,7 +40,7 @@ describe('usage errors', () => {
   it('an unknown option of any command that takes options: one line naming it, then the usage line, exit 2', (t) => {
     const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'state.md': '# s\n' });
     t.after(cleanup);
-    for (const def of Object.values(COMMANDS)) {
+    for (const def of COMMAND_LIST) {
       if (def.positionals === undefined || def.name === 'run') continue;
       const result = baton([def.name, '--bogus-flag'], { cwd: dir });
       const [first, second] = result.stderr.split('\n');

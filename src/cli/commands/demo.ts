@@ -24,18 +24,17 @@ const TDD = ['RED', 'GREEN', 'REFACTOR'];
  * line, and checks that no update was lost.
  */
 export default async function demo(args: string[], cli: CommandIo): Promise<number> {
-  const { flags } = parseCommand(COMMANDS.demo!, args);
-  const dir = typeof flags.dir === 'string' ? resolve(cli.cwd, flags.dir) : mkdtempSync(join(tmpdir(), 'baton-demo-'));
+  const { flags } = parseCommand(COMMANDS.demo, args);
+  const dir = flags.dir !== undefined ? resolve(cli.cwd, flags.dir) : mkdtempSync(join(tmpdir(), 'baton-demo-'));
   mkdirSync(dir, { recursive: true });
   const updates = intFlag(flags.updates, 'updates', 5) as number;
-  if (typeof flags.agent === 'string')
-    return agent(cli, dir, flags.agent, intFlag(flags.wave, 'wave', 1) as number, updates);
+  if (flags.agent !== undefined) return agent(cli, dir, flags.agent, intFlag(flags.wave, 'wave', 1) as number, updates);
   const waves = intFlag(flags.waves, 'waves', 3) as number;
   const agents = intFlag(flags.agents, 'agents', 4) as number;
   try {
     return await orchestrate(cli, dir, waves, agents, updates);
   } finally {
-    if (!flags.keep && typeof flags.dir !== 'string') rmSync(dir, { recursive: true, force: true });
+    if (!flags.keep && flags.dir === undefined) rmSync(dir, { recursive: true, force: true });
     else cli.out(`\nfiles kept in ${dir}\n`);
   }
 }

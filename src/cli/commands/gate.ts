@@ -18,14 +18,10 @@ export function face(): CompatFace {
 }
 
 export default async function gate(argv: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags } = parseCommand(COMMANDS.gate!, argv);
+  const { positionals, flags } = parseCommand(COMMANDS.gate, argv);
   const [ref, key] = positionals as [string, string];
   checkPhaseKey(key);
-  const run = new Run(
-    ref,
-    { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env) },
-    typeof flags.name === 'string' ? flags.name : undefined,
-  );
+  const run = new Run(ref, { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env) }, flags.name);
   const doc = await run.read();
   const result = evaluateGate(doc, key, run.location.root);
   const missing = result.rows.filter((row) => !row.holds).map((row) => `${row.kind} ${row.subject}`);

@@ -12,9 +12,9 @@ import type { CommandIo } from '../../core/command-io.js';
 import { jqBudgetFrom, openForCli } from '../open.js';
 
 export default async function get(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags, vars } = parseCommand(COMMANDS.get!, args);
+  const { positionals, flags, vars } = parseCommand(COMMANDS.get, args);
   const [file, expr = '.'] = positionals as [string, string?];
-  const fallback = typeof flags.default === 'string' ? flags.default : undefined;
+  const fallback = flags.default;
   const format = flags.raw ? formatJqRaw : formatJqCompact;
   let results: Json[];
   try {

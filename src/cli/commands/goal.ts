@@ -10,7 +10,8 @@ import { foldNewlines } from '../../goal/template.js';
 import { usageText } from '../../goal/commands/usage.js';
 import type { GoalContext } from '../../goal/commands/goal-context.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { COMMANDS, usageLine } from '../definitions.js';
+import { parseLoose } from '../args.js';
+import { COMMANDS, usageLine, type CommandDef } from '../definitions.js';
 
 type Verb = (ctx: GoalContext, args: string[]) => Promise<number>;
 
@@ -47,10 +48,14 @@ export default async function goal(argv: string[], cli: CommandIo): Promise<numb
   const [verb, ...args] = argv;
   // The transcript reader is baton's own verb; goal.sh never had it (its usage says so), and
   // compat/orchestrate/transcript-text.sh calls it without the drop-in marker.
-  if (verb === 'transcript' && !names.compat) return (await import('../../goal/transcript-text.js')).default(args, cli);
+  if (verb === 'transcript' && !names.compat) {
+    const { positionals, flags } = parseLoose(COMMANDS.goal, args);
+    const reader = (await import('../../goal/transcript-text.js')).default;
+    return reader({ positionals, since: flags.since, tail: flags.tail }, cli);
+  }
   if (isUsageError(verb, args)) {
     // goal.sh prints its usage block; `baton goal` says what was wrong, then the usage.
-    const def = COMMANDS.goal!;
+    const def: CommandDef = COMMANDS.goal;
     const why =
       verb === undefined
         ? 'missing command'

@@ -6,18 +6,18 @@
 import { answerHook } from '../../harness/hooks/hook-front.js';
 import { readPayload } from '../../harness/hooks/stdin.js';
 import type { CommandIo } from '../../core/command-io.js';
+import { parseLoose } from '../args.js';
+import { COMMANDS } from '../definitions.js';
 
 export default async function hook(args: string[], cli: CommandIo): Promise<number> {
-  const flag = (name: string) => {
-    const at = args.indexOf(name);
-    return at >= 0 ? args[at + 1] : undefined;
-  };
-  const event = args.find((arg, i) => !arg.startsWith('-') && args[i - 1] !== '--profile' && args[i - 1] !== '--host');
+  // Loose, as a hook command has always been read: a word it does not know is skipped, not refused.
+  const { positionals, flags } = parseLoose(COMMANDS.hook, args);
+  const event = positionals.find((arg) => !arg.startsWith('-'));
   const payload = await readPayload();
   const rendered = await answerHook({
     event: event ?? '',
-    host: flag('--host'),
-    profile: flag('--profile'),
+    host: flags.host,
+    profile: flags.profile,
     payload,
     cwd: cli.cwd,
     env: cli.env,

@@ -4,12 +4,12 @@ import type { CommandIo } from '../../core/command-io.js';
 import { openForCli, printNotes } from '../open.js';
 
 export default async function init(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags, vars } = parseCommand(COMMANDS.init!, args);
+  const { positionals, flags, vars } = parseCommand(COMMANDS.init, args);
   const writer = writerFrom(flags.as, cli.env);
   const doc = openForCli(positionals[0] as string, cli, writer);
   const result = await doc.init(vars, {
     force: flags.force === true,
-    ...(typeof flags.schema === 'string' ? { schema: flags.schema } : {}),
+    ...(flags.schema !== undefined ? { schema: flags.schema } : {}),
   });
   printNotes(cli, result.notes);
   return 0;

@@ -13,13 +13,13 @@ import type { HostName } from '../../harness/hooks/events.js';
 const HOSTS: readonly string[] = ['claude', 'codex', 'gemini', 'cursor'] satisfies HostName[];
 
 export default async function install(args: string[], cli: CommandIo): Promise<number> {
-  const def = COMMANDS.install!;
+  const def = COMMANDS.install;
   const { positionals, flags } = parseCommand(def, args);
   const host = positionals[0]!;
   if (!HOSTS.includes(host))
     throw usageError(`unknown host '${host}': choose one of ${HOSTS.join(', ')} (see docs/hosts.md)`, usageLine(def));
   if (flags.project && flags.user) throw usageError('choose one of --project and --user', usageLine(def));
-  const command = typeof flags.command === 'string' ? flags.command : undefined;
+  const command = flags.command;
   if (command === '')
     throw usageError(`--command needs a value, e.g. --command 'node /opt/baton/bin/baton.js'`, usageLine(def));
   const options: InstallOptions = {

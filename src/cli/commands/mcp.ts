@@ -12,12 +12,12 @@ declare const BATON_VERSION: string | undefined;
  * the SDK's ~90 packages (an HTTP server among them) on disk to run `baton mcp`.
  */
 export default async function mcp(args: string[], cli: CommandIo): Promise<number> {
-  const { flags } = parseCommand(COMMANDS.mcp!, args);
+  const { flags } = parseCommand(COMMANDS.mcp, args);
   await serveMcp({
     cwd: cli.cwd,
     env: cli.env,
     version: typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev',
-    writer: typeof flags.as === 'string' ? flags.as : undefined,
+    writer: flags.as,
   });
   return 0;
 }

@@ -10,13 +10,13 @@ import { formatValue, lookup } from '../../run/fields.js';
 import { runTarget } from '../run-target.js';
 import { recordPhaseDone } from '../../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../../run/phases.js';
-import { parseCommand, takeRepeated, usageError, type Parsed } from '../args.js';
+import { parseCommand, usageError, type ParsedFor } from '../args.js';
 import { COMMANDS, errorUsage } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 
-const DEF = COMMANDS.phase!;
+const DEF = COMMANDS.phase;
 const SHORT = errorUsage(DEF);
-const REPEATED = DEF.options.filter((option) => option.repeat).map((option) => option.name);
+type Parsed = ParsedFor<typeof DEF>;
 
 /** The run bus's exit codes (those of pipeline-state.sh), as `baton run` has. */
 export function face(): CompatFace {
@@ -24,15 +24,14 @@ export function face(): CompatFace {
 }
 
 export default async function phase(argv: string[], cli: CommandIo): Promise<number> {
-  const { lists, rest } = takeRepeated(argv, REPEATED, SHORT);
-  const parsed = parseCommand({ ...DEF, options: DEF.options.filter((option) => !option.repeat) }, rest);
+  const parsed = parseCommand(DEF, argv);
   const [verb, ref, key, field] = parsed.positionals as [string, string, string, string?];
   if (!['start', 'done', 'get', 'inputs'].includes(verb)) throw usageError(`unknown phase command '${verb}'`, SHORT);
   checkPhaseKey(key);
   const { flags } = parsed;
   const run = runTarget(ref, flags, cli);
   if (verb === 'start') return await start(run, key, parsed);
-  if (verb === 'done') return await done(run, key, parsed, lists, cli);
+  if (verb === 'done') return await done(run, key, parsed, cli);
   if (verb === 'get') return await get(run, key, field, cli);
   const { resolveInputs, formatInputs } = await import('../../run/inputs.js');
   const doc = await run.read();
@@ -42,7 +41,7 @@ export default async function phase(argv: string[], cli: CommandIo): Promise<num
 }
 
 async function start(run: Run, key: string, parsed: Parsed): Promise<number> {
-  const agent = str(parsed.flags.agent);
+  const agent = parsed.flags.agent;
   if (!agent) throw new BatonError('usage', `phase start needs --agent NAME (the agent that runs ${key})`);
   await run.update(
     (doc) => void startPhase(doc, key, { agent, now: isoSeconds(), rerun: parsed.flags.rerun === true }),
@@ -51,23 +50,17 @@ async function start(run: Run, key: string, parsed: Parsed): Promise<number> {
   return EXIT.ok;
 }
 
-async function done(
-  run: Run,
-  key: string,
-  parsed: Parsed,
-  lists: Record<string, string[]>,
-  cli: CommandIo,
-): Promise<number> {
+async function done(run: Run, key: string, parsed: Parsed, cli: CommandIo): Promise<number> {
   const { flags } = parsed;
   const warnings = await recordPhaseDone(
     run,
     key,
     {
-      agent: str(flags.agent),
-      outputs: (lists.output ?? []).map((pair) => outputPair(pair, flags.json === true)),
-      evidence: lists.evidence ?? [],
-      workItems: lists['work-item'] ?? [],
-      also: str(flags.also),
+      agent: flags.agent,
+      outputs: (flags.output ?? []).map((pair) => outputPair(pair, flags.json === true)),
+      evidence: flags.evidence ?? [],
+      workItems: flags['work-item'] ?? [],
+      also: flags.also,
       promote: flags.promote === true,
     },
     { output: '--output', evidence: '--evidence PATH', also: '--also', promote: '--promote' },
@@ -100,8 +93,4 @@ function outputPair(pair: string, json: boolean): [string, Json] {
     );
   const text = pair.slice(at + 1);
   return [name, json ? parseJsonArg(text, `--output ${name}`) : text];
-}
-
-function str(value: string | true | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }

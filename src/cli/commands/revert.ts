@@ -4,9 +4,9 @@ import type { CommandIo } from '../../core/command-io.js';
 import { openForCli, printNotes } from '../open.js';
 
 export default async function revert(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags } = parseCommand(COMMANDS.revert!, args);
+  const { positionals, flags } = parseCommand(COMMANDS.revert, args);
   const rev = intFlag(flags.rev, 'rev');
-  if (rev === undefined) throw usageError('--rev N is required', usageLine(COMMANDS.revert!));
+  if (rev === undefined) throw usageError('--rev N is required', usageLine(COMMANDS.revert));
   const result = await openForCli(positionals[0] as string, cli, writerFrom(flags.as, cli.env)).revert(rev);
   printNotes(cli, result.notes);
   cli.err(`baton revert: restored revision ${rev} as revision ${result.rev}\n`);

@@ -11,8 +11,10 @@ import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/run-document.js';
 import { runTarget } from '../run-target.js';
 import type { Outcome } from '../../run/fields.js';
-import { parseCommand, type Parsed } from '../args.js';
+import { parseCommand, type ParsedFor } from '../args.js';
 import { COMMANDS } from '../definitions.js';
+
+type Parsed = ParsedFor<typeof COMMANDS.run>;
 import type { CommandIo } from '../../core/command-io.js';
 
 const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show', 'clean'];
@@ -37,7 +39,7 @@ export default async function run(argv: string[], cli: CommandIo): Promise<numbe
   const misuse = (text: string) => new BatonError('usage', text, { compat: { exitCode: EXIT.refused, lead: '' } });
   const parsed: Parsed = compat
     ? { positionals: argv.slice(1), flags: {}, vars: {} }
-    : parseCommand(COMMANDS.run!, argv);
+    : parseCommand(COMMANDS.run, argv);
   const [verb = '', session = '', field, value] = parsed.positionals;
   // The original had no clean (its init wiped .ai_log/), so the compat shim keeps it unknown.
   if (verb === 'clean' && !compat) return await clean(session, field, parsed, cli);
@@ -64,12 +66,12 @@ async function dispatch(
   const { flags } = parsed;
   switch (verb) {
     case 'init': {
-      if (typeof flags.contract !== 'string') return fields.initRun(target);
+      if (flags.contract === undefined) return fields.initRun(target);
       const { loadContract } = await import('../../run/contract.js');
       return fields.initRun(target, await loadContract(flags.contract, cli.cwd, target.location.root));
     }
     case 'get':
-      return fields.getField(target, field, typeof flags.default === 'string' ? flags.default : undefined);
+      return fields.getField(target, field, flags.default);
     case 'clear':
       return fields.clearRun(target);
     case 'show': {
@@ -91,8 +93,8 @@ async function clean(session: string, extra: string | undefined, parsed: Parsed,
     );
   const { cleanRuns, parseDuration } = await import('../../run/clean.js');
   const { flags } = parsed;
-  const olderThan = typeof flags['older-than'] === 'string' ? parseDuration(flags['older-than']) : undefined;
-  const name = typeof flags.name === 'string' ? flags.name : undefined;
+  const olderThan = flags['older-than'] === undefined ? undefined : parseDuration(flags['older-than']);
+  const name = flags.name;
   const own = session === '' ? undefined : new Run(session, { cwd: cli.cwd, env: cli.env }, name).location;
   const root = own?.root ?? (await import('../../project/root.js')).defaultRoot(cli.cwd, cli.env);
   cli.out(cleanRuns({ root, own: own?.label, olderThanMs: olderThan, force: flags.force === true }));

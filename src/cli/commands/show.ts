@@ -5,9 +5,9 @@ import type { CommandIo } from '../../core/command-io.js';
 import { openForCli } from '../open.js';
 
 export default async function show(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags } = parseCommand(COMMANDS.show!, args);
+  const { positionals, flags } = parseCommand(COMMANDS.show, args);
   const rev = intFlag(flags.rev, 'rev');
-  if (rev === undefined) throw usageError('--rev N is required', usageLine(COMMANDS.show!));
+  if (rev === undefined) throw usageError('--rev N is required', usageLine(COMMANDS.show));
   const { doc } = await openForCli(positionals[0] as string, cli).show(rev);
   if (doc === null) cli.err(`baton show: revision ${rev} deleted the document\n`);
   else cli.out(formatDocument(doc));

@@ -21,7 +21,7 @@ import { COMMANDS } from '../definitions.js';
 const IMPORT_MAX_BYTES = 128 * 1024 * 1024;
 
 export default async function store(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals } = parseCommand(COMMANDS.store!, args);
+  const { positionals } = parseCommand(COMMANDS.store, args);
   const [verb, file] = positionals as [string, string | undefined];
   const project = projectContext({ cwd: cli.cwd, env: cli.env });
   const choice = chooseStore(cli.env, () => project.config);

@@ -13,6 +13,7 @@ import { EXIT } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
 import { STATE_FACE, stateExit } from '../../harness/task/errors.js';
 import type { CommandIo } from '../../core/command-io.js';
+import { parseLoose } from '../args.js';
 import { COMMANDS, errorUsage, usageLine } from '../definitions.js';
 
 /**
@@ -20,7 +21,7 @@ import { COMMANDS, errorUsage, usageLine } from '../definitions.js';
  * compat helpers (compat/eneo/lib/state.sh) check their arguments and print the original's
  * usage themselves, so a usage error reaching here comes from someone typing `baton task`.
  */
-const DEF = COMMANDS.task!;
+const DEF = COMMANDS.task;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Errors are reported as the Eneo helpers reported them. */
@@ -31,7 +32,7 @@ export default async function task(args: string[], cli: CommandIo): Promise<numb
   const usage = op !== undefined && Object.hasOwn(DEF.subcommands ?? {}, op) ? usageLine(DEF, op) : undefined;
   const misuse = (message: string, exitCode: number = EXIT.usage) => stateExit('usage', exitCode, message);
   if (!op || !usage) throw misuse(errorUsage(DEF));
-  const { flags, positionals } = split(rest, ['--default', '--total', '--agents', '--pid'], ['--if-exists']);
+  const { flags, positionals } = parseLoose(DEF, rest);
   const ops = await import('../../harness/task/ops.js');
   const { taskSetup } = await import('../../harness/task/setup.js');
   const setup = taskSetup(cli);
@@ -55,18 +56,13 @@ export default async function task(args: string[], cli: CommandIo): Promise<numb
           throw misuse(`invalid JSON for argument ${id}`, EXIT.refused);
         }
       }
-      await ops.taskUpdate(setup, cli, expr, vars, flags['--if-exists'] === true);
+      await ops.taskUpdate(setup, cli, expr, vars, flags['if-exists'] === true);
       return 0;
     }
     case 'get': {
       if (positionals.length !== 1) throw misuse(usage);
       const { taskGet } = await import('../../harness/task/get.js');
-      return await taskGet(
-        setup,
-        cli,
-        positionals[0] as string,
-        typeof flags['--default'] === 'string' ? flags['--default'] : '',
-      );
+      return await taskGet(setup, cli, positionals[0] as string, flags.default ?? '');
     }
     case 'phase-set':
       if (positionals.length !== 1) throw misuse(usage);
@@ -91,7 +87,7 @@ export default async function task(args: string[], cli: CommandIo): Promise<numb
       return 0;
     }
     case 'lock': {
-      const pid = flags['--pid'] === undefined ? process.ppid : Number(flags['--pid']);
+      const pid = flags.pid === undefined ? process.ppid : Number(flags.pid);
       if (positionals.length !== 1 || !Number.isInteger(pid) || pid <= 0) throw misuse(usage);
       const { shellLock } = await import('../../harness/task/shell-lock.js');
       cli.out(`${await shellLock(setup, positionals[0] as string, pid)}\n`);
@@ -104,18 +100,18 @@ export default async function task(args: string[], cli: CommandIo): Promise<numb
     }
     default: {
       const [wave, expected] = positionals;
-      const total = flags['--total'];
+      const { total } = flags;
       if (
         positionals.length !== 2 ||
         !/^\d+$/.test(wave ?? '') ||
         !/^\d+$/.test(expected ?? '') ||
-        (total !== undefined && !/^\d+$/.test(String(total)))
+        (total !== undefined && !/^\d+$/.test(total))
       )
         throw misuse(usage);
       let agents: Json | undefined;
-      if (typeof flags['--agents'] === 'string') {
+      if (flags.agents !== undefined) {
         try {
-          agents = JSON.parse(flags['--agents']) as Json;
+          agents = JSON.parse(flags.agents) as Json;
         } catch {
           throw misuse('invalid JSON for argument agents', EXIT.refused);
         }
@@ -134,25 +130,4 @@ export default async function task(args: string[], cli: CommandIo): Promise<numb
       return 0;
     }
   }
-}
-
-/** Flags before `--` (or anywhere when there is no `--`); everything after `--` is positional. */
-function split(
-  args: string[],
-  valued: string[],
-  booleans: string[],
-): { flags: Record<string, string | true>; positionals: string[] } {
-  const flags: Record<string, string | true> = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (booleans.includes(arg)) flags[arg] = true;
-    else if (valued.includes(arg) && i + 1 < args.length) flags[arg] = args[++i] as string;
-    else positionals.push(arg);
-  }
-  return { flags, positionals };
 }

@@ -12,11 +12,11 @@ import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS } from '../definitions.js';
 
 export default async function ui(args: string[], cli: CommandIo): Promise<number> {
-  const { flags } = parseCommand(COMMANDS.ui!, args);
+  const { flags } = parseCommand(COMMANDS.ui, args);
   const port = intFlag(flags.port, 'port', 0) as number;
   if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);
-  const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
-  const token = typeof flags.token === 'string' ? flags.token : undefined;
+  const host = flags.host ?? '127.0.0.1';
+  const token = flags.token;
   if (token !== undefined && !/^[\x21-\x7e]{16,256}$/.test(token))
     throw new BatonError('usage', '--token must be 16 to 256 printable characters without spaces');
   const server = await startUi({
@@ -26,7 +26,7 @@ export default async function ui(args: string[], cli: CommandIo): Promise<number
     port,
     token,
     allowWrites: flags['allow-writes'] === true,
-    writer: typeof flags.as === 'string' ? flags.as : 'ui',
+    writer: flags.as ?? 'ui',
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
       throw new BatonError(

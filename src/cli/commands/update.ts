@@ -4,7 +4,7 @@ import type { CommandIo } from '../../core/command-io.js';
 import { jqBudgetFrom, openForCli, printNotes } from '../open.js';
 
 export default async function update(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags, vars } = parseCommand(COMMANDS.update!, args);
+  const { positionals, flags, vars } = parseCommand(COMMANDS.update, args);
   const [file, expr] = positionals as [string, string];
   const writer = writerFrom(flags.as, cli.env);
   const result = await openForCli(file, cli, writer, jqBudgetFrom(flags)).update(expr, vars, {

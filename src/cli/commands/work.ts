@@ -7,31 +7,30 @@ import type { JsonObject } from '../../core/json.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { Board, type BarrierState, type WaitMode } from '../../board/board.js';
 import { item, liveClaim, type WorkBoard } from '../../board/model.js';
-import { intFlag, parseCommand, takeRepeated, usageError, type Parsed } from '../args.js';
+import { intFlag, parseCommand, usageError, type ParsedFor } from '../args.js';
 import { COMMANDS, errorUsage } from '../definitions.js';
 
-const DEF = COMMANDS.work!;
+const DEF = COMMANDS.work;
 const SHORT = errorUsage(DEF);
-const REPEATED = DEF.options.filter((option) => option.repeat).map((option) => option.name);
+type Parsed = ParsedFor<typeof DEF>;
 const VERBS = ['add', 'ready', 'claim', 'heartbeat', 'done', 'block', 'release', 'reopen', 'wait', 'show'];
 
 export default async function work(argv: string[], cli: CommandIo): Promise<number> {
-  const { lists, rest } = takeRepeated(argv, REPEATED, SHORT);
-  const parsed = parseCommand({ ...DEF, options: DEF.options.filter((option) => !option.repeat) }, rest);
+  const parsed = parseCommand(DEF, argv);
   const [verb, ...ids] = parsed.positionals as [string, ...string[]];
   if (!VERBS.includes(verb)) throw usageError(`unknown work command '${verb}'`, SHORT);
   const { flags } = parsed;
-  const board = new Board({ cwd: cli.cwd, env: cli.env, ...(str(flags.as) ? { writer: str(flags.as) } : {}) });
+  const board = new Board({ cwd: cli.cwd, env: cli.env, ...(flags.as ? { writer: flags.as } : {}) });
   const json = flags.json === true;
   if (verb === 'add') {
-    const title = str(flags.title);
+    const title = flags.title;
     if (!title) throw usageError('work add needs --title T', SHORT);
     await board.add({
       id: one(ids, verb),
       title,
-      after: lists.after ?? [],
-      paths: lists.paths ?? [],
-      fields: fields(lists.field ?? []),
+      after: flags.after ?? [],
+      paths: flags.paths ?? [],
+      fields: fields(flags.field ?? []),
     });
     return EXIT.ok;
   }
@@ -63,7 +62,7 @@ export default async function work(argv: string[], cli: CommandIo): Promise<numb
   } else if (verb === 'done') await board.done(id, who, token);
   else if (verb === 'release') await board.release(id, who, token);
   else {
-    const reason = str(flags.reason);
+    const reason = flags.reason;
     if (!reason) throw usageError('work block needs --reason TEXT', SHORT);
     await board.block(id, who, reason, token);
   }
@@ -74,7 +73,7 @@ async function wait(board: Board, ids: string[], parsed: Parsed, cli: CommandIo)
   const { flags } = parsed;
   const modes = [flags.all === true, flags.any === true, flags['at-least'] !== undefined].filter(Boolean).length;
   if (modes !== 1) throw usageError('work wait needs one of --all, --any, --at-least N', SHORT);
-  const timeout = str(flags.timeout);
+  const timeout = flags.timeout;
   if (timeout === undefined || !/^\d+(\.\d+)?$/.test(timeout))
     throw usageError('work wait needs --timeout SECONDS (a number)', SHORT);
   const mode: WaitMode =
@@ -132,7 +131,7 @@ function one(ids: string[], verb: string): string {
 }
 
 function agent(flags: Parsed['flags'], verb: string): string {
-  const name = str(flags.as);
+  const name = flags.as;
   if (!name) throw usageError(`work ${verb} needs --as AGENT (the agent holding the item)`, SHORT);
   return name;
 }
@@ -146,8 +145,4 @@ function fields(pairs: string[]): JsonObject {
     out[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return out;
-}
-
-function str(value: string | true | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }
