@@ -33,7 +33,7 @@ const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 10 * 60_000;
 
 export default async function serve(args: string[], cli: CommandIo): Promise<number> {
-  const { flags } = parseCommand(COMMANDS.serve!, args);
+  const { flags } = parseCommand(COMMANDS.serve, args);
   const port = intFlag(flags.port, 'port', 0) as number;
   if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);
   const idleSeconds = intFlag(flags['idle-timeout'], 'idle-timeout', DEFAULT_IDLE_SECONDS) as number;
