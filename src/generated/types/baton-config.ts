@@ -272,6 +272,10 @@ export interface StopConfig {
    * Keep the main agent from stopping mid-wave: incomplete, blocked (only on BLOCKED), off.
    */
   waveGate?: 'incomplete' | 'blocked' | 'off';
+  /**
+   * Keep the main agent from stopping while work-board items are open: pending (any not done), held (any an agent holds), off.
+   */
+  boardGate?: 'pending' | 'held' | 'off';
 }
 /**
  * This interface was referenced by `BatonConfig`'s JSON-Schema

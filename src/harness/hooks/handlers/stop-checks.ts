@@ -11,6 +11,8 @@ import type { StateReader } from '../../../project/policy/state.js';
 import { blockedReasons, isReady, normalizeWave } from '../../task/wave-barrier.js';
 import { readStateText } from '../../task/state-read.js';
 import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal } from '../../../fs/bounded-read.js';
+import type { WorkBoard } from '../../../board/board.js';
+import { barrier, type PendingItem } from '../../../board/barrier.js';
 
 export interface Failure {
   /** Names the check in logs and in the repeat guard. */
@@ -63,6 +65,58 @@ export function waveGate({ config, root, state }: CheckContext): Failure | undef
     why: `wave ${wave.wave} at ${wave.done}/${wave.expected}${blocked.length > 0 ? `, ${blocked.length} blocked` : ''}`,
     reason: lines.join('\n'),
   };
+}
+
+/** The work board as the Stop handler read it through the project's store, or why it could not. */
+export type BoardRead = { board: WorkBoard | undefined } | { error: string };
+
+/**
+ * The board gate (`stop.boardGate`), the wave gate generalised to the work board: the main agent
+ * may not end its turn while items are open. `pending` blocks while any item is not done (open,
+ * held or blocked), `held` only while an agent holds one (subagents still at work), `off` never. A
+ * board that cannot be read blocks too, naming the fix: a gated event fails closed.
+ */
+export function boardGate({ config }: CheckContext, read: BoardRead | undefined): Failure | undefined {
+  const mode = config.stop?.boardGate ?? 'off';
+  if (mode === 'off' || read === undefined) return undefined;
+  if ('error' in read)
+    return {
+      name: 'board-gate',
+      why: 'the board could not be read',
+      reason: `✗ The work board could not be read (${read.error}).\n  Fix:  run baton doctor, or set stop.boardGate to "off" in baton.config.json.`,
+    };
+  const { board } = read;
+  if (!board) return undefined;
+  const ids = Object.keys(board.items);
+  const pending = barrier(board, ids, ids.length, new Date()).pending.filter(
+    (item) => mode === 'pending' || item.holder !== undefined,
+  );
+  if (pending.length === 0) return undefined;
+  const shown = pending.slice(0, 20).map((item) => `  • ${describePending(item, board)}`);
+  const waitFor = pending.map((item) => item.id).join(' ');
+  return {
+    name: 'board-gate',
+    why: `${pending.length} item(s) ${mode === 'held' ? 'held' : 'not done'}`,
+    reason: [
+      `✗ ${pending.length} work-board item(s) ${mode === 'held' ? 'still held by agents' : 'not done'}:`,
+      ...shown,
+      ...(pending.length > shown.length ? [`  • ... and ${pending.length - shown.length} more (baton work show)`] : []),
+      `  Fix:  wait for them (baton work wait ${waitFor} --all --timeout 600), or launch agents for the open ones, or block/reopen what cannot go on, before ending the turn.`,
+      `  Rule: stop.boardGate is "${mode}" in baton.config.json; set it to "off" to allow stopping with work open.`,
+    ].join('\n'),
+  };
+}
+
+function describePending(item: PendingItem, board: WorkBoard): string {
+  const entry = board.items[item.id];
+  const state = item.holder
+    ? `held by ${item.holder} until ${item.expires}`
+    : item.status === 'blocked'
+      ? `blocked${entry?.reason ? `: ${entry.reason}` : ''}`
+      : item.waits_for
+        ? `open, waits for ${item.waits_for.join(', ')}`
+        : 'open, nobody holds it';
+  return `${item.id} (${entry?.title ?? ''}): ${state}`;
 }
 
 /**

@@ -5,7 +5,15 @@ import { userTempDir } from '../../../fs/temp-dir.js';
 import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import type { HandlerContext } from './handler-context.js';
-import { command, PRESETS, waveGate, type CheckContext, type Failure } from './stop-checks.js';
+import {
+  boardGate,
+  command,
+  PRESETS,
+  waveGate,
+  type BoardRead,
+  type CheckContext,
+  type Failure,
+} from './stop-checks.js';
 import { readStateText } from '../../task/state-read.js';
 
 /**
@@ -30,8 +38,10 @@ export async function stop({ input, config, root, env, documents }: HandlerConte
   }
   const state = new StateReader(config, root, documents);
   const context: CheckContext = { config, root, env, state, log: outcome.log };
+  const board = await readBoard(config, root, env);
   const checks: (() => Failure | undefined)[] = [
     () => waveGate(context),
+    () => boardGate(context, board),
     ...(stopConfig.presets ?? []).map((name) => () => PRESETS[name](context)),
     ...(stopConfig.commands ?? []).map(
       (entry) => () => (state.matches(entry.when) ? command(entry, context) : undefined),
@@ -54,6 +64,21 @@ export async function stop({ input, config, root, env, documents }: HandlerConte
   }
   forget(memory);
   return outcome;
+}
+
+/** The board, read through the project's store (any backend) only when the board gate is on. */
+async function readBoard(
+  config: HandlerContext['config'],
+  root: string,
+  env: NodeJS.ProcessEnv,
+): Promise<BoardRead | undefined> {
+  if ((config.stop?.boardGate ?? 'off') === 'off') return undefined;
+  try {
+    const { Board } = await import('../../../board/board.js');
+    return { board: await new Board({ cwd: root, env: { ...env, BATON_ROOT: root } }).read() };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
 }
 
 /** The file remembering this session's last Stop block: the check's key, then its reason's hash. */
