@@ -2,7 +2,8 @@
  * `baton serve`'s HTTP face: hooks answered by one resident process, so a hook call starts no
  * Node. `POST /hooks/{Event}` with the host's JSON payload as body answers exactly what
  * `baton hook {Event}` prints (harness/hooks/hook-front.ts decides for both): status 200, the hook's
- * stdout as body, empty when nothing is said.
+ * stdout as body, empty when nothing is said. `POST /statusline` answers what `baton statusline`
+ * prints.
  *
  * Who may ask: a bearer token (a random one per start, in the 0600 serve.json) on every request,
  * and a Host header naming this loopback address (a web page reaching 127.0.0.1 through DNS
@@ -49,7 +50,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   const tokenDigest = digest(`Bearer ${token}`);
   let port = 0;
   let inFlight = 0;
-  /** Hooks answered: /health says it, so a client (and a test) can tell the server did the work. */
+  /** Hooks and status lines answered: /health says it, so a client (and a test) can tell the server did the work. */
   let answered = 0;
   let stopping = false;
   let markStopped: () => void = () => {};
@@ -99,6 +100,14 @@ export async function startServe(options: ServeOptions): Promise<Served> {
       });
       answered++;
       return answer(res, rendered, url.searchParams.get('client') === 'sh');
+    }
+    if (req.method === 'POST' && url.pathname === '/statusline') {
+      // What `baton statusline` prints for this status JSON: the host's line, drawn without a Node start.
+      const stdin = await readBody(req);
+      const { runStatusline } = await import('../harness/statusline/index.js');
+      const line = await runStatusline({ stdin, env: options.env, cwd: options.cwd });
+      answered++;
+      return answer(res, { stdout: line, stderr: '', code: 0 }, url.searchParams.get('client') === 'sh');
     }
     if (req.method === 'GET' && url.pathname === '/health') {
       await readBody(req);

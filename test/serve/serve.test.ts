@@ -256,11 +256,29 @@ describe('baton serve', () => {
       assert.deepEqual(served, wrapper(p.dir, 'PreToolUse', payload, { BATON_SERVE_SKIP: '1' }));
     }
     assert.match(wrapper(p.dir, 'PreToolUse', test).stdout, /"permissionDecision":"deny".*gate-green/);
+    // The status line too: drawn by the server, as baton statusline draws it.
+    const status = JSON.stringify({
+      model: { display_name: 'Opus' },
+      workspace: { current_dir: p.dir, project_dir: p.dir },
+    });
+    const statusline = (env: Record<string, string> = {}) =>
+      spawnSync('sh', [WRAPPER, 'statusline'], {
+        cwd: p.dir,
+        env: cleanEnv({ CLAUDE_PROJECT_DIR: p.dir, ...env }),
+        input: status,
+        encoding: 'utf8',
+      }).stdout;
+    const before = await answered(p.dir);
+    const drawn = statusline();
+    assert.equal(await answered(p.dir), before + 1, 'the server drew it');
+    assert.match(drawn, /demo/);
+    assert.equal(drawn, statusline({ BATON_SERVE_SKIP: '1' }));
 
     server.child.kill('SIGKILL');
     await server.exited;
     assert.ok(existsSync(join(p.dir, '.baton', 'serve.json')), 'a killed server leaves serve.json behind');
     assert.match(wrapper(p.dir, 'PreToolUse', test).stdout, /"permissionDecision":"deny".*gate-green/);
+    assert.equal(statusline(), drawn, 'the status line is drawn in process');
 
     // Something else answers at the address serve.json names (a live pid: this test's).
     for (const reply of ['{"hookSpecificOutput":{}}', 'garbage', '']) {
@@ -288,5 +306,28 @@ describe('baton serve', () => {
       squatter.close();
       assert.match(out, /"permissionDecision":"deny".*gate-green/, reply);
     }
+  });
+
+  it('an agent cannot point the client at a server of its own: a Write or a shell write to .baton/serve.json is denied', (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const target = join(p.dir, '.baton', 'serve.json');
+    for (const payload of [
+      { tool_name: 'Write', tool_input: { file_path: target, content: '{}' } },
+      { tool_name: 'Bash', tool_input: { command: `echo '{}' > .baton/serve.json` } },
+    ]) {
+      const result = baton(['hook', 'PreToolUse'], {
+        cwd: p.dir,
+        input: JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', cwd: p.dir, ...payload }),
+      });
+      assert.match(result.stdout, /"permissionDecision":"deny"/, payload.tool_name);
+    }
+    // In FREE too: baton's state is never an agent's to write.
+    assert.equal(baton(['set', TASK, 'tdd_phase', 'FREE'], { cwd: p.dir }).code, 0);
+    const free = baton(['hook', 'PreToolUse'], {
+      cwd: p.dir,
+      input: writePayload(p.dir, '.baton/serve.json'),
+    });
+    assert.match(free.stdout, /"permissionDecision":"deny".*baton-state/);
   });
 });

@@ -34,7 +34,7 @@ export interface HookCall {
   goalHooks: () => Promise<(run: HookRun) => Promise<Rendered>>;
 }
 
-export const SILENT: Rendered = { stdout: '', stderr: '', code: 0 };
+const SILENT: Rendered = { stdout: '', stderr: '', code: 0 };
 
 /** A project with a config but no profile: only the events its sections turn on. */
 const CONFIG_ONLY: Pick<Profile, 'kind' | 'events'> = { kind: 'harness', events: [] };
