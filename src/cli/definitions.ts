@@ -115,7 +115,7 @@ const list = [
       ...JQ_BUDGET,
     ],
     details:
-      'A safe read: a missing or malformed document prints the default (with a warning for a malformed one) and exits 0.',
+      'A safe read: a missing or malformed document prints the default (with a warning for a malformed one) and exits 0. A jq runtime error (`error("x")`, indexing a number) is an error of the expression: exit 2, as jq itself fails (jq exits 5).',
   },
   {
     name: 'update',

@@ -249,6 +249,8 @@ export class Doc {
   async clear(options: { writer?: string } = {}): Promise<WriteResult> {
     return this.write(options, async (current, context) => {
       if (current.state === 'missing') return undefined;
+      // Deleting a file that is not JSON would lose text no revision holds: the caller keeps it first.
+      if (current.state === 'corrupt') throw corruptClear(this.key, current.error, current.rev > 0);
       checkLifecycle('delete', context);
       return {
         kind: 'clear',
@@ -431,6 +433,16 @@ function asObject(value: Json | undefined, label: string): JsonObject {
  * The error for a document that is not valid JSON. Its fix depends on history: `doctor --repair`
  * restores the last good revision, and without one (a file baton never wrote) it can do nothing.
  */
+function corruptClear(key: string, error: string, hasHistory: boolean): BatonError {
+  const fix = hasHistory
+    ? "run 'baton doctor --repair' (it keeps the bad file aside and restores the last good revision), then clear"
+    : `move the file aside yourself (mv ${key} ${key}.bad) to drop it`;
+  return new BatonError(
+    'corrupt',
+    `${key} is not valid JSON (${error}); nothing was cleared: clear never deletes text it cannot keep; ${fix}`,
+  );
+}
+
 function corrupt(
   key: string,
   error: string,

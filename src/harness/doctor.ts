@@ -75,8 +75,11 @@ export async function harnessChecks(
         false,
         `${name} is not ${read.state === 'corrupt' ? 'valid JSON' : 'a JSON object'}`,
         read.restorable
-          ? 'baton doctor --repair restores its last good revision; or baton task clear drops the task (the bad file is not kept)'
-          : `${read.state === 'corrupt' ? 'no history to restore it from: ' : ''}fix the JSON by hand, or baton task clear drops the task (the bad file is not kept)`,
+          ? 'baton doctor --repair restores its last good revision (the bad file is kept aside)'
+          : read.state === 'corrupt'
+            ? // clear refuses a file that does not parse (it would lose text no revision holds).
+              `no history to restore it from: fix the JSON by hand, or move it aside (mv ${rel(taskPath)} ${rel(taskPath)}.bad) and baton task clear`
+            : 'fix the JSON by hand, or baton task clear drops the task (the file is not kept)',
       );
     } else {
       const doc = read.doc as Record<string, unknown>;

@@ -31,10 +31,11 @@ export function resolveInputs(run: RunDoc, phase: string): PhaseInputs {
     );
   const index = phases.findIndex((p) => p.phase === phase);
   const step = phases[index];
+  // A usage error, as phase start and done answer the same key (exit 2): not a missing input.
   if (!step)
     throw new BatonError(
-      'not_found',
-      `phase ${phase} is not in the contract (${phases.map((p) => p.phase).join(', ')}); check the phase name`,
+      'usage',
+      `phase ${phase} is not in the contract (${phases.map((p) => p.phase).join(', ')}); use one of its phases`,
     );
   const earlier = phases.slice(0, index).reverse();
   const evidence: Record<string, string[]> = {};

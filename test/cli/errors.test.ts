@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { displayWidth } from '../../src/cli/display-width.js';
@@ -74,9 +74,12 @@ describe('documents written by other tools', () => {
     assert.doesNotMatch(row.fix, /(^|\s)rm\s/);
     // No history (baton never wrote it): the fix is by hand or clearing the task, never --repair.
     assert.doesNotMatch(row.fix, /--repair/);
-    const advice = /(baton task clear)/.exec(row.fix)?.[1] as string;
-    assert.ok(advice, row.fix);
-    assert.equal(baton(advice.split(' ').slice(1), { cwd: dir, env: { BATON_ROOT: dir } }).code, 0);
+    // Clear keeps what it cannot show: the advice moves the file aside first, then clears.
+    const [, from, to] = /\(mv (\S+) (\S+)\) and baton task clear/.exec(row.fix) ?? [];
+    assert.ok(from && to, row.fix);
+    renameSync(join(dir, from), join(dir, to));
+    assert.equal(baton(['task', 'clear'], { cwd: dir, env: { BATON_ROOT: dir } }).code, 0);
+    assert.equal(readFileSync(join(dir, to), 'utf8'), '{broken', 'the text is kept');
     assert.equal(baton(['doctor'], { cwd: dir, env: { BATON_ROOT: dir } }).code, 0);
   });
 });

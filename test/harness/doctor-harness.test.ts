@@ -15,7 +15,7 @@ describe('baton doctor harness rows', () => {
       p.write('.claude/state/current-task.json', '{"slug": "demo",,');
       assert.match(
         doctor().stdout,
-        /fail\s+current-task\.json is not valid JSON\s+baton doctor --repair restores its last good revision; or baton task clear drops the task/,
+        /fail\s+current-task\.json is not valid JSON\s+baton doctor --repair restores its last good revision \(the bad file is kept aside\)/,
       );
       assert.equal(
         baton(['doctor', '--repair', p.dir], { cwd: p.dir, env: p.env }).code,
@@ -30,7 +30,7 @@ describe('baton doctor harness rows', () => {
         const report = baton(['doctor', q.dir], { cwd: q.dir, env: q.env }).stdout;
         assert.match(
           report,
-          /fail\s+current-task\.json is not valid JSON\s+no history to restore it from: fix the JSON by hand, or baton task clear drops the task/,
+          /fail\s+current-task\.json is not valid JSON\s+no history to restore it from: fix the JSON by hand, or move it aside \(mv \.claude\/state\/current-task\.json \.claude\/state\/current-task\.json\.bad\) and baton task clear/,
         );
         assert.doesNotMatch(report, /--repair/);
         const update = q.task(['update', '--', '.x = 1']);

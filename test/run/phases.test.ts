@@ -239,7 +239,8 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
       ].join('\n'),
     );
     const none = baton(['phase', 'inputs', 'r', '7-other'], p.dir);
-    assert.deepEqual([none.code, /not in the contract/.test(none.stderr)], [1, true]);
+    // A phase outside the contract is a usage error, as for phase start and done (exit 2).
+    assert.deepEqual([none.code, /not in the contract/.test(none.stderr)], [2, true]);
   });
 
   it("a phase the run's workflow does not have is refused (exit 2, naming the workflow's phases), nothing written", (t) => {

@@ -1,9 +1,10 @@
 /**
- * A safe read: state problems (missing file, malformed JSON, a jq runtime error) print the
- * default and exit 0, with a one-line warning for the malformed cases. Only a caller bug (an
- * expression that does not compile, bad arguments) exits non-zero.
+ * A safe read: state problems (a missing file, malformed JSON) print the default and exit 0, with a
+ * one-line warning for malformed JSON. An expression that fails (it does not compile, or raises at
+ * run time, as `error("x")`) exits non-zero as jq does (baton's code for jq errors, 2; jq's own is
+ * 5): a script must not read the default as the document's answer.
  */
-import { isBatonError } from '../../core/errors.js';
+import { BatonError, isBatonError } from '../../core/errors.js';
 import { formatJqCompact, formatJqRaw } from '../../core/jq/index.js';
 import type { Json } from '../../core/json.js';
 import { parseCommand } from '../args.js';
@@ -20,9 +21,10 @@ export default async function get(args: string[], cli: CommandIo): Promise<numbe
   try {
     results = await openForCli(file, cli, undefined, jqBudgetFrom(flags)).get(expr, vars);
   } catch (error) {
-    if (!isBatonError(error) || !['corrupt', 'jq_runtime'].includes(error.code)) throw error;
-    const hint = error.code === 'jq_runtime' ? `; look at the values with 'baton get ${file}'` : '';
-    cli.err(`baton get: warning: ${error.message}${hint}\n`);
+    if (isBatonError(error, 'jq_runtime'))
+      throw new BatonError('jq_runtime', `${error.message}; look at the values with 'baton get ${file}'`);
+    if (!isBatonError(error, 'corrupt')) throw error;
+    cli.err(`baton get: warning: ${error.message}\n`);
     results = [];
   }
   if (results.length === 0) {
