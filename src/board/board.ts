@@ -15,10 +15,11 @@ import { defaultRoot } from '../project/root.js';
 import type { Store } from '../stores/index.js';
 import { barrier, needed, type BarrierState, type WaitMode } from './barrier.js';
 import * as model from './model.js';
+import { BOARD_KEY } from './model.js';
+
+export { BOARD_KEY } from './model.js';
 import type { Claim, NewItem, WorkBoard } from './model.js';
 
-/** Where the board lives, relative to the project root (a document of its own, outside `.baton/`). */
-export const BOARD_KEY = '.claude/state/board.json';
 export const BOARD_SCHEMA = 'work-board';
 /** The operation the schema's sealed rule names: only the board's own calls change items or claims. */
 const OPERATION_NAME = 'work';

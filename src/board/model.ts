@@ -10,6 +10,9 @@ import { globsOverlap } from './globs.js';
 
 export type { Claim, Item, WorkBoard } from '../generated/types/work-board.js';
 
+/** Where the board lives, relative to the project root (a document of its own, outside `.baton/`). */
+export const BOARD_KEY = '.claude/state/board.json';
+
 export const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 /** A lease longer than a day is a claim nobody renews: bounded like every input. */
 export const MAX_LEASE_SECONDS = 86_400;

@@ -4,11 +4,13 @@
  * string: after any failure it replays the session's last good output, or at least `[model]`.
  */
 import { renderTaskLine } from './task-line.js';
+import { renderBoardLine } from './board-line.js';
+import { BOARD_KEY } from '../../board/model.js';
 import { cachedTask, gitKey, lastGoodName, readCache, taskCacheName, writeCache } from './cache.js';
 import { gitInfo } from './git.js';
 import { parseStatusInput, type StatusInput } from './input.js';
 import { renderLine1 } from './session-line.js';
-import { readStatuslineConfig, readTask, statusRoot, type StatuslineConfig } from './settings.js';
+import { readDocument, readStatuslineConfig, statusRoot, type StatuslineConfig } from './settings.js';
 import type { Json } from '../../core/json.js';
 
 export interface StatuslineContext {
@@ -25,18 +27,19 @@ async function renderStatusline(input: StatusInput, context: StatuslineContext):
   const config = readStatuslineConfig(root, env, cwd);
   const git = await gitInfo(dir, gitKey(input.sessionId, dir), env, config.gitTimeoutMs);
   const line1 = renderLine1(input, git, { color, showCost: env[config.costEnv] === '1', cwd });
-  const line2 = renderTaskLine(await taskOf(config, env), color);
-  return line2 === undefined ? `${line1}\n` : `${line1}\n${line2}\n`;
+  const line2 = renderTaskLine(await documentOf(config, env, config.task), color);
+  const line3 = renderBoardLine(await documentOf(config, env, BOARD_KEY), color);
+  return [line1, line2, line3].filter((line) => line !== undefined).join('\n') + '\n';
 }
 
-/** The task: this machine's file on the file store, else the shared store's row (cached). */
-async function taskOf(config: StatuslineConfig, env: NodeJS.ProcessEnv): Promise<Json | undefined> {
-  if (config.sharedStore === undefined) return readTask(config);
-  const name = taskCacheName(config.sharedStore, env, config.root, config.task);
+/** A document (the task, the board): this machine's file on the file store, else the shared store's row (cached). */
+async function documentOf(config: StatuslineConfig, env: NodeJS.ProcessEnv, path: string): Promise<Json | undefined> {
+  if (config.sharedStore === undefined) return readDocument(config, path);
+  const name = taskCacheName(config.sharedStore, env, config.root, path);
   const cached = readCache(env, name);
   if (cached?.fresh) return cachedTask(cached.text);
   const { sharedTask } = await import('./shared-task.js');
-  return sharedTask(config.sharedStore, config.root, config.task, env, name, cached?.text);
+  return sharedTask(config.sharedStore, config.root, path, env, name, cached?.text);
 }
 
 export async function runStatusline(context: StatuslineContext): Promise<string> {

@@ -85,7 +85,7 @@ export function readStatuslineConfig(
   };
 }
 
-/** The parsed task document, or undefined when it is missing or not JSON (line 2 is then omitted). */
-export function readTask(config: StatuslineConfig): Json | undefined {
-  return readJson(isAbsolute(config.task) ? config.task : join(config.root, config.task));
+/** A parsed document (the task, the board), or undefined when it is missing or not JSON (its line is then omitted). */
+export function readDocument(config: StatuslineConfig, path: string): Json | undefined {
+  return readJson(isAbsolute(path) ? path : join(config.root, path));
 }
