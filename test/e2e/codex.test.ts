@@ -233,3 +233,23 @@ test('codex: a project-scope install carries over to another clone (installed in
   assert.match(outputs(model).get('call_0') ?? '', /blocked by PreToolUse hook[\s\S]*GREEN/, 'the gate ran');
   assert.equal(readFileSync(join(b, 'tests/test_a.py'), 'utf8'), 'def test_a():\n    assert True\n');
 });
+
+test("codex: in GREEN a shell write the parser cannot see (a script file) runs in baton's OS sandbox and cannot touch tests; a src write by script lands", async (t) => {
+  const p = codexProject();
+  t.after(p.cleanup);
+  writeFileSync(join(p.project, 'to-tests.sh'), 'echo x >> tests/test_a.py\n');
+  writeFileSync(join(p.project, 'to-src.sh'), 'echo "c = 3" > src/c.py\n');
+  const model = await startResponsesModel([
+    { call: 'exec_command', arguments: { cmd: 'sh to-tests.sh' } },
+    { call: 'exec_command', arguments: { cmd: 'sh to-src.sh' } },
+    { text: 'Done.' },
+  ]);
+  t.after(() => model.close());
+  trust(p.codexHome, p.project, model);
+  const run = await runCodex(p.project, codexEnv(join(p.dir, 'home'), p.codexHome), 'go on');
+  assert.equal(run.code, 0, run.out);
+  const results = outputs(model);
+  assert.match(results.get('call_0') ?? '', /Read-only file system/, 'the write failed inside the sandbox');
+  assert.equal(readFileSync(join(p.project, 'tests/test_a.py'), 'utf8'), 'def test_a():\n    assert True\n');
+  assert.equal(readFileSync(join(p.project, 'src/c.py'), 'utf8'), 'c = 3\n');
+});

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
@@ -173,4 +173,23 @@ test('gemini: a project-scope install carries over to another clone (installed i
   assert.match(JSON.stringify(model.turns[0]?.contents), /Resume: demo/, 'SessionStart ran from the clone');
   assert.match(responses(model)[0] ?? '', /blocked[\s\S]*GREEN/, 'the gate ran');
   assert.equal(readFileSync(join(b, 'tests/test_a.py'), 'utf8'), 'def test_a():\n    assert True\n');
+});
+
+test("gemini: in GREEN a shell write the parser cannot see (a script file) runs in baton's OS sandbox and cannot touch tests; a src write by script lands", async (t) => {
+  const p = geminiProject();
+  t.after(p.cleanup);
+  writeFileSync(join(p.project, 'to-tests.sh'), 'echo x >> tests/test_a.py\n');
+  writeFileSync(join(p.project, 'to-src.sh'), 'echo "c = 3" > src/c.py\n');
+  const model = await startGeminiModel([
+    { call: 'run_shell_command', args: { command: 'sh to-tests.sh' } },
+    { call: 'run_shell_command', args: { command: 'sh to-src.sh' } },
+    { text: 'Done.' },
+  ]);
+  t.after(() => model.close());
+  const run = await runGemini(p.project, geminiEnv(p.home, model), 'go on');
+  assert.equal(run.code, 0, run.out);
+  const [toTests] = responses(model);
+  assert.match(toTests ?? '', /Read-only file system/, 'the write failed inside the sandbox');
+  assert.equal(readFileSync(join(p.project, 'tests/test_a.py'), 'utf8'), 'def test_a():\n    assert True\n');
+  assert.equal(readFileSync(join(p.project, 'src/c.py'), 'utf8'), 'c = 3\n');
 });

@@ -131,18 +131,58 @@ describe('the OS sandbox: the hook', () => {
     assert.match(String(out?.permissionDecisionReason), /cannot tell what this command writes/);
   });
 
-  it('for a host that cannot rewrite input (Codex) falls back to the parser', () => {
-    const r = baton(['hook', 'PreToolUse', '--profile', 'eneo', '--host', 'codex'], {
+  it('for a host that cannot rewrite input (Cursor) falls back to the parser', () => {
+    const r = baton(['hook', 'preToolUse', '--profile', 'eneo', '--host', 'cursor'], {
       cwd: p.dir,
       env: { CLAUDE_PROJECT_DIR: p.dir },
       input: JSON.stringify({
-        tool_name: 'Bash',
+        tool_name: 'Shell',
         cwd: p.dir,
+        workspace_roots: [p.dir],
         tool_input: { command: named('echo x > tests/test_a.py') },
       }),
     });
-    assert.match(r.stdout, /"permissionDecision":"deny"/, r.stderr);
-    assert.doesNotMatch(r.stdout, /updatedInput/);
+    assert.match(r.stdout, /"permission":"deny"/, r.stderr);
+    assert.doesNotMatch(r.stdout, /sandbox\/run\.sh/);
+  });
+
+  it('Codex and Gemini CLI take the command back rewritten, each in its own shape', () => {
+    const hook = (host: string, event: string, payload: object) =>
+      JSON.parse(
+        baton(['hook', event, '--profile', 'eneo', '--host', host], {
+          cwd: p.dir,
+          input: JSON.stringify({ cwd: p.dir, ...payload }),
+        }).stdout,
+      );
+    const codex = hook('codex', 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'sh write.sh' } });
+    assert.equal(codex.hookSpecificOutput.permissionDecision, 'allow');
+    assert.match(codex.hookSpecificOutput.updatedInput.command, /sandbox\/run\.sh/);
+    // Run as Codex runs it (bash -lc): where bubblewrap starts, in baton's sandbox; inside a sandbox
+    // that forbids a new one (Codex's own read-only or workspace-write), only a command proved harmless.
+    writeFileSync(join(p.dir, 'write.sh'), 'echo x >> tests/test_a.py\n');
+    const codexRun = (command: string, hostSandbox: boolean) => {
+      const rewritten = hook('codex', 'PreToolUse', { tool_name: 'Bash', tool_input: { command } }).hookSpecificOutput
+        .updatedInput.command as string;
+      const argv = ['bash', '-lc', rewritten];
+      const [program, ...args] = hostSandbox
+        ? ['bwrap', '--dev-bind', '/', '/', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--', ...argv]
+        : argv;
+      return spawnSync(program!, args, { cwd: p.dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
+    };
+    const free = codexRun('sh write.sh', false);
+    assert.match(free.stderr, /Read-only file system/);
+    const nested = codexRun('sh write.sh', true);
+    assert.equal(nested.status, 126, nested.stderr);
+    assert.match(nested.stderr, /inside its own sandbox[\s\S]*danger-full-access/);
+    assert.equal(p.read('tests/test_a.py'), ORIGINAL);
+    const harmless = codexRun('ls src', true);
+    assert.equal(harmless.status, 0, harmless.stderr);
+    assert.match(harmless.stdout, /calc\.py/);
+    const gemini = hook('gemini', 'BeforeTool', {
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'sh write.sh' },
+    });
+    assert.match(gemini.hookSpecificOutput.tool_input.command, /sandbox\/run\.sh/);
   });
 });
 

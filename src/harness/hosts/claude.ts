@@ -18,7 +18,12 @@ export const CLAUDE_TOOLS: ToolTable = {
   },
 };
 
-export function renderClaudeLike(input: HookInput, outcome: HookOutcome): Rendered {
+/**
+ * Claude Code's answer shapes, which Codex shares. `rewriteDecision` is the permissionDecision
+ * sent with a rewritten command: none for Claude Code (below), "allow" for Codex, which applies
+ * updatedInput only with it.
+ */
+export function renderClaudeLike(input: HookInput, outcome: HookOutcome, rewriteDecision?: 'allow'): Rendered {
   const stderr = [...outcome.log, ...(outcome.deny ? [outcome.deny.message] : [])].map((line) => `${line}\n`).join('');
   const json: Record<string, unknown> = {};
   if (outcome.deny) {
@@ -32,6 +37,7 @@ export function renderClaudeLike(input: HookInput, outcome: HookOutcome): Render
     // check on it (measured, 2.1.328); "allow" would skip the check the user relies on.
     json.hookSpecificOutput = {
       hookEventName: 'PreToolUse',
+      ...(rewriteDecision ? { permissionDecision: rewriteDecision } : {}),
       updatedInput: { ...record(input.raw.tool_input), command: outcome.rewrite.command },
     };
   }

@@ -23,9 +23,17 @@ const TOOLS: ToolTable = {
 
 const EVENTS = hostEvents('codex');
 
+/**
+ * A shell command of a protected phase comes back rewritten into baton's OS sandbox, as for Claude
+ * Code. Codex 0.171 applies `updatedInput` only with `permissionDecision: "allow"` (with none, or
+ * "ask", it reports the hook as failed and runs the original command). Measured in its TUI with
+ * `approval_policy = "on-request"`: "allow" skips none of Codex's own checks; the rewritten command
+ * still runs inside Codex's sandbox and still needs the user's approval where Codex asks for one.
+ */
 export const codex: HostAdapter = {
   name: 'codex',
+  rewritesShell: true,
   event: (hostEvent) => EVENTS[hostEvent],
   input: (hostEvent, raw) => normalize(hostEvent, hostEvent, raw, TOOLS),
-  render: renderClaudeLike,
+  render: (input, outcome) => renderClaudeLike(input, outcome, 'allow'),
 };

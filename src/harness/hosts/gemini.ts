@@ -6,7 +6,7 @@
  */
 import { hostEvents } from '../hooks/events.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from '../hooks/types.js';
-import { normalize, type ToolTable } from './normalize.js';
+import { normalize, record, type ToolTable } from './normalize.js';
 
 const EVENTS = hostEvents('gemini');
 
@@ -25,6 +25,13 @@ function render(input: HookInput, outcome: HookOutcome): Rendered {
   if (outcome.deny)
     Object.assign(json, { decision: 'deny', reason: `${outcome.deny.message}\n[baton rule ${outcome.deny.rule}]` });
   if (outcome.block) Object.assign(json, { decision: 'deny', reason: outcome.block.reason });
+  // Gemini 0.61 builds the tool call again from `tool_input` and then runs its own policy check and
+  // confirmation on the rebuilt call (its scheduler: the BeforeTool hook, then checkPolicy).
+  if (outcome.rewrite && !outcome.deny)
+    json.hookSpecificOutput = {
+      hookEventName: input.hostEvent,
+      tool_input: { ...record(input.raw.tool_input), command: outcome.rewrite.command },
+    };
   if (outcome.context !== undefined)
     json.hookSpecificOutput = { hookEventName: input.hostEvent, additionalContext: outcome.context };
   if (outcome.notice) json.systemMessage = outcome.notice;
@@ -41,6 +48,7 @@ const HOOK_CONTEXT = /^<hook_context>[^]*?<\/hook_context>(\n\n|$)/;
 
 export const gemini: HostAdapter = {
   name: 'gemini',
+  rewritesShell: true,
   event: (hostEvent) => EVENTS[hostEvent],
   input: (hostEvent, raw) => {
     const input = normalize(EVENTS[hostEvent] ?? hostEvent, hostEvent, raw, TOOLS);

@@ -98,6 +98,14 @@ export function wrapCommand(request: WrapRequest): { command: string } | { probl
   const call = ['\\command', '/bin/bash', runner, spec, identity, input.command]
     .map((w, i) => (i < 2 ? w : quote(w)))
     .join(' ');
+  // Gemini CLI runs each call in a new shell, so there are no functions, aliases or folder to carry
+  // over: the call alone, its fd 3 (the final folder) dropped. It refuses a command with $(...),
+  // backticks, <(...) or >(...) outside single quotes (Gemini 0.61, measured): the outer text has
+  // none, and a command that has them goes unwrapped, so that Gemini's own check sees it.
+  if (request.host === 'gemini')
+    return hasSubstitution(input.command)
+      ? { problem: 'Gemini CLI refuses command substitution, which it cannot see inside the quoted sandbox call' }
+      : { command: `${call} 3>/dev/null` };
   return {
     command:
       `{ __baton_defs=$(\\builtin declare -f; \\builtin alias -p; \\builtin shopt -p expand_aliases); [ \${#__baton_defs} -lt ${MAX_DEFS} ] || __baton_defs=; ` +
@@ -141,6 +149,23 @@ function writeSpec(dir: string, text: string): string {
   writeFileSync(temp, text, { mode: 0o644 });
   renameSync(temp, file);
   return file;
+}
+
+/** Gemini CLI 0.61's own test (detectBashSubstitution): `$(`, a backtick, `<(` or `>(` outside single quotes. */
+export function hasSubstitution(command: string): boolean {
+  let single = false;
+  let double = false;
+  for (let i = 0; i < command.length; i++) {
+    const char = command[i];
+    const next = command[i + 1];
+    if (char === "'" && !double) single = !single;
+    else if (char === '"' && !single) double = !double;
+    else if (single) continue;
+    else if (char === '\\' && next !== undefined && (!double || '$`"\\\n'.includes(next))) i++;
+    else if ((char === '$' && next === '(') || char === '`') return true;
+    else if (!double && (char === '<' || char === '>') && next === '(') return true;
+  }
+  return false;
 }
 
 function quote(word: string): string {

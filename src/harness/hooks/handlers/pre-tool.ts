@@ -69,14 +69,49 @@ export async function preTool(context: HandlerContext): Promise<HookOutcome> {
     script: context.script,
     host: context.host.name,
   });
-  if ('command' in wrapped) return { rewrite: wrapped, log: [] };
+  if ('command' in wrapped)
+    return context.host.name === 'codex' && mode.kind === 'bubblewrap'
+      ? { rewrite: { command: await probed(wrapped.command, mode.program, input.command, cwd, home, rules) }, log: [] }
+      : { rewrite: wrapped, log: [] };
   // The sandbox cannot be set up for this call: as on a machine without one.
   return fallback(wrapped.problem, 'see docs/gates.md', [
     `[baton hook] no OS sandbox for this call: ${wrapped.problem}`,
   ]);
 }
 
-const FIX_HOST = 'run the agent in Claude Code, whose hooks can rewrite a command, with bubblewrap installed';
+/**
+ * Codex runs a command inside its own sandbox unless that is off (`sandbox_mode =
+ * "danger-full-access"`), and inside it bubblewrap cannot start a second one (measured with 0.171
+ * in read-only and workspace-write: "Creating new namespace failed"). Nothing in the payload says
+ * which, so the rewritten command probes first: where bubblewrap starts, the call runs in baton's
+ * sandbox; where it cannot, as on a machine without one: the command itself when baton proved it
+ * harmless here, else nothing but the reason (exit 126). The probe and the branch are the hook's
+ * text, before anything of the command runs.
+ */
+async function probed(
+  wrapped: string,
+  bwrap: string,
+  command: string,
+  cwd: string,
+  home: string,
+  rules: RuleConfig[],
+): Promise<string> {
+  const { harmlessCommand } = await import('../../policy/harmless.js');
+  const why = harmlessCommand(command, cwd, home);
+  const otherwise =
+    why === undefined
+      ? `\\builtin eval ${quote(command)}`
+      : `\\builtin printf '%s\\n' ${quote(unproved(rules, why, 'Codex runs the command inside its own sandbox, where bubblewrap cannot start another', FIX_CODEX))} >&2; \\builtin exit 126`;
+  return `if ${quote(bwrap)} --dev-bind / / --unshare-pid true 2>/dev/null; then ${wrapped}; else ${otherwise}; fi`;
+}
+
+const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
+
+const FIX_CODEX =
+  'in a protected phase run Codex with its own sandbox off (sandbox_mode = "danger-full-access"; its approvals still apply), so that baton\'s sandbox holds the protected files';
+
+const FIX_HOST =
+  'run the agent in a host whose hooks can rewrite a command (Claude Code, Codex, Gemini CLI), with bubblewrap installed';
 
 /** The deny of a protected phase without a sandbox: the construct not proved harmless, and how to get the sandbox. */
 function unproved(rules: RuleConfig[], why: string, reason: string, fix: string): string {
