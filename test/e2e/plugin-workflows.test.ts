@@ -246,3 +246,61 @@ test(
     );
   },
 );
+
+test(
+  'a session following the orchestrate skill (start, a launch with a brief, the return landed, the lint) ends with the goal owned by the session, Now idle and the Done line stamped',
+  { timeout: 180_000 },
+  async (t) => {
+    const p = trustedProject({ 'baton.config.json': '{ "profile": "orchestrate" }\n' });
+    t.after(p.cleanup);
+    const skill = 'skills/orchestrate/SKILL.md';
+    const goal = join(p.home, '.claude', 'orchestrate', 'login-flow');
+    const steps = bashSteps(skill);
+    const land = steps.findIndex((step) => 'tool' in step && String(step.input.command).startsWith('baton goal land'));
+    const close = steps.findIndex((step) => 'tool' in step && String(step.input.command) === 'baton goal pause');
+    assert.ok(land > 0 && close > land);
+    const { run, model } = await runSession(
+      t,
+      p.project,
+      p.home,
+      'drive the login flow goal',
+      [
+        { tool: 'Skill', input: { skill: 'baton:orchestrate' } },
+        // Start and list; the brief; the launch recorded (goal now); then the agent runs.
+        ...steps.slice(0, land - 1),
+        {
+          tool: 'Write',
+          input: { file_path: join(goal, 'briefs', 'tests-1.md'), content: 'Write the login form tests.\n' },
+        },
+        steps[land - 1] as Turn,
+        {
+          tool: 'Agent',
+          input: {
+            description: 'login form tests',
+            subagent_type: 'general-purpose',
+            prompt: `[[agent:tests-1]] Brief: ${join(goal, 'briefs', 'tests-1.md')}`,
+            run_in_background: false,
+          },
+        },
+        ...steps.slice(land, close),
+      ],
+      {
+        'tests-1': [
+          { tool: 'Write', input: { file_path: join(goal, 'reports', 'tests-1.md'), content: 'tests written\n' } },
+          { text: 'reports/tests-1.md' },
+        ],
+      },
+    );
+    const bash = resultsInOrder(model).filter((r) => r.name === 'Bash');
+    for (const r of bash) assert.equal(r.isError, false, `${r.input.command}: ${r.text}`);
+    const lint = bash.find((r) => r.input.command.startsWith('baton lint'));
+    assert.ok(lint, 'the lint ran');
+    assert.doesNotMatch(lint.text, /lint: /, 'no findings after the landing');
+    const state = readFileSync(join(goal, 'state.md'), 'utf8');
+    assert.match(state, /## Now\n- \(nothing running\)\n/);
+    assert.match(state, /\n- \d{4}-\d\d-\d\d \d\d:\d\dZ login form tests written \(reports\/tests-1\.md\)\n$/);
+    // The Stop hook of the turn that ran `baton goal start` claimed the goal for this session.
+    const pointer = readFileSync(join(p.home, '.claude', 'orchestrate', 'active'), 'utf8');
+    assert.match(pointer, new RegExp(`session=${run.result.session_id}`));
+  },
+);
