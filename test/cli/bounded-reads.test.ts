@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
+import { baton as run, type RunResult } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { decision, eneoProject, startTask } from '../harness/helpers.js';
 
@@ -16,14 +16,7 @@ const trees: { cleanup(): void }[] = [];
 after(() => trees.forEach((t) => t.cleanup()));
 
 function baton(cwd: string, args: string[], env: Record<string, string> = {}): RunResult {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    env: cleanEnv({ BATON_LOCK_TIMEOUT_MS: '3000', ...env }),
-    encoding: 'utf8',
-    timeout: 120_000,
-    killSignal: 'SIGKILL',
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return run(args, { cwd, env: { BATON_LOCK_TIMEOUT_MS: '3000', ...env }, killAfterMs: 120_000 });
 }
 
 function project(): string {

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, batonAsync, cleanEnv, type RunResult } from '../helpers/cli.js';
+import { baton as run, BIN, batonAsync, cleanEnv, type RunResult } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 // Budgets, depth and size limits (docs/guarantees.md "Budgets and limits"), through the CLI.
@@ -16,14 +16,7 @@ after(() => trees.forEach((t) => t.cleanup()));
  * that is a failed assertion below, not a timing measurement.
  */
 function baton(cwd: string, ...args: string[]): RunResult {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    env: cleanEnv({ BATON_LOCK_TIMEOUT_MS: '3000' }),
-    encoding: 'utf8',
-    timeout: 120_000,
-    killSignal: 'SIGKILL',
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return run(args, { cwd, env: { BATON_LOCK_TIMEOUT_MS: '3000' }, killAfterMs: 120_000 });
 }
 
 function project(config?: object): string {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BATON_BIN, prompt, sandbox, script, tool, transcript } from './helpers.js';
+import { baton as run } from '../helpers/cli.js';
+import { prompt, sandbox, script, tool, transcript } from './helpers.js';
 
 // The goal tools' files and the transcript the Stop hook reads are bounded (docs/guarantees.md,
 // "Budgets and limits"). Before, a FIFO at state.md hung the command: the two-minute kill below is
@@ -16,15 +17,8 @@ function started() {
 }
 
 function baton(box: ReturnType<typeof started>, args: string[], input = '', env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [BATON_BIN, ...args], {
-    cwd: box.work,
-    env: { ...box.env, ...env },
-    input,
-    encoding: 'utf8',
-    timeout: 120_000,
-    killSignal: 'SIGKILL',
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const r = run(args, { cwd: box.work, baseEnv: box.env, env, input, killAfterMs: 120_000 });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 test('a goal state.md past 16 MiB, or a FIFO in its place, is refused by name (goal.sh exit 1), never read whole', () => {

@@ -6,6 +6,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { baton as run } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -77,20 +78,19 @@ export function script(
   );
 }
 
-/** `baton args` natively (no compat env). */
+/** `baton args` natively (no compat env): test/helpers/cli.ts's baton() in the sandbox's environment. */
 export function baton(
   box: Sandbox,
   args: string[],
   options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
 ): Run {
-  return result(
-    spawnSync(process.execPath, [BATON_BIN, ...args], {
-      cwd: options.cwd ?? box.work,
-      env: { ...box.env, ...options.env },
-      input: options.input ?? '',
-      encoding: 'utf8',
-    }),
-  );
+  const r = run(args, {
+    cwd: options.cwd ?? box.work,
+    baseEnv: box.env,
+    env: options.env ?? {},
+    input: options.input ?? '',
+  });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs a hook script with a JSON payload; returns the parsed additionalContext or undefined. */

@@ -37,16 +37,36 @@ function childTemp(): string {
   return (childTempDir ??= tempDir('baton-child-tmp-'));
 }
 
-/** Runs the built CLI as a real process. */
-export function baton(
-  args: string[],
-  options: { cwd: string; env?: Record<string, string>; input?: string },
-): RunResult {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+/** The CLI the tests run: bin/baton.js after `node scripts/build.mjs`, or BATON_BIN (a private build). */
+export const CLI = process.env.BATON_BIN ?? BIN;
+
+export interface BatonOptions {
+  cwd: string;
+  /** Added over cleanEnv(), or over `baseEnv` when given. */
+  env?: NodeJS.ProcessEnv;
+  /** The whole environment to start from instead of cleanEnv() (a goal sandbox's HOME and PATH). */
+  baseEnv?: NodeJS.ProcessEnv;
+  input?: string;
+  /**
+   * Kill the process after this long: for tests where the bug would be a command that never
+   * ends, so the kill is the failed assertion, not a timing.
+   */
+  killAfterMs?: number;
+}
+
+/**
+ * Runs the built CLI as a real process: the one way the tests start `baton` and wait for it (the
+ * run and goal helpers adapt their argument order to it).
+ */
+export function baton(args: string[], options: BatonOptions): RunResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
-    env: cleanEnv(options.env),
+    env: options.baseEnv
+      ? { ...options.baseEnv, ...options.env }
+      : cleanEnv(options.env as Record<string, string> | undefined),
     input: options.input ?? '',
     encoding: 'utf8',
+    ...(options.killAfterMs ? { timeout: options.killAfterMs, killSignal: 'SIGKILL' as const } : {}),
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

@@ -5,10 +5,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { BIN, cleanEnv, ROOT, type RunResult } from '../helpers/cli.js';
+import { baton as run, CLI, cleanEnv, ROOT, type RunResult } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-export const CLI = process.env.BATON_BIN ?? BIN;
+export { CLI };
 export const SHIM = join(ROOT, 'compat', 'pipeline-state', 'pipeline-state.sh');
 
 export interface Project {
@@ -29,9 +29,9 @@ export function project(files: Record<string, string> = {}): Project {
   return { dir, bin, cleanup: tree.cleanup };
 }
 
+/** test/helpers/cli.ts's baton(), in the argument order of these tests. */
 export function baton(args: string[], cwd: string, env: Record<string, string> = {}): RunResult {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env: cleanEnv(env), encoding: 'utf8' });
-  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+  return run(args, { cwd, env });
 }
 
 export function batonAsync(args: string[], cwd: string): Promise<RunResult> {
