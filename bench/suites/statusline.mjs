@@ -1,7 +1,7 @@
 // Status line rows: `baton statusline` against a bash+jq script doing the same work (one jq
 // pass over the payload, git branch and counts cached 5 s per session, one jq pass over the task document for line 2). The host debounces at 300 ms and cancels a run
 // that is still going, so the absolute figure matters as much as the ratio.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -120,5 +120,36 @@ export default async function statusline(lib) {
     unit: 'ms',
     note: 'median of 15; git queried every run',
   });
+  // Through `baton serve`: the plugin wrapper (what the status line command runs) asks it with sh + curl.
+  const server = spawn(node, [lib.BATON, 'serve', '--port', '0', '--idle-timeout', '0'], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (chunk) => (out += chunk).includes('\n') && resolve());
+      server.once('exit', (code) => reject(new Error(`baton serve exited ${code}`)));
+    });
+    const wrapper = join(lib.ROOT, 'plugin', 'bin', 'baton');
+    const served = { ...env, CLAUDE_PROJECT_DIR: project };
+    const drawn = spawnSync('sh', [wrapper, 'statusline'], {
+      cwd: project,
+      env: served,
+      input: warm,
+      encoding: 'utf8',
+    });
+    if (!drawn.stdout.includes('bench')) throw new Error(`the served status line lacks the task: ${drawn.stdout}`);
+    rows.push({
+      name: 'statusline: through baton serve (sh + curl), cache warm',
+      baton: lib.timeProcess(['sh', wrapper, 'statusline'], { cwd: project, env: served, input: warm }),
+      reference: lib.timeProcess(['bash', script], { cwd: project, env, input: warm }),
+      unit: 'ms',
+      note: 'the plugin wrapper asking a running server; median of 20',
+    });
+  } finally {
+    server.kill('SIGTERM');
+  }
   return rows;
 }

@@ -91,8 +91,8 @@ function writePayload(dir: string, file: string): string {
 }
 
 /** The plugin's hook wrapper as Claude Code runs it (CLAUDE_PROJECT_DIR set), stdin the payload. */
-function wrapper(dir: string, event: string, payload: string, env: Record<string, string> = {}) {
-  const result = spawnSync('sh', [WRAPPER, 'hook', event], {
+function wrapper(dir: string, event: string, payload: string, env: Record<string, string> = {}, args: string[] = []) {
+  const result = spawnSync('sh', [WRAPPER, 'hook', event, ...args], {
     cwd: dir,
     env: cleanEnv({ CLAUDE_PROJECT_DIR: dir, ...env }),
     input: payload,
@@ -256,6 +256,21 @@ describe('baton serve', () => {
       assert.deepEqual(served, wrapper(p.dir, 'PreToolUse', payload, { BATON_SERVE_SKIP: '1' }));
     }
     assert.match(wrapper(p.dir, 'PreToolUse', test).stdout, /"permissionDecision":"deny".*gate-green/);
+    // Another host's hook (baton install gemini writes --host gemini): the server answers in its protocol.
+    const gemini = JSON.stringify({
+      hook_event_name: 'BeforeTool',
+      tool_name: 'write_file',
+      tool_input: { file_path: join(p.dir, 'tests/test_gate.py') },
+      cwd: p.dir,
+    });
+    const asked = await answered(p.dir);
+    const geminiServed = wrapper(p.dir, 'BeforeTool', gemini, {}, ['--host', 'gemini']);
+    assert.equal(await answered(p.dir), asked + 1, 'the server answered the Gemini hook');
+    assert.equal(JSON.parse(geminiServed.stdout).decision, 'deny');
+    assert.deepEqual(
+      geminiServed,
+      wrapper(p.dir, 'BeforeTool', gemini, { BATON_SERVE_SKIP: '1' }, ['--host', 'gemini']),
+    );
     // The status line too: drawn by the server, as baton statusline draws it.
     const status = JSON.stringify({
       model: { display_name: 'Opus' },
