@@ -18,10 +18,10 @@ export function cliCommands() {
 // status line never loads), and libraries only some runs need (Ajv for user schemas, yaml for
 // contracts, re2js for jq regex builtins).
 export const LAZY = {
-  'src/harness/hooks/run-hook.ts': 'run-hook',
-  'src/goal/hooks/run.ts': 'goal-hooks',
+  'src/harness/hooks/harness-handlers.ts': 'run-hook',
+  'src/goal/hooks/goal-handlers.ts': 'goal-hooks',
   'src/harness/shell/analyze.ts': 'shell-gate',
-  'src/stores/postgres/index.ts': 'postgres',
+  'src/stores/postgres/postgres-store.ts': 'postgres',
   'src/harness/statusline/shared-task.ts': 'statusline-shared',
   'ajv/dist/2020.js': 'ajv',
   yaml: 'yaml',

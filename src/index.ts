@@ -23,7 +23,7 @@ export {
   type StoreOptions,
 } from './stores/index.js';
 export { buildChange } from './doc/commit.js';
-export { compileJq, formatJqCompact, formatJqRaw } from './core/jq/index.js';
+export { compileJq, formatJqCompact, formatJqRaw } from './core/jq/jq.js';
 export {
   Board,
   BOARD_KEY,

@@ -25,7 +25,7 @@ async function loadLint(lib, dir) {
   const { build } = await import('esbuild');
   const outfile = join(dir, 'lint-run.mjs');
   await build({
-    entryPoints: [join(lib.ROOT, 'src', 'goal', 'lint', 'run.ts')],
+    entryPoints: [join(lib.ROOT, 'src', 'goal', 'lint', 'lint-file.ts')],
     bundle: true,
     format: 'esm',
     platform: 'node',

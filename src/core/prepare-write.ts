@@ -4,12 +4,12 @@
  * immutables and ownership against what the caller changed, stamp last (so an expression cannot
  * fake or suppress it), check sizes, validate the whole document, then diff.
  */
-import { isoSeconds } from './time.js';
+import { isoSeconds } from './iso-time.js';
 import { BatonError, type Issue } from './errors.js';
 import { deepEqual, isObject, typeName, type Json, type JsonObject } from './json.js';
 import { diff, type PatchOp } from './patch.js';
 import { checkShape, DEFAULT_LIMITS, type Limits } from './limits.js';
-import type { CompiledSchema } from './schema/index.js';
+import type { CompiledSchema } from './schema/schema.js';
 import { writerMatches } from './schema/rules.js';
 
 const DEFAULT_MAX_VALUE_BYTES = 64 * 1024;

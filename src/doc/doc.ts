@@ -9,13 +9,13 @@ import {
   stampText,
   type WriteContext,
 } from '../core/prepare-write.js';
-import { compileJq } from '../core/jq/index.js';
+import { compileJq } from '../core/jq/jq.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { resolveLimits, type Limits } from '../core/limits.js';
 import { projectLimits } from '../project/config-schema.js';
 import { diff } from '../core/patch.js';
 import { getAt, parsePath, setAt } from '../core/dotted-paths.js';
-import type { CompiledSchema } from '../core/schema/index.js';
+import type { CompiledSchema } from '../core/schema/schema.js';
 import { typedValue } from '../core/schema/typed-value.js';
 import { readIdentity } from '../project/identity.js';
 import { projectContext, type ProjectContext } from '../project/project-context.js';

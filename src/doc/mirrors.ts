@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
-import type { CompiledSchema } from '../core/schema/index.js';
+import type { CompiledSchema } from '../core/schema/schema.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { mkdirInside, realTarget, resolveKey } from '../fs/confine.js';
 import { protection, type Protection } from '../project/policy/protect.js';

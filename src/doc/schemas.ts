@@ -9,7 +9,7 @@ import {
   compileSchema,
   DEFAULT_SCHEMA,
   type CompiledSchema,
-} from '../core/schema/index.js';
+} from '../core/schema/schema.js';
 import { isSchemaPath } from '../project/policy/state-files.js';
 
 const cache = new Map<string, Promise<CompiledSchema>>();

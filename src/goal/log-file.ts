@@ -4,9 +4,9 @@
  */
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isoSeconds } from '../core/time.js';
+import { isoSeconds } from '../core/iso-time.js';
 import { appendNoFollow } from '../fs/confine.js';
-import { compactStamp } from './time.js';
+import { compactStamp } from './goal-time.js';
 
 function formatLogEntry(text: string, now: Date = new Date()): string {
   const lines = text.split('\n').filter((line) => line !== '');

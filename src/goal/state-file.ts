@@ -1,6 +1,6 @@
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
-import { isoSeconds } from '../core/time.js';
+import { isoSeconds } from '../core/iso-time.js';
 import { joinLines, setMarkerField, splitLines, usesCrlf } from './text.js';
 import { stateLockPath } from './goal-paths.js';
 import { readGoalBytes, readGoalText } from './goal-read.js';

@@ -3,7 +3,7 @@
  * The sentence is inserted as data, never through a substitution language (the original's sed garbled `&`, `\` and `|`): newlines
  * fold to spaces and `&`, `\`, `|` stay as typed.
  */
-import { isoSeconds } from '../core/time.js';
+import { isoSeconds } from '../core/iso-time.js';
 
 export function foldNewlines(text: string): string {
   // Only `\n` is a line break here, every other character is literal; now/land fold the same.

@@ -4,7 +4,7 @@
  * whichever face writes. Schemas are hand-written and short: every tool's schema is sent to the
  * agent's context on every session.
  */
-import { isoSeconds } from '../core/time.js';
+import { isoSeconds } from '../core/iso-time.js';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BatonError } from '../core/errors.js';
@@ -20,7 +20,7 @@ import { limitsFrom } from '../run/limits.js';
 import { recordPhaseDone } from '../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../run/phases.js';
 import { confine, isInside } from '../fs/confine.js';
-import { builtinSchema } from '../core/schema/index.js';
+import { builtinSchema } from '../core/schema/schema.js';
 import { runtimeOptions } from '../core/runtime-options.js';
 import type { ToolSchema } from './arguments.js';
 import { Board } from '../board/board.js';
@@ -397,7 +397,7 @@ export const TOOLS: ToolDef[] = [
       let fixed: { code: string; change: string }[] = [];
       if (input.fix === true)
         fixed = (await (await import('../goal/lint/fix.js')).fixState(paths.state, options)) ?? [];
-      const findings = (await import('../goal/lint/run.js')).lintState(paths.state, options);
+      const findings = (await import('../goal/lint/lint-file.js')).lintState(paths.state, options);
       if (findings === undefined) throw new BatonError('not_found', `goal '${slug}' has no state file ${paths.state}`);
       const remaining = new Set(findings.map((f) => f.code));
       return {

@@ -1,4 +1,4 @@
-import { isoSeconds } from '../core/time.js';
+import { isoSeconds } from '../core/iso-time.js';
 import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
 import { OUTPUT_KEY } from './contract.js';

@@ -104,7 +104,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     if (req.method === 'POST' && url.pathname === '/statusline') {
       // What `baton statusline` prints for this status JSON: the host's line, drawn without a Node start.
       const stdin = await readBody(req);
-      const { runStatusline } = await import('../harness/statusline/index.js');
+      const { runStatusline } = await import('../harness/statusline/statusline.js');
       const line = await runStatusline({ stdin, env: options.env, cwd: options.cwd });
       answered++;
       return answer(res, { stdout: line, stderr: '', code: 0 }, url.searchParams.get('client') === 'sh');

@@ -21,6 +21,6 @@ export { openStore, type StoreOptions } from './open.js';
 export { isStoreFile } from './registry.js';
 export { hooksFetch, STORE_SCHEMES } from './schemes.js';
 export { MemoryStore } from './memory.js';
-export { FileStore, type FileStoreOptions } from './file/index.js';
+export { FileStore, type FileStoreOptions } from './file/file-store.js';
 export { exportLines, importLines, type DocumentDump, type ImportOptions, type PortableStore } from './portable.js';
 export { migrateStore, openPortable, type StoreTarget } from './transfer.js';

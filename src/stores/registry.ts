@@ -7,7 +7,7 @@
  */
 import { BatonError } from '../core/errors.js';
 import { DeferredStore } from './deferred.js';
-import { FileStore, type FileStoreOptions } from './file/index.js';
+import { FileStore, type FileStoreOptions } from './file/file-store.js';
 import { SIDECAR } from './keys.js';
 import { portableFileStore } from './file/portable.js';
 import { MemoryStore } from './memory.js';
@@ -76,16 +76,16 @@ export const BACKENDS: Record<StoreKind, Backend> = {
     // Loaded on first use: `pg` stays off the start-up path of every other store.
     open: (options) =>
       new DeferredStore('postgres', async () => {
-        const { createPostgresStore } = await import('./postgres/index.js');
+        const { createPostgresStore } = await import('./postgres/postgres-store.js');
         return createPostgresStore(postgres(options));
       }),
     async portable(options) {
-      const { createPostgresStore } = await import('./postgres/index.js');
+      const { createPostgresStore } = await import('./postgres/postgres-store.js');
       const store = await createPostgresStore(postgres(options));
       return { kind: 'postgres', store, close: () => store.close() };
     },
     async migrate(url) {
-      const { migratePostgres } = await import('./postgres/index.js');
+      const { migratePostgres } = await import('./postgres/postgres-store.js');
       return migratePostgres(url);
     },
   },

@@ -1,8 +1,8 @@
 import { BatonError } from '../core/errors.js';
-import type { HistoryEntry } from '../core/history.js';
+import type { HistoryEntry } from '../core/history-entry.js';
 import type { Json, JsonObject } from '../core/json.js';
 
-export type { EntryDraft, HistoryEntry, Operation } from '../core/history.js';
+export type { EntryDraft, HistoryEntry, Operation } from '../core/history-entry.js';
 
 /**
  * What every backend provides. The engine (src/doc/) does all the deciding, including every field

@@ -11,7 +11,7 @@ import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { openDoc, openProjectStore } from '../doc/open.js';
 import type { HistoryEntry } from '../stores/index.js';
 import { goalRoot, isValidSlug, toolNames } from '../goal/goal-paths.js';
-import { lintState } from '../goal/lint/run.js';
+import { lintState } from '../goal/lint/lint-file.js';
 import { blockedReasons, normalizeWave } from '../harness/task/wave-barrier.js';
 import { projectContext } from '../project/project-context.js';
 import { taskRules } from '../project/document-rules.js';

@@ -47,7 +47,7 @@ describe('the layers of src/', () => {
       /stores' public entry/,
     );
     assert.match(
-      judge('cli/commands/get.ts', "import { FileStore } from '../../stores/file/index.js';").join(),
+      judge('cli/commands/get.ts', "import { FileStore } from '../../stores/file/file-store.js';").join(),
       /stores' public entry/,
     );
     assert.match(
@@ -55,7 +55,7 @@ describe('the layers of src/', () => {
       /stores' public entry/,
     );
     assert.deepEqual(judge('goal/state-file.ts', "import { FileStore } from '../stores/index.js';"), []);
-    assert.deepEqual(judge('stores/file/index.ts', "import { docPaths } from './layout.js';"), []);
+    assert.deepEqual(judge('stores/file/file-store.ts', "import { docPaths } from './layout.js';"), []);
   });
 
   it('refuses the stores entry exporting a backend internal, and allows its store class', () => {
@@ -64,12 +64,15 @@ describe('the layers of src/', () => {
       /exports SIDECAR, a backend internal/,
     );
     assert.match(
-      judge('stores/index.ts', "export { FileStore, readDocument } from './file/index.js';").join(),
+      judge('stores/index.ts', "export { FileStore, readDocument } from './file/file-store.js';").join(),
       /exports readDocument, a backend internal/,
     );
-    assert.match(judge('stores/index.ts', "export * from './postgres/index.js';").join(), /exports \*, a backend/);
+    assert.match(
+      judge('stores/index.ts', "export * from './postgres/postgres-store.js';").join(),
+      /exports \*, a backend/,
+    );
     assert.deepEqual(
-      judge('stores/index.ts', "export { FileStore, type FileStoreOptions } from './file/index.js';"),
+      judge('stores/index.ts', "export { FileStore, type FileStoreOptions } from './file/file-store.js';"),
       [],
     );
     assert.deepEqual(judge('stores/index.ts', "export { openStore } from './open.js';"), []);
@@ -82,7 +85,10 @@ describe('the layers of src/', () => {
       judge('run/gate.ts', "import { goalRoot } from '../goal/goal-paths.js';").join(),
       /run and goal are both features/,
     );
-    assert.deepEqual(judge('goal/hooks/run.ts', "import { runPipeline } from '../../harness/hooks/pipeline.js';"), []);
+    assert.deepEqual(
+      judge('goal/hooks/goal-handlers.ts', "import { runPipeline } from '../../harness/hooks/pipeline.js';"),
+      [],
+    );
     assert.match(judge('core/hash.ts', "import { readFileSync } from 'node:fs';").join(), /core\/ does no I\/O/);
     assert.match(judge('newpart/x.ts', "import { a } from '../core/json.js';").join(), /belongs to no layer/);
   });

@@ -7,7 +7,7 @@
 import { createInterface } from 'node:readline';
 import { Board } from '../../src/board/board.js';
 import { isBatonError } from '../../src/core/errors.js';
-import { createPostgresStore } from '../../src/stores/postgres/index.js';
+import { createPostgresStore } from '../../src/stores/postgres/postgres-store.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as {
   dir: string;

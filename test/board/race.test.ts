@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Board } from '../../src/board/board.js';
-import { createPostgresStore, migratePostgres, type PostgresStore } from '../../src/stores/postgres/index.js';
+import { createPostgresStore, migratePostgres, type PostgresStore } from '../../src/stores/postgres/postgres-store.js';
 import { cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';

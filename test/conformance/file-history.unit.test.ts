@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileStore } from '../../src/stores/file/index.js';
+import { FileStore } from '../../src/stores/file/file-store.js';
 import { Doc } from '../../src/doc/doc.js';
 import { isBatonError } from '../../src/core/errors.js';
 import { tempTree } from '../helpers/fixtures.js';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileStore } from '../../src/stores/file/index.js';
+import { FileStore } from '../../src/stores/file/file-store.js';
 import { MemoryStore } from '../../src/stores/memory.js';
-import { createPostgresStore, migratePostgres } from '../../src/stores/postgres/index.js';
+import { createPostgresStore, migratePostgres } from '../../src/stores/postgres/postgres-store.js';
 import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
 import { startCluster } from '../helpers/postgres-cluster.js';
 import type { StoreHarness } from './suite.js';

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { lintState } from '../../src/goal/lint/run.js';
+import { lintState } from '../../src/goal/lint/lint-file.js';
 import { formatFinding } from '../../src/goal/lint/lint-context.js';
-import { RULES } from '../../src/goal/lint/rules/index.js';
+import { RULES } from '../../src/goal/lint/rules/all-rules.js';
 import { initialState } from '../../src/goal/template.js';
-import { isoSeconds } from '../../src/core/time.js';
+import { isoSeconds } from '../../src/core/iso-time.js';
 import { tempFile } from './helpers.js';
 
 /** In-process lint: each code fires on a crafted file and stays silent on a clean one. */

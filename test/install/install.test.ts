@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, BIN, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { defaultCommand } from '../../src/harness/install/index.js';
+import { defaultCommand } from '../../src/harness/install/install.js';
 import { HOOKS } from '../../src/harness/install/hooks.js';
 
 // `baton install claude` as a process against real settings files.

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { compileJq, formatJqCompact, JqError } from '../../src/core/jq/index.js';
-import type { Json } from '../../src/core/jq/index.js';
+import { compileJq, formatJqCompact, JqError } from '../../src/core/jq/jq.js';
+import type { Json } from '../../src/core/jq/jq.js';
 
 // Regex builtins run on an engine loaded on demand (Doc.get/update await this themselves).
 await compileJq('test("")').ready();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileJq, JqError } from '../../src/core/jq/index.js';
+import { compileJq, JqError } from '../../src/core/jq/jq.js';
 
 test('the same expression with other variables is compiled on its own', () => {
   assert.deepEqual(compileJq('$a + 1', ['a']).run(null, { a: 1 }), [2]);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileJq, formatJqCompact, JqError } from '../../src/core/jq/index.js';
-import type { Json } from '../../src/core/jq/index.js';
+import { compileJq, formatJqCompact, JqError } from '../../src/core/jq/jq.js';
+import type { Json } from '../../src/core/jq/jq.js';
 import { BUILTIN_CASES } from './corpus-builtins.js';
 import { REGEX_CASES } from './corpus-regex.js';
 import { HANDPICKED, MUST_WORK } from './corpus.js';

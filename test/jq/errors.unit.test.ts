@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileJq, formatJqCompact, formatJqRaw, JqError } from '../../src/core/jq/index.js';
-import type { Json } from '../../src/core/jq/index.js';
+import { compileJq, formatJqCompact, formatJqRaw, JqError } from '../../src/core/jq/jq.js';
+import type { Json } from '../../src/core/jq/jq.js';
 
 // Regex builtins run on an engine loaded on demand (Doc.get/update await this themselves).
 await compileJq('test("")').ready();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileJq, formatJqCompact, JqError } from '../../src/core/jq/index.js';
-import type { Json } from '../../src/core/jq/index.js';
+import { compileJq, formatJqCompact, JqError } from '../../src/core/jq/jq.js';
+import type { Json } from '../../src/core/jq/jq.js';
 import { requireJqBinary, runJqAll } from './jq-binary.js';
 
 async function baton(expr: string): Promise<string> {

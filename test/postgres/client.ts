@@ -4,7 +4,7 @@
 // `hold`: locks the document's row inside a transaction, prints `locked`, and waits to be killed.
 import { Doc } from '../../src/doc/doc.js';
 import { isBatonError } from '../../src/core/errors.js';
-import { createPostgresStore } from '../../src/stores/postgres/index.js';
+import { createPostgresStore } from '../../src/stores/postgres/postgres-store.js';
 
 const [mode, raw] = process.argv.slice(2);
 const options = JSON.parse(raw ?? '{}') as {

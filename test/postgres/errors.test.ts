@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { Doc } from '../../src/doc/doc.js';
 import { isBatonError, type ErrorCode } from '../../src/core/errors.js';
-import { createPostgresStore, migratePostgres, SCHEMA_VERSION } from '../../src/stores/postgres/index.js';
+import { createPostgresStore, migratePostgres, SCHEMA_VERSION } from '../../src/stores/postgres/postgres-store.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
 

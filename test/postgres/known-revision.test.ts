@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Doc } from '../../src/doc/doc.js';
-import { createPostgresStore, migratePostgres, type PostgresStore } from '../../src/stores/postgres/index.js';
+import { createPostgresStore, migratePostgres, type PostgresStore } from '../../src/stores/postgres/postgres-store.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Doc } from '../../src/doc/doc.js';
-import { createPostgresStore, migratePostgres, type PostgresStore } from '../../src/stores/postgres/index.js';
+import { createPostgresStore, migratePostgres, type PostgresStore } from '../../src/stores/postgres/postgres-store.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
 

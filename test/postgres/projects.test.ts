@@ -9,7 +9,7 @@ import {
   defaultProjectId,
   migratePostgres,
   normaliseRemote,
-} from '../../src/stores/postgres/index.js';
+} from '../../src/stores/postgres/postgres-store.js';
 import { baton } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';

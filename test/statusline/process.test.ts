@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 
 import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { runStatusline } from '../../src/harness/statusline/index.js';
+import { runStatusline } from '../../src/harness/statusline/statusline.js';
 import { cacheDir } from '../../src/harness/statusline/cache.js';
 
 // `baton statusline` as the host runs it: a fresh process, status JSON on stdin, real git repos.

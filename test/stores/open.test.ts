@@ -4,7 +4,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isBatonError } from '../../src/core/errors.js';
 import { openDoc } from '../../src/doc/open.js';
-import { migratePostgres } from '../../src/stores/postgres/index.js';
+import { migratePostgres } from '../../src/stores/postgres/postgres-store.js';
 import { baton, messageLines } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';

@@ -1,4 +1,4 @@
-import { formatJqRaw } from '../../core/jq/index.js';
+import { formatJqRaw } from '../../core/jq/jq.js';
 import { parseCommand, writerFrom } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BatonError } from '../../core/errors.js';
 import { checkStore, type Finding } from '../../doctor/checks.js';
-import { harnessChecks } from '../../harness/doctor.js';
+import { harnessChecks } from '../../harness/harness-doctor.js';
 import { runChecks } from '../../doctor/runs.js';
 import { projectContext, type ProjectContext } from '../../project/project-context.js';
 import { defaultRoot } from '../../project/root.js';

@@ -3,7 +3,7 @@
  * is also recorded on the phase (`phases.<p>.gate`) so `baton run show` and the next agent see it;
  * the check reads files first and the record is a separate locked write.
  */
-import { isoSeconds } from '../../core/time.js';
+import { isoSeconds } from '../../core/iso-time.js';
 import { COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { Run } from '../../run/run-document.js';
 import { evaluateGate, formatGate } from '../../run/gate.js';

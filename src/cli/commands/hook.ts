@@ -22,7 +22,7 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
     cwd: cli.cwd,
     env: cli.env,
     script: cli.script,
-    goalHooks: async () => (await import('../../goal/hooks/run.js')).runGoalHook,
+    goalHooks: async () => (await import('../../goal/hooks/goal-handlers.js')).runGoalHook,
   });
   if (rendered.stdout) cli.out(rendered.stdout);
   if (rendered.stderr) cli.err(rendered.stderr);

@@ -7,7 +7,7 @@ import { EXIT } from '../../core/errors.js';
 import { parseCommand, usageError } from '../args.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { installHooks, type InstallOptions } from '../../harness/install/index.js';
+import { installHooks, type InstallOptions } from '../../harness/install/install.js';
 import type { HostName } from '../../harness/hooks/events.js';
 
 const HOSTS: readonly string[] = ['claude', 'codex', 'gemini', 'cursor'] satisfies HostName[];

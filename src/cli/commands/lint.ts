@@ -35,7 +35,7 @@ export default async function lint(args: string[], cli: CommandIo): Promise<numb
     );
   }
   const options = { logPath: log || undefined, sidecarPath: sidecar || undefined, env: cli.env, goalTool: names.goal };
-  const { lintState } = await import('../../goal/lint/run.js');
+  const { lintState } = await import('../../goal/lint/lint-file.js');
   let fixed: { code: string; change: string }[] = [];
   if (fix) {
     const { fixState } = await import('../../goal/lint/fix.js');

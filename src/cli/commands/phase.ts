@@ -2,7 +2,7 @@
  * `baton phase start|done|get|inputs RUN PHASE`: phase entries without hand-written jq (the
  * original's docs said to edit the nested entry with raw jq). `done` is one locked read-modify-write, so agents finishing in parallel all land.
  */
-import { isoSeconds } from '../../core/time.js';
+import { isoSeconds } from '../../core/iso-time.js';
 import { BatonError, COMPAT_EXITS, EXIT, type CompatFace } from '../../core/errors.js';
 import { parseJsonArg, type Json } from '../../core/json.js';
 import { Run } from '../../run/run-document.js';

@@ -66,7 +66,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
       port,
       idleMs: idleSeconds * 1000,
       version,
-      goalHooks: async () => (await import('../../goal/hooks/run.js')).runGoalHook,
+      goalHooks: async () => (await import('../../goal/hooks/goal-handlers.js')).runGoalHook,
     }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE' || error.code === 'EACCES')
         throw new BatonError(

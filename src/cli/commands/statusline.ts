@@ -4,7 +4,7 @@
  * line). Arguments are ignored so a settings entry with extra words keeps working.
  */
 import type { CommandIo } from '../../core/command-io.js';
-import { runStatusline } from '../../harness/statusline/index.js';
+import { runStatusline } from '../../harness/statusline/statusline.js';
 
 export default async function statusline(_args: string[], cli: CommandIo): Promise<number> {
   cli.out(await runStatusline({ stdin: cli.readStdin(), env: cli.env, cwd: cli.cwd }));

@@ -3,7 +3,7 @@ import { Raised, unsupported } from './errors.js';
 import { applyFormat, dumpCompact } from './format.js';
 import { delPaths, setPath } from './path-functions.js';
 import { matchImpl } from './regex.js';
-import { gmtime, mktime, strftime, strptime } from './time.js';
+import { gmtime, mktime, strftime, strptime } from './date-builtins.js';
 import type { Json, JsonObject } from './values.js';
 import { codepointLength, compare, describe, equals, hasOwn, isObject, kindOf, sortedKeys } from './values.js';
 

@@ -6,7 +6,7 @@ import { insideRoot } from '../goal-paths.js';
 import { removePointer } from '../pointer.js';
 import { editState, underStateLock } from '../state-file.js';
 import { setMarkerField } from '../text.js';
-import { compactStamp } from '../time.js';
+import { compactStamp } from '../goal-time.js';
 import { activeGoal, labelled, refuse, type GoalContext } from './goal-context.js';
 
 /** The lock file lives in the goal folder; it is released, not archived. */

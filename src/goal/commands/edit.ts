@@ -1,7 +1,7 @@
 import { isBatonError } from '../../core/errors.js';
 import { countNowEntries, hasNowHeading, nowBlock, rewriteNowDone, type NowDoneEdit } from '../now-done.js';
 import { editState, fromBytes, toBytes } from '../state-file.js';
-import { clockOf, doneStamp } from '../time.js';
+import { clockOf, doneStamp } from '../goal-time.js';
 import { activeGoal, labelled, refuse, usageError, type GoalContext } from './goal-context.js';
 
 /** One leading `- ` removed, newlines folded: how now and land read their free text. */

@@ -4,12 +4,12 @@
  * lines among themselves and of the log-timed lines among themselves, nothing else moves), and
  * a stale marker (any fix writes the file, and updated= is set to that moment).
  */
-import { isoSeconds } from '../../core/time.js';
+import { isoSeconds } from '../../core/iso-time.js';
 import { isBlank, joinLines, sectionLines, setMarkerField } from '../text.js';
 import { NOTHING_RUNNING, rewriteNowDone } from '../now-done.js';
 import { editState } from '../state-file.js';
 import { doneKey, logTimes } from './rules/done-order.js';
-import { buildContext, runRules, type LintOptions } from './run.js';
+import { buildContext, runRules, type LintOptions } from './lint-file.js';
 
 const FIXABLE = new Set(['now-blank', 'now-empty', 'done-order', 'marker-stale']);
 

@@ -2,8 +2,8 @@
  * The one registry of hook events baton handles. Everything else derives from it: the entries
  * `baton install claude` writes and the plugin's `hooks/hooks.json` (install/hooks.ts), the event
  * names each host adapter accepts (hosts/*.ts), the events a project's config sections turn on,
- * and which payloads are worth nothing when empty (run-hook.ts). A new event is one entry here,
- * its handler in run-hook.ts, and its name in the profiles that use it (src/project/profiles/).
+ * and which payloads are worth nothing when empty (harness-handlers.ts). A new event is one entry here,
+ * its handler in harness-handlers.ts, and its name in the profiles that use it (src/project/profiles/).
  *
  * This module imports nothing: the hook front reads it before deciding whether to load anything.
  */

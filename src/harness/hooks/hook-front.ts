@@ -28,7 +28,7 @@ export interface HookCall {
   /** The CLI script: where baton is installed. */
   script?: string | undefined;
   /**
-   * The goal hooks' runner (goal/hooks/run.ts), handed in by the face: the goal workflow is built
+   * The goal hooks' runner (goal/hooks/goal-handlers.ts), handed in by the face: the goal workflow is built
    * on the harness, so the harness cannot import it.
    */
   goalHooks: () => Promise<(run: HookRun) => Promise<Rendered>>;
@@ -73,7 +73,7 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
   if (front.kind === 'goal') return goal(front, canonical, adapter, call, profile as string);
   const handled = new Set([...front.events, ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical)) return SILENT;
-  const { runHook } = await import('./run-hook.js');
+  const { runHook } = await import('./harness-handlers.js');
   return runHook({
     adapter,
     hostEvent: call.event,

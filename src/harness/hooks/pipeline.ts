@@ -1,6 +1,6 @@
 /**
  * The engine side of `baton hook`, shared by both kinds of profile (harness handlers in
- * run-hook.ts, goal hooks in goal/hooks/run.ts): validates and merges the config, runs the
+ * harness-handlers.ts, goal hooks in goal/hooks/goal-handlers.ts): validates and merges the config, runs the
  * event's handler (itself lazily imported), renders the outcome in the host's protocol.
  *
  * When baton itself fails (a config that does not parse or validate, a payload that is not one JSON

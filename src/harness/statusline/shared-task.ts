@@ -1,7 +1,7 @@
 /**
  * Line 2 on a shared store (PostgreSQL): the task document is a row, not a file on this machine,
  * so it is read through the store, within STORE_BUDGET_MS and with no retries, and kept in the
- * status line's cache for CACHE_TTL_MS (index.ts reads a fresh one without loading this bundle). The host refreshes the line several times a second: most
+ * status line's cache for CACHE_TTL_MS (statusline.ts reads a fresh one without loading this bundle). The host refreshes the line several times a second: most
  * runs read the cache; one in a few seconds pays for a connection and a query. When the store
  * cannot be reached the last value read stands (the line is never blank where a task exists).
  * A bundle of its own, loaded only for a shared store: the file store's line loads none of this.

@@ -1,16 +1,16 @@
 import { constants, copyFileSync, unlinkSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
-import { nextEntry } from '../../core/history.js';
+import { nextEntry } from '../../core/history-entry.js';
 import { isObject } from '../../core/json.js';
 import { diff } from '../../core/patch.js';
 import { unlinkQuietly, writeFileAtomic } from '../../fs/atomic.js';
 import { defaultStaleMs, inspectLock, isStale, withLock } from '../../fs/lock.js';
 import { replay } from '../replay.js';
-import { segmentEntries, setAsideAfter, setAsideBadLines, tailEntries } from './history.js';
-import { FileStore } from './index.js';
+import { segmentEntries, setAsideAfter, setAsideBadLines, tailEntries } from './history-segments.js';
+import { FileStore } from './file-store.js';
 import { docPaths } from './layout.js';
 
-/** What `baton doctor --repair` does for a failing row of the file store's checks (doctor.ts). */
+/** What `baton doctor --repair` does for a failing row of the file store's checks (file-doctor.ts). */
 export type Repair =
   | { kind: 'restore' }
   | { kind: 'unlock' }

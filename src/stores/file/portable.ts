@@ -5,10 +5,10 @@ import { findDocuments } from './find-documents.js';
 import type { PortableStore } from '../portable.js';
 import type { HistoryEntry } from '../store.js';
 import { makeDir, writeFileAtomic } from '../../fs/atomic.js';
-import { segmentEntries, segmentFiles, segmentPath } from './history.js';
+import { segmentEntries, segmentFiles, segmentPath } from './history-segments.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
 import { defaultStaleMs, withLock } from '../../fs/lock.js';
-import { ensureSidecar, FileStore, readDocument, readMeta } from './index.js';
+import { ensureSidecar, FileStore, readDocument, readMeta } from './file-store.js';
 
 /** The file store's documents for export and import: every document under the root with history. */
 export function portableFileStore(store: FileStore): PortableStore {

@@ -5,9 +5,9 @@ import { writeFileAtomic } from '../../../fs/atomic.js';
 import { appendNoFollow, confine, mkdirInside } from '../../../fs/confine.js';
 import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
-import { isoSeconds } from '../../../core/time.js';
+import { isoSeconds } from '../../../core/iso-time.js';
 import type { HandlerContext } from './handler-context.js';
-import { isStopBlockReason } from './stop.js';
+import { isStopBlockReason } from './stop-gate.js';
 import { readStateText } from '../../task/state-read.js';
 
 /**

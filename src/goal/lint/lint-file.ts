@@ -7,9 +7,9 @@ import { closeSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { splitLines } from '../text.js';
-import { wholeSeconds } from '../time.js';
+import { wholeSeconds } from '../goal-time.js';
 import { makeContext, thresholdsFrom, type Finding, type LintContext, type Sidecar } from './lint-context.js';
-import { RULES } from './rules/index.js';
+import { RULES } from './rules/all-rules.js';
 import { readGoalBytes, readGoalText } from '../goal-read.js';
 import { isReadRefusal } from '../../fs/bounded-read.js';
 

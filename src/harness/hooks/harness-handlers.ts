@@ -6,12 +6,12 @@ import { runPipeline, type HandlerTable, type HookRun } from './pipeline.js';
 import type { Rendered } from './types.js';
 
 const HANDLERS: HandlerTable = {
-  SessionStart: async () => (await import('./handlers/session-start.js')).sessionStart,
+  SessionStart: async () => (await import('./handlers/resume-line.js')).sessionStart,
   UserPromptSubmit: async () => (await import('./handlers/prompt-audit.js')).promptAudit,
   PreToolUse: async () => (await import('./handlers/pre-tool.js')).preTool,
   SubagentStop: async () => (await import('../task/wave-barrier.js')).waveBarrier,
   PreCompact: async () => (await import('./handlers/pre-compact.js')).preCompact,
-  Stop: async () => (await import('./handlers/stop.js')).stop,
+  Stop: async () => (await import('./handlers/stop-gate.js')).stop,
 };
 
 export function runHook(run: HookRun): Promise<Rendered> {

@@ -28,7 +28,7 @@ import {
   segmentEntries,
   tailEntries,
   type Appended,
-} from './history.js';
+} from './history-segments.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
 import { defaultStaleMs, withLock, type LockHandle } from '../../fs/lock.js';
 import { checkedDocPaths, type DocPaths } from './layout.js';
@@ -164,7 +164,7 @@ export class FileStore implements Store {
 
   /** Every document under the root, checked by the file store's own rules (loaded only for the doctor). */
   async doctor(): Promise<DocumentCheck[]> {
-    const { checkFileStore } = await import('./doctor.js');
+    const { checkFileStore } = await import('./file-doctor.js');
     return checkFileStore(this.root);
   }
 

@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fromSystemError, isBatonError } from '../../core/errors.js';
-import type { HistoryEntry } from '../../core/history.js';
+import type { HistoryEntry } from '../../core/history-entry.js';
 import { hashText, type Json } from '../../core/json.js';
 import { TEMP_FILE_PATTERN } from '../../fs/atomic.js';
 import { isTempOf } from '../../fs/file-names.js';
@@ -17,8 +17,15 @@ import { replay } from '../replay.js';
 import type { DocMeta, DocumentCheck, Finding } from '../store.js';
 import { repair, type Repair } from './doctor-repair.js';
 import { findDocuments } from './find-documents.js';
-import { damagedSegments, readSegment, revisionOrder, segmentEntries, segmentFiles, tailEntries } from './history.js';
-import { readDocument, readMeta } from './index.js';
+import {
+  damagedSegments,
+  readSegment,
+  revisionOrder,
+  segmentEntries,
+  segmentFiles,
+  tailEntries,
+} from './history-segments.js';
+import { readDocument, readMeta } from './file-store.js';
 import { docPaths, type DocPaths } from './layout.js';
 
 /** Every document under `root` with a `.baton/` sidecar, each with its rows. */

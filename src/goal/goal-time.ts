@@ -1,5 +1,5 @@
-/** The goal files' UTC formats beside isoSeconds (core/time.ts), and their clock, injectable for tests. */
-import { isoSeconds } from '../core/time.js';
+/** The goal files' UTC formats beside isoSeconds (core/iso-time.ts), and their clock, injectable for tests. */
+import { isoSeconds } from '../core/iso-time.js';
 import { readFileBounded, SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 /** `YYYY-MM-DD HH:MMZ`, the stamp of a Done line. */
