@@ -1,9 +1,6 @@
-// Writes docs/cli.md from the command definitions (src/cli/definitions.ts), the same entries the
-// parser and `baton help` use. `node --import tsx scripts/cli-docs.ts`; test/cli/help.test.ts
-// fails when the page is out of date.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// docs/cli.md, from the command definitions (src/cli/definitions.ts), the same entries the parser
+// and `baton help` use. Written by `npm run generate` (scripts/generate.ts), whose test fails when
+// the committed page is out of date.
 import { COMMAND_LIST, EXIT_CODES, GLOBAL_OPTIONS, optionLabel, usageLine } from '../src/cli/definitions.js';
 import { ENVIRONMENT } from '../src/core/runtime-options.js';
 
@@ -11,7 +8,7 @@ export function cliReference(): string {
   const out = [
     '# CLI reference',
     '',
-    'Generated from `src/cli/definitions.ts` by `node --import tsx scripts/cli-docs.ts`: the parser and',
+    'Generated from `src/cli/definitions.ts` by `npm run generate`: the parser and',
     '`baton help` use the same definitions. Every command and subcommand prints its usage with',
     '`baton help CMD [SUB]`, `baton CMD [SUB] --help` or `-h` (stdout, exit 0). A usage error prints one',
     'line saying what was wrong, then the usage line, and exits 2.',
@@ -74,7 +71,3 @@ export function cliReference(): string {
   }
   return `${out.join('\n')}\n`;
 }
-
-export const CLI_DOC = join(import.meta.dirname, '..', 'docs', 'cli.md');
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeFileSync(CLI_DOC, cliReference());

@@ -1,14 +1,12 @@
-// Writes the TypeScript types of the config and of the built-in documents from their schemas
-// (schemas/*.schema.json) into src/generated/types/, committed so that neither an install nor a
-// build needs the generator. After changing a schema: `npm run generate:types`
-// (test/schemas/types.test.ts fails while the committed files are stale).
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+// The TypeScript types of the config and of the built-in documents, from their schemas
+// (schemas/*.schema.json), for src/generated/types/. After changing a schema: `npm run generate`
+// (scripts/generate.ts, whose test fails while the committed files are stale).
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const TYPES_DIR = join(ROOT, 'src/generated/types');
 
 /** File name -> content of every generated types module. */
 export async function schemaTypes(): Promise<Record<string, string>> {
@@ -19,7 +17,7 @@ export async function schemaTypes(): Promise<Record<string, string>> {
     .sort()) {
     const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', file), 'utf8')) as JSONSchema;
     const name = file.replace(/\.schema\.json$/, '').replace(/\./g, '-');
-    const banner = `// Generated from schemas/${file} by scripts/schema-types.ts. Do not edit.`;
+    const banner = `// Generated from schemas/${file} by npm run generate. Do not edit.`;
     const text = await compile(freeFormAsJson(schema) as JSONSchema, schema.title ?? name, {
       bannerComment: banner,
       unreachableDefinitions: true,
@@ -45,9 +43,4 @@ function freeFormAsJson(node: unknown): unknown {
   const free =
     out.type === 'object' && !out.properties && out.additionalProperties === undefined && !out.patternProperties;
   return free ? { ...out, tsType: 'JsonObject' } : out;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  mkdirSync(TYPES_DIR, { recursive: true });
-  for (const [file, text] of Object.entries(await schemaTypes())) writeFileSync(join(TYPES_DIR, file), text);
 }

@@ -1,6 +1,6 @@
 /**
  * What every command accepts, in one place: the parser (args.ts), `baton help`, `--help` and the
- * reference page docs/cli.md (scripts/cli-docs.ts, checked by test/cli/help.test.ts) are all made
+ * reference page docs/cli.md (npm run generate, scripts/cli-docs.ts) are all made
  * from these entries, so they cannot drift apart. Plain data: it is bundled into the main and into
  * every command, and costs nothing at start-up (the store schemes are plain data too).
  */

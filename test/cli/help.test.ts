@@ -1,11 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { COMMAND_LIST, COMMANDS, helpText } from '../../src/cli/definitions.js';
-import { CLI_DOC, cliReference } from '../../scripts/cli-docs.js';
 
 // Help, usage errors and the CLI reference all come from src/cli/definitions.ts.
 describe('help for every command and subcommand', () => {
@@ -75,11 +74,5 @@ describe('the command table', () => {
       .map((f) => f.slice(0, -3))
       .sort();
     assert.deepEqual(modules, Object.keys(COMMANDS).sort());
-  });
-});
-
-describe('the CLI reference', () => {
-  it('docs/cli.md is generated from the definitions (node --import tsx scripts/cli-docs.ts)', () => {
-    assert.equal(readFileSync(CLI_DOC, 'utf8'), cliReference());
   });
 });

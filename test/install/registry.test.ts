@@ -28,7 +28,7 @@ test('the plugin hooks.json registers exactly the registry events, with their ma
   assert.deepEqual(
     file.hooks,
     expectedEntries(PLUGIN_CLI),
-    'regenerate plugin/hooks/hooks.json from src/harness/hooks/events.ts',
+    'plugin/hooks/hooks.json is stale: run npm run generate',
   );
 });
 

@@ -1,4 +1,4 @@
-// Generated from schemas/baton.config.schema.json by scripts/schema-types.ts. Do not edit.
+// Generated from schemas/baton.config.schema.json by npm run generate. Do not edit.
 
 /**
  * Accepted words; anything else reads as empty, so a garbled mirror never gates.

@@ -1,4 +1,4 @@
-// Generated from schemas/eneo-task.schema.json by scripts/schema-types.ts. Do not edit.
+// Generated from schemas/eneo-task.schema.json by npm run generate. Do not edit.
 
 /**
  * The typed current-task document of the Eneo harness (.claude/state/current-task.json).

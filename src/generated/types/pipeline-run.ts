@@ -1,4 +1,4 @@
-// Generated from schemas/pipeline-run.schema.json by scripts/schema-types.ts. Do not edit.
+// Generated from schemas/pipeline-run.schema.json by npm run generate. Do not edit.
 import type { JsonObject } from '../../core/json.js';
 
 /**

@@ -1,7 +1,6 @@
 /**
  * The hooks baton registers with Claude Code, read from the event registry (events.ts): the
- * plugin's `plugin/hooks/hooks.json` (committed; test/install/registry.test.ts fails until it
- * matches) and the settings entries `baton install claude` writes.
+ * plugin's `plugin/hooks/hooks.json` (committed, written by `npm run generate`) and the settings entries `baton install claude` writes.
  */
 import { EVENT_NAMES, EVENTS, type HostName } from '../hooks/events.js';
 
