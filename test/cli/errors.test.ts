@@ -7,7 +7,7 @@ import { baton } from '../helpers/cli.js';
 import { displayWidth } from '../../src/cli/display-width.js';
 import { tempTree } from '../helpers/fixtures.js';
 
-// Errors that name the fix (issue 10): each input a newcomer gets wrong, with its exit code.
+// Errors that name the fix (docs/troubleshooting.md): each input a newcomer gets wrong, with its exit code.
 describe('baton lint on input that is not a state file', () => {
   it('a missing file, a folder, with or without --json: exit 1 with a message, never a silent pass', (t) => {
     const { dir, cleanup } = tempTree({ 'goal/state.md': '# s\n' });

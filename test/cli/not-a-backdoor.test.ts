@@ -1,6 +1,6 @@
 /**
  * baton is a command every agent may run, so none of its own write paths may write what the gate
- * protects (issue 18 item 2): a schema's mirror files, a sidecar taken for a document, the config
+ * protects (docs/guarantees.md): a schema's mirror files, a sidecar taken for a document, the config
  * and its schemas, the doctor's repairs. Each door is walked around from the faces an agent has
  * (CLI, library, hook), each refusal leaves the tree as it was, and each ordinary use still works.
  */

@@ -1,5 +1,5 @@
 /**
- * `baton store import` is a write like any other (issue 18 item 2): it lands only JSON documents at
+ * `baton store import` is a write like any other (docs/guarantees.md): it lands only JSON documents at
  * confined keys the gate does not protect now, checked by their schema and rules, with a history a
  * store could have written; the whole file is checked before anything is written; the input is
  * bounded in size and depth. The PostgreSQL side of the key checks is in test/postgres/cli.test.ts.

@@ -1,5 +1,5 @@
 /**
- * A rule of a document holds whichever command writes it (issue 8 item 4): the schema's x-baton
+ * A rule of a document holds whichever command writes it (docs/guarantees.md): the schema's x-baton
  * rules, the project config's classification and the run bus's sealed phases are applied by the
  * engine for init --force, update, set, append, revert and the library alike, and a refused write
  * leaves the document, its history and its mirrors as they were.

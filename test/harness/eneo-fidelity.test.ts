@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { decision, eneoProject, startTask, type EneoProject } from './helpers.js';
 
-// The Eneo items of issue 9 that are not gates: texts, the prompt audit, Stop and the deny protocol.
+// The Eneo items that are not gates: texts, the prompt audit, Stop and the deny protocol.
 const bash = (command: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
 const PROMPTS = '.claude/stats/prompts.jsonl';
 

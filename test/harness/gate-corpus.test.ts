@@ -70,7 +70,7 @@ async function run(cases: readonly GateCase[], p: EneoProject, want: 'deny' | 'a
   return failures;
 }
 
-describe('issue 9 gate corpus through `baton hook PreToolUse --profile eneo`', () => {
+describe('the gate corpus through `baton hook PreToolUse --profile eneo`', () => {
   let p: EneoProject;
   before(() => {
     p = eneoProject({

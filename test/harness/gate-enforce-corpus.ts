@@ -1,5 +1,5 @@
 /**
- * The enforcement corpus (issue 18): shell commands run for real after the PreToolUse hook's
+ * The enforcement corpus: shell commands run for real after the PreToolUse hook's
  * decision, with any rewrite applied, in the project gate-enforce.test.ts builds. Unlike the
  * parse-level corpus (gate-corpus.ts), a case passes on effects, not on the answer: an attack
  * passes when no protected file changed, whether the hook denied it or the OS stopped it; a control
@@ -488,7 +488,7 @@ later(
 );
 
 /**
- * Attacks the sandbox on main does not hold yet (issue 18 findings, reported with the exact
+ * Attacks the sandbox on main does not hold yet (findings, reported with the exact
  * command): run and reported by the test, not asserted. When one is held, it moves into ATTACKS.
  */
 export const OPEN: EnforceCase[] = [];

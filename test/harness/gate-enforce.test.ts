@@ -554,7 +554,7 @@ function controlProblem(mode: Mode, c: ControlCase, r: CaseResult): string | und
   return undefined;
 }
 
-describe('issue 18 enforcement corpus: attacks and controls run for real after the hook', () => {
+describe('the enforcement corpus: attacks and controls run for real after the hook', () => {
   let worlds: World[] = [];
   before(() => {
     worlds = Array.from({ length: PARALLEL }, buildWorld);

@@ -1,6 +1,6 @@
 /**
  * Commands for the harmless-command proof (src/harness/policy/harmless.ts): REFUSED ones an
- * attacker used or could use to write without a sandbox (issue 18's classes), each with a
+ * attacker used or could use to write without a sandbox (the classes of docs/gates.md), each with a
  * fragment its reason must name; ALLOWED ones, ordinary read-only work, which
  * harmless.unit.test.ts proves harmless and harmless.test.ts runs in bash to see they write nothing.
  */

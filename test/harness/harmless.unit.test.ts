@@ -1,6 +1,6 @@
 /**
  * The harmless-command proof (src/harness/policy/harmless.ts), in-process: commands an attacker
- * used or could use to write a protected file without a sandbox (issue 18's classes, and every
+ * used or could use to write a protected file without a sandbox (the classes of docs/gates.md, and every
  * shell attack of the gate corpus) must not be proved harmless; ordinary read-only work must be.
  */
 import assert from 'node:assert/strict';

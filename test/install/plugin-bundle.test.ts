@@ -34,7 +34,7 @@ describe('the committed plugin bundle', () => {
       assert.ok(git(['show', `:plugin/dist/${name}`]).stdout === text, `${name}: ${fix}`);
   });
 
-  // 2 MiB at first; the fallback proof of harmless commands and the OS sandbox's hook side (issue 18)
+  // 2 MiB at first; the fallback proof of harmless commands and the OS sandbox's hook side (docs/gates.md)
   // added ~57 KB to the hook's bundle. A budget with room for ordinary growth (2.06 MB on
   // 2026-12-01): it catches a map, an unminified build or a library copied into every bundle.
   it('stays small: minified, no source maps, under 3 MiB in all', () => {

@@ -7,15 +7,8 @@
  * @michaelhomer/jqjs answers some programs wrongly. So: pure TS, jq 1.6 semantics, and a typed
  * refusal (`jq_unsupported`) for anything outside the subset instead of a guess.
  *
- * Measured 2026-11-30 on this machine (NODE_EXTRA_CA_CERTS unset, esbuild bundle of this folder,
- * 84 KB / 54 KB minified): module load ~3 ms (bare `node` 40 ms, node + import + compile + run +
- * print of a wave update ~52 ms); cold first compile ~1.5-2 ms and first run ~1 ms in a fresh
- * process; warm compile ~0.1 ms, warm update on a 5.7 KB document ~0.05 ms (a map/select/del/
- * to_entries pipeline ~0.5 ms). Differential corpus vs /usr/bin/jq 1.6 (`jq -c`, same --arg/
- * --argjson): 764 hand-picked cases, 730 answered (621 identical output, 109 both error) = 95.5%,
- * 34 refused; 500 generated cases, 499 answered; 0 mismatches. All task-state callers answered.
- * 2026-12-01, with now and the date builtins: 735 of 764 answered, 148 date cases all answered,
- * and 118 of 118 expressions of the realistic corpus (seeds, spec, agent-written) identical.
+ * What it costs and how exact it is, measured: docs/benchmarks.md ("The jq engine") and
+ * docs/jq.md ("Measured").
  */
 import type { FuncDef, Node } from './ast.js';
 import { BatonError } from '../errors.js';

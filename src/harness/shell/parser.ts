@@ -1,6 +1,6 @@
 /**
  * A parser for the bash command language, written here because every library measured costs a
- * Bash PreToolUse hook more than its 25 ms budget (Node 20, 2 cores, cold process, issue 9):
+ * Bash PreToolUse hook more than its 25 ms budget (Node 20, 2 cores, cold process):
  * sh-syntax (mvdan/sh as wasm) ~30 ms to import + ~45 ms for the first parse; mvdan-sh (GopherJS)
  * ~100-120 ms to require; web-tree-sitter + tree-sitter-bash ~43 ms to initialise + ~21 ms for
  * the first parse. Caching does not close the gap: the V8 code cache baton already uses for its
