@@ -25,11 +25,7 @@ function expectedEntries(prefix: string): Record<string, unknown> {
 
 test('the plugin hooks.json registers exactly the registry events, with their matchers and timeouts', () => {
   const file = JSON.parse(readFileSync(join(ROOT, 'plugin', 'hooks', 'hooks.json'), 'utf8'));
-  assert.deepEqual(
-    file.hooks,
-    expectedEntries(PLUGIN_CLI),
-    'plugin/hooks/hooks.json is stale: run npm run generate',
-  );
+  assert.deepEqual(file.hooks, expectedEntries(PLUGIN_CLI), 'plugin/hooks/hooks.json is stale: run npm run generate');
 });
 
 test('baton install claude writes exactly the registry events', (t) => {
