@@ -63,6 +63,17 @@ const WORKFLOWS: Record<string, Step[]> = {
     },
   ],
   'a goal (orchestrate skill)': [{ file: 'skills/orchestrate/SKILL.md' }],
+  'parallel work (board skill)': [
+    {
+      file: 'skills/board/SKILL.md',
+      then: (project) => {
+        const board = JSON.parse(readFileSync(join(project.dir, '.claude', 'state', 'board.json'), 'utf8'));
+        assert.equal(board.items['login-api'].status, 'done');
+        assert.equal(board.items['login-api'].done_by, 'agent-1');
+        assert.equal(board.items['login-ui'].status, 'open');
+      },
+    },
+  ],
   'a task through RED and GREEN (task commands, agents, and the task skills)': [
     {
       file: 'commands/task-start.md',
