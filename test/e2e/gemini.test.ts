@@ -9,13 +9,18 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { baton } from '../helpers/cli.js';
+import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { CLIS, pinnedCli } from './pinned-cli.js';
 import { packageInProject, projectBaton } from './project-package.js';
 import { startGeminiModel, type GeminiModel, type GeminiTurn } from './gemini-model.js';
 
 const GEMINI = pinnedCli(CLIS.gemini);
+
+/** The user settings docs/hosts.md gives for headless auth, word for word. */
+const DOC_AUTH =
+  /`(\{"security": \{"auth": [^`]*\})`/.exec(readFileSync(join(ROOT, 'docs', 'hosts.md'), 'utf8'))?.[1] ?? '';
+assert.ok(DOC_AUTH, 'docs/hosts.md gives the auth settings');
 
 /** A project with an eneo task in GREEN and an open wave of one agent, hooks from `baton install gemini`. */
 function geminiProject() {
@@ -24,7 +29,7 @@ function geminiProject() {
     'project/tests/test_a.py': 'def test_a():\n    assert True\n',
     'project/src/app.py': 'a = 1\n',
     // Headless runs need a chosen auth type (docs/hosts.md): without it Gemini exits 41.
-    'home/.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+    'home/.gemini/settings.json': DOC_AUTH,
   });
   const project = join(tree.dir, 'project');
   spawnSync('git', ['init', '-q'], { cwd: project });
@@ -139,7 +144,7 @@ test('gemini: a project-scope install carries over to another clone (installed i
   const tree = tempTree({
     'a/baton.config.json': JSON.stringify({ profile: 'eneo' }),
     'a/tests/test_a.py': 'def test_a():\n    assert True\n',
-    'home/.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+    'home/.gemini/settings.json': DOC_AUTH,
   });
   t.after(tree.cleanup);
   const a = join(tree.dir, 'a');
