@@ -63,7 +63,7 @@ const TYPES = [
 const SOURCES = [
   './board/board.js',
   './core/errors.js',
-  './core/jq/index.js',
+  './core/jq/jq.js',
   './core/json.js',
   './doc/commit.js',
   './doc/doc.js',
