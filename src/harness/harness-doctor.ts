@@ -110,7 +110,7 @@ export async function harnessChecks(
     const age = Math.round((Date.now() - (lock.owner?.acquiredAt ?? lock.mtimeMs)) / 1000);
     add(false, `state lock held for ${age}s by dead or stale owner`, `rm ${rel(stateLockPath(config, root))}`);
   }
-  sandboxRow(config, machine, rows);
+  await sandboxRow(config, machine, rows);
   rows.push(...hostTrustRows(root, machine));
   for (const required of config.requiredFiles ?? []) {
     const path = resolve(root, required);
@@ -185,10 +185,14 @@ function parseOrUndefined(text: string): unknown {
  * Which OS sandbox holds the protected paths of shell calls in a protected phase, for a config
  * with phase-scoped shell rules: without one, the parser's strict mode is all there is.
  */
-function sandboxRow(config: HarnessConfig, env: Record<string, string | undefined>, rows: Finding[]): void {
+async function sandboxRow(
+  config: HarnessConfig,
+  env: Record<string, string | undefined>,
+  rows: Finding[],
+): Promise<void> {
   const phased = config.rules.some((r) => (r.on === 'bash' || r.on === 'both') && r.when !== undefined && r.paths);
   if (!phased) return;
-  const mode = sandboxMode(env);
+  const mode = await sandboxMode(env);
   // Without one the gate still holds (the parser fails closed): worth fixing, not a fault.
   if (mode.kind === 'none')
     rows.push({

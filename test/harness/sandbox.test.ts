@@ -333,6 +333,21 @@ describe('the OS sandbox: rewritten commands run for real', () => {
     assert.match(r.stderr, /no sandbox spec/);
     writeFileSync(join(p.dir, 'src', 'x'), '');
   });
+
+  it('a spec planted at the name the hook uses (while nothing held .baton/) is replaced, never trusted', () => {
+    const write = hidden('echo changed > tests/test_a.py');
+    const out = p.hook(write).hookSpecificOutput;
+    const spec = /'([^']*\/\.baton\/sandbox\/spec-[0-9a-f]+)'/.exec(
+      (out?.updatedInput as { command: string }).command,
+    )?.[1];
+    assert.ok(spec, 'the rewrite names its spec');
+    // The same header, and no record: nothing bound read-only, nothing to scan.
+    const header = readFileSync(spec, 'utf8').split('\0').slice(0, 3);
+    writeFileSync(spec, `${header.join('\0')}\0`);
+    const r = p.run(write);
+    assert.notEqual(r.code, 0, 'the write must fail inside the sandbox');
+    assert.equal(p.read('tests/test_a.py'), ORIGINAL);
+  });
 });
 
 const NOBODY =

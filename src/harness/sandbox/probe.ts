@@ -5,7 +5,6 @@
  * kept in baton's per-user temp folder under bwrap's path, size and mtime (a reinstall probes
  * again). A stale "works" fails closed: the wrapped command then does not run.
  */
-import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userTempDir } from '../../fs/temp-dir.js';
@@ -32,7 +31,10 @@ export const BWRAP_BASE = [
 
 const SEATBELT = '/usr/bin/sandbox-exec';
 
-export function sandboxMode(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): SandboxMode {
+export async function sandboxMode(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Promise<SandboxMode> {
   if (env.BATON_SANDBOX === 'off')
     return { kind: 'none', reason: 'BATON_SANDBOX=off', fix: 'unset BATON_SANDBOX to use the OS sandbox' };
   if (platform === 'darwin') {
@@ -49,7 +51,7 @@ export function sandboxMode(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = 
       reason: 'bubblewrap (bwrap) is not on PATH',
       fix: 'install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)',
     };
-  const problem = probe(bwrap, env);
+  const problem = await probe(bwrap, env);
   return problem
     ? {
         kind: 'none',
@@ -60,7 +62,7 @@ export function sandboxMode(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = 
 }
 
 /** undefined when bubblewrap works; else its first line of complaint. */
-function probe(bwrap: string, env: NodeJS.ProcessEnv): string | undefined {
+async function probe(bwrap: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   let key: string;
   try {
     const stat = statSync(bwrap);
@@ -78,6 +80,9 @@ function probe(bwrap: string, env: NodeJS.ProcessEnv): string | undefined {
       // not probed yet
     }
   }
+  // Loaded only to probe: node:child_process (with net and stream) costs a hook ~5 ms of CPU, and
+  // the answer is cached, so every call after the first reads one file instead.
+  const { spawnSync } = await import('node:child_process');
   const run = spawnSync(bwrap, [...BWRAP_BASE, '--', '/bin/true'], { encoding: 'utf8', timeout: 5000 });
   const result =
     run.status === 0

@@ -7,11 +7,12 @@
  * (never evaluated: the command may write anything there) and `cd`s to it, and returns the
  * inner status. Exported variables do not outlive a call in Claude Code, wrapped or not.
  */
-import { createHash } from 'node:crypto';
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   renameSync,
   statSync,
@@ -20,6 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { twoLaneFnv1a } from '../../core/hash.js';
 import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 import type { HookInput } from '../hooks/types.js';
 import type { SandboxMode } from './probe.js';
@@ -127,11 +129,13 @@ export function installation(script: string | undefined): string | undefined {
 /**
  * The spec under `<root>/.baton/sandbox/`, named by its content: the sandbox holds `.baton/`
  * read-only, so no command can forge the spec of a later call, and concurrent calls share or
- * ignore each other's.
+ * ignore each other's. A spec already there is used only when it holds exactly this text: the
+ * name is a fast non-cryptographic hash (node:crypto cost every wrapped call ~5 ms of CPU to load),
+ * and whatever was planted at a name, or collides with it, is replaced, never trusted.
  */
 function writeSpec(dir: string, text: string): string {
-  const file = join(dir, `spec-${createHash('sha256').update(text).digest('hex').slice(0, 32)}`);
-  if (existsSync(file)) {
+  const file = join(dir, `spec-${twoLaneFnv1a(text)}${text.length.toString(16).padStart(8, '0')}`);
+  if (holds(file, text)) {
     const now = new Date();
     utimesSync(file, now, now);
     return file;
@@ -166,6 +170,17 @@ export function hasSubstitution(command: string): boolean {
     else if (!double && (char === '<' || char === '>') && next === '(') return true;
   }
   return false;
+}
+
+/** Whether `file` is a regular file (not a link) whose text is `text`. */
+function holds(file: string, text: string): boolean {
+  try {
+    const stat = lstatSync(file);
+    if (!stat.isFile() || stat.size !== Buffer.byteLength(text)) return false;
+    return readFileSync(file, 'utf8') === text;
+  } catch {
+    return false;
+  }
 }
 
 function quote(word: string): string {

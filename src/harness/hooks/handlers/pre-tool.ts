@@ -42,7 +42,7 @@ export async function preTool(context: HandlerContext): Promise<HookOutcome> {
     ? { kind: 'none', reason: `${context.host.name} cannot run a rewritten shell command`, fix: FIX_HOST }
     : !text
       ? { kind: 'none', reason: 'the command was not given as text', fix: FIX_HOST }
-      : sandboxMode(env);
+      : await sandboxMode(env);
   const fallback = async (reason: string, fix: string, log: string[] = []): Promise<HookOutcome> => {
     const denial = evaluatePolicy(input, config, root, analysis, documents);
     if (denial) return { deny: denial, log };
