@@ -1,121 +1,16 @@
 /**
- * The command table loads each command only when it runs, so a hook process pays for what it
- * uses (start-up cost stays flat as commands grow). The CLI is built as CommonJS with one bundle
- * per command (scripts/build.mjs), loaded through a V8 code cache (bundle-loader.ts). This file
- * is the one error boundary: commands throw BatonError, and only here do errors become messages
- * and exit codes. A command that stands in for another tool exports its `face`, and its errors
- * are reported with that tool's exit codes and lead unless they carry their own.
+ * The CLI's entry. The command table loads each command only when it runs, so a hook process
+ * pays for what it uses (start-up cost stays flat as commands grow). The CLI is built as
+ * CommonJS with one bundle per command (scripts/build.mjs), loaded through a V8 code cache
+ * (bundle-loader.ts); run-cli.ts is the error boundary every command goes through.
  */
-import { BatonError, EXIT, fromSystemError, inFace, isBatonError, type CompatFace } from '../core/errors.js';
 import { join } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
-import { processIo, type Command } from './process-io.js';
-import type { CommandIo } from '../core/command-io.js';
-import { commandNamed, commandList, helpText, type CommandDef } from './definitions.js';
-import { STORE_SCHEMES } from '../stores/schemes.js';
+import { processIo } from './process-io.js';
+import { runCli, type CommandModule } from './run-cli.js';
 
-declare const BATON_VERSION: string | undefined;
-
-interface CommandModule {
-  default: Command;
-  face?: (cli: CommandIo, args: string[]) => CompatFace;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const cli = processIo();
-  const global = globalOptions(argv);
-  if (typeof global === 'string') {
-    cli.err(`baton: ${global}\nusage: baton [--store URL] <command> [args]\n`);
-    return EXIT.usage;
-  }
-  const [name, ...args] = global;
-  if (name === undefined) {
-    cli.err(commandList());
-    return EXIT.usage;
-  }
-  if (name === '--help' || name === '-h' || name === 'help') return help(cli, name === 'help' ? args : []);
-  if (name === '--version' || name === '-V') {
-    cli.out(`baton ${typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev'}\n`);
-    return EXIT.ok;
-  }
-  const def = commandNamed(name);
-  if (!def) {
-    cli.err(`baton: unknown command '${name}'\nusage: baton <command> [args]   (baton help lists the commands)\n`);
-    return EXIT.usage;
-  }
-  const asked = helpAsked(def, args);
-  if (asked !== undefined) return help(cli, [name, ...(asked ? [asked] : [])]);
-  let face: CompatFace | undefined;
-  try {
-    const command = loadBundle<CommandModule>(join(__dirname, 'commands', `${name}.js`));
-    face = command.face?.(cli, args);
-    return await command.default(args, cli);
-  } catch (error) {
-    // A permission, read-only or full-disk error is the user's environment, not a bug: one line.
-    const known =
-      (isBatonError(error) ? error : fromSystemError(error)) ??
-      new BatonError('internal', `internal error: ${(error as Error)?.stack ?? String(error)}`);
-    const shown = face ? inFace(known, face) : known;
-    // A jq runtime error is about the document's values, which the message cannot show.
-    const hint =
-      shown.code === 'jq_runtime' && name === 'update' ? `; look at the values with 'baton get ${args[0]}'` : '';
-    cli.err(`${shown.compat?.lead ?? `baton ${name}: `}${shown.message}${hint}\n`);
-    return shown.exitCode;
-  }
-}
-
-/**
- * Takes the global options off the front of argv. `--store URL` becomes BATON_STORE, so the
- * command and every process it starts (a compat script, a hook) open the same store. Returns the
- * rest, or a usage error.
- */
-function globalOptions(argv: string[]): string[] | string {
-  let rest = argv;
-  while (rest[0]?.startsWith('--store')) {
-    const [option, ...after] = rest;
-    const inline = option === '--store' ? undefined : /^--store=(.*)$/s.exec(option)?.[1];
-    if (option !== '--store' && inline === undefined) return `unknown option '${option}'`;
-    const url = inline ?? after[0];
-    if (!url) return `--store needs a URL: ${STORE_SCHEMES}`;
-    process.env.BATON_STORE = url;
-    rest = inline === undefined ? after.slice(1) : after;
-  }
-  return rest;
-}
-
-/**
- * Is this a request for help: `-h`/`--help` anywhere before `--` for a command with one grammar;
- * for one with subcommands (whose values are free text), only right after the command or after
- * its subcommand. Returns the subcommand ('' for none), or undefined when help was not asked.
- */
-function helpAsked(def: CommandDef, args: string[]): string | undefined {
-  const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
-  if (def.subcommands) {
-    if (isHelp(args[0])) return '';
-    if (args[0] && def.subcommands[args[0]] && isHelp(args[1])) return args[0];
-    return undefined;
-  }
-  const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).some(isHelp) ? '' : undefined;
-}
-
-/** `baton help [CMD [SUB]]`: usage on stdout, exit 0; an unknown name is a usage error. */
-function help(cli: CommandIo, [name, sub]: string[]): number {
-  if (name === undefined) {
-    cli.out(commandList());
-    return EXIT.ok;
-  }
-  const def = commandNamed(name);
-  if (!def || (sub !== undefined && !def.subcommands?.[sub])) {
-    cli.err(
-      `baton help: no ${def ? `subcommand '${sub}' of ${name}` : `command '${name}'`}\nusage: baton help [COMMAND [SUBCOMMAND]]\n`,
-    );
-    return EXIT.usage;
-  }
-  cli.out(helpText(def, sub));
-  return EXIT.ok;
-}
-
-void main(process.argv.slice(2)).then((code) => {
+void runCli(process.argv.slice(2), processIo(), (name) =>
+  loadBundle<CommandModule>(join(__dirname, 'commands', `${name}.js`)),
+).then((code) => {
   process.exitCode = code;
 });

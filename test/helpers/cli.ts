@@ -71,6 +71,34 @@ export function baton(args: string[], options: BatonOptions): RunResult {
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * Runs `baton ARGS` inside this process, through the same error boundary as the built CLI
+ * (src/cli/run-cli.ts), with the command's source module: what `npm run test:fast` uses for the
+ * CLI's contracts (exit codes, messages, state on disk). A command that reads this process's
+ * stdin or starts a server (hook, statusline, mcp, ui, serve, demo) is for baton() instead.
+ */
+export async function batonInProcess(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string },
+): Promise<RunResult> {
+  const { runCli } = await import('../../src/cli/run-cli.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(
+    args,
+    {
+      out: (text) => void (stdout += text),
+      err: (text) => void (stderr += text),
+      readStdin: () => options.input ?? '',
+      env: cleanEnv(options.env),
+      cwd: options.cwd,
+      script: BIN,
+    },
+    (name) => import(`../../src/cli/commands/${name}.js`),
+  );
+  return { code, stdout, stderr };
+}
+
 /** Starts the CLI without waiting; resolves with its result. */
 export function batonAsync(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<RunResult> {
   return new Promise((resolve) => {
