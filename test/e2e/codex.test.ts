@@ -69,10 +69,11 @@ const docToml = (key: string): string => {
  * $CODEX_HOME/config.toml: the mock provider, then the project trust docs/hosts.md gives (its
  * placeholder path replaced by the project's), and its `[features]` block when `subagents` is set.
  */
-function trust(codexHome: string, project: string, model: ResponsesModel, subagents = false): void {
+function trust(codexHome: string, project: string, model: ResponsesModel, subagents = false, top: string[] = []): void {
   writeFileSync(
     join(codexHome, 'config.toml'),
     [
+      ...top,
       'model = "gpt-5.5"',
       'model_provider = "mock"',
       '[model_providers.mock]',
@@ -252,4 +253,28 @@ test("codex: in GREEN a shell write the parser cannot see (a script file) runs i
   assert.match(results.get('call_0') ?? '', /Read-only file system/, 'the write failed inside the sandbox');
   assert.equal(readFileSync(join(p.project, 'tests/test_a.py'), 'utf8'), 'def test_a():\n    assert True\n');
   assert.equal(readFileSync(join(p.project, 'src/c.py'), 'utf8'), 'c = 3\n');
+});
+
+test('codex: a compaction (model_auto_compact_token_limit reached) saves one pre-compact snapshot, and the context is in the first request after it', async (t) => {
+  const p = codexProject();
+  t.after(p.cleanup);
+  const history = () =>
+    baton(['history', '.claude/state/current-task.json', '--json'], { cwd: p.project })
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).writer as string);
+  const before = history().filter((writer) => writer === 'pre-compact').length;
+  // The first answer reports 5,000 input tokens, over the limit: Codex compacts once before the next request.
+  const model = await startResponsesModel([{ call: 'exec_command', arguments: { cmd: 'ls src' } }, { text: 'Done.' }], {
+    firstInputTokens: 5000,
+  });
+  t.after(() => model.close());
+  trust(p.codexHome, p.project, model, false, ['model_auto_compact_token_limit = 1000']);
+  const run = await runCodex(p.project, codexEnv(join(p.dir, 'home'), p.codexHome), 'go on');
+  assert.equal(run.code, 0, run.out);
+  const texts = model.turns.map((body) => JSON.stringify(body.input));
+  const after = texts.findIndex((text) => text.includes('summary produced by the other language model'));
+  assert.ok(after > 0, 'Codex compacted');
+  assert.match(texts[after]!, /Resume: demo/, 'the context is there after compaction');
+  assert.equal(history().filter((writer) => writer === 'pre-compact').length, before + 1, 'one snapshot');
 });

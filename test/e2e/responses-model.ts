@@ -22,6 +22,8 @@ export type ResponsesTurn =
 export interface ResponsesOptions {
   subagent?: ResponsesTurn[];
   holdSubagentUntil?: string;
+  /** Input tokens reported for the first answer of the main conversation (10 for every other). */
+  firstInputTokens?: number;
 }
 
 export interface ResponsesModel {
@@ -64,18 +66,18 @@ function item(turn: ResponsesTurn, n: number): Record<string, unknown> {
   };
 }
 
-function reply(res: ServerResponse, output: Record<string, unknown>, n: number): void {
+function reply(res: ServerResponse, output: Record<string, unknown>, n: number, inputTokens = 10): void {
   const id = `resp_${n}`;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   sse(res, { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } });
   sse(res, { type: 'response.output_item.added', output_index: 0, item: output });
   sse(res, { type: 'response.output_item.done', output_index: 0, item: output });
   const usage = {
-    input_tokens: 10,
+    input_tokens: inputTokens,
     input_tokens_details: { cached_tokens: 0 },
     output_tokens: 5,
     output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: 15,
+    total_tokens: inputTokens + 5,
   };
   sse(res, {
     type: 'response.completed',
@@ -127,7 +129,8 @@ export async function startResponsesModel(
           for (const go of held.splice(0)) go();
         }
         const step = input.filter(isOutput).length;
-        reply(res, item(script[step] ?? { text: 'done' }, step), step);
+        const tokens = options.firstInputTokens !== undefined && turns.length === 1 ? options.firstInputTokens : 10;
+        reply(res, item(script[step] ?? { text: 'done' }, step), step, tokens);
         return;
       }
       const step = input.slice(task).filter(isOutput).length;
