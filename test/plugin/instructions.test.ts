@@ -63,6 +63,15 @@ const WORKFLOWS: Record<string, Step[]> = {
     },
   ],
   'a goal (orchestrate skill)': [{ file: 'skills/orchestrate/SKILL.md' }],
+  'work split across subagents (board skill)': [
+    {
+      file: 'skills/board/SKILL.md',
+      then: (project) => {
+        const board = JSON.parse(readFileSync(join(project.dir, '.claude', 'state', 'board.json'), 'utf8'));
+        assert.ok(JSON.stringify(board).includes('login-e2e'));
+      },
+    },
+  ],
   'parallel work (board skill)': [
     {
       file: 'skills/board/SKILL.md',
