@@ -345,4 +345,25 @@ describe('baton serve', () => {
     });
     assert.match(free.stdout, /"permissionDecision":"deny".*baton-state/);
   });
+
+  it('--detach returns once the server answers, which runs on its own until idle', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const started = baton(['serve', '--detach', '--idle-timeout', '1'], { cwd: p.dir });
+    assert.equal(started.code, 0, started.stderr);
+    const info = serveFile(p.dir);
+    t.after(() => {
+      try {
+        process.kill(info.pid, 'SIGKILL');
+      } catch {
+        // ended by itself
+      }
+    });
+    assert.equal(started.stdout, `baton serve: ${info.url}\n`);
+    assert.equal(started.stderr, '', 'a fresh start is not reported as already running');
+    assert.equal(JSON.parse((await post(`${info.url}/health`, '', auth(p.dir), 'GET')).body).pid, info.pid);
+    // Idle for a second, it ends: its lock released last, serve.json removed before it.
+    while (existsSync(join(p.dir, '.baton', 'serve.lock'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(!existsSync(join(p.dir, '.baton', 'serve.json')));
+  });
 });

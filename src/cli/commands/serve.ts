@@ -29,6 +29,12 @@ declare const BATON_VERSION: string | undefined;
 const DEFAULT_IDLE_SECONDS = 3600;
 /** How long a start waits for a concurrent start, or a replaced server, to let go of the lock. */
 const LOCK_WAIT_MS = 10_000;
+/**
+ * How long `--detach` waits for the server to answer: SessionStart starts it with a 5 s hook
+ * timeout and must still answer itself. A server slower than this keeps starting in the
+ * background, and the hooks before it is up are judged in process.
+ */
+const DETACH_WAIT_MS = 3000;
 /** The server's lock is on this machine; its heartbeat only matters to another host, so it beats rarely (idle CPU). */
 const LOCK_STALE_MS = 10 * 60_000;
 
@@ -123,7 +129,7 @@ async function detach(args: string[], root: string, version: string, cli: Comman
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   let gone: number | null | undefined;
   void exited.then((code) => (gone = code));
-  for (let waited = 0; waited < LOCK_WAIT_MS; waited += 25) {
+  for (let waited = 0; waited < DETACH_WAIT_MS; waited += 25) {
     const info = readServeFile(root);
     if (info && (await probe(info)) === version) return report(cli, info, info.pid !== child.pid);
     if (gone !== undefined) break;
@@ -131,6 +137,8 @@ async function detach(args: string[], root: string, version: string, cli: Comman
   }
   throw new BatonError(
     'io',
-    `baton serve did not start${gone !== undefined ? ` (it exited ${gone})` : ''}; run 'baton serve' in the project to see why`,
+    gone === undefined
+      ? `baton serve did not answer within ${DETACH_WAIT_MS / 1000} s; it goes on starting in the background (pid ${child.pid})`
+      : `baton serve did not start (it exited ${gone}); run 'baton serve' in the project to see why`,
   );
 }
