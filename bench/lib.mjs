@@ -1,7 +1,7 @@
 // Shared timing helpers for the benchmark suites. Each suite in bench/suites/ exports
 // `default async function (lib)` returning rows { name, baton, reference, unit, note }.
 import { spawnSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,12 +31,27 @@ export function tempDir(prefix = 'baton-bench-') {
 }
 
 /** Runs argv `runs` times (after `warmup` runs) and returns the median wall time in ms. */
-export function timeProcess(argv, { runs = 20, warmup = 3, cwd, env = benchEnv(), input, before } = {}) {
+export function timeProcess(argv, options = {}) {
+  return timeProcessCpu(argv, options).ms;
+}
+
+const hasPerf = spawnSync('perf', ['--version']).status === 0;
+const perfFile = join(mkdtempSync(join(tmpdir(), 'baton-bench-perf-')), 'stat.txt');
+made.push(dirname(perfFile));
+
+/**
+ * Like timeProcess, with the child's CPU time too (`perf stat` task-clock: user + system of every
+ * thread; null without perf): under load the wall time is mostly waiting for a core, the CPU time
+ * is what the process itself costs. Medians of each.
+ */
+export function timeProcessCpu(argv, { runs = 20, warmup = 3, cwd, env = benchEnv(), input, before } = {}) {
   const times = [];
+  const cpus = [];
+  const command = hasPerf ? ['perf', 'stat', '-x,', '-e', 'task-clock', '-o', perfFile, ...argv] : argv;
   for (let i = 0; i < warmup + runs; i++) {
     before?.(i);
     const start = process.hrtime.bigint();
-    const result = spawnSync(argv[0], argv.slice(1), {
+    const result = spawnSync(command[0], command.slice(1), {
       cwd,
       env,
       input,
@@ -46,10 +61,39 @@ export function timeProcess(argv, { runs = 20, warmup = 3, cwd, env = benchEnv()
     if (result.status !== 0 && result.status !== 2) {
       throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
     }
-    if (i >= warmup) times.push(ms);
+    if (i < warmup) continue;
+    times.push(ms);
+    if (hasPerf) cpus.push(Number(/^([\d.]+),msec,task-clock/m.exec(readFileSync(perfFile, 'utf8'))?.[1]));
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return { ms: median(times), cpu: hasPerf ? median(cpus) : null };
+}
+
+/**
+ * Times several commands side by side: each round runs every one once, in a shuffled order, so a
+ * loaded machine weighs on all alike. Returns { ms, cpu } per name, as timeProcessCpu.
+ */
+export function timeInterleaved(commands, { runs = 20, warmup = 2, ...options } = {}) {
+  const names = Object.keys(commands);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < warmup + runs; round++) {
+    const order = names.map((name) => [Math.random(), name]).sort((a, b) => a[0] - b[0]);
+    for (const [, name] of order) {
+      const { argv, ...own } = commands[name];
+      const one = timeProcessCpu(argv, { runs: 1, warmup: 0, ...options, ...own });
+      if (round >= warmup) samples[name].push(one);
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        ms: median(samples[name].map((s) => s.ms)),
+        cpu: hasPerf ? median(samples[name].map((s) => s.cpu)) : null,
+      },
+    ]),
+  );
 }
 
 /** Starts `count` copies of argv at once; resolves with the wall time and exit codes. */

@@ -20,8 +20,12 @@ for (const file of suites) {
   for (const row of rows) {
     const ratio = row.reference ? (row.baton / row.reference).toFixed(2) : '  - ';
     const fmt = (v) => (v == null ? '-' : `${v.toFixed(1)} ${row.unit}`);
+    // CPU time (user + system of the child) beside the wall time, where the suite measured it.
+    const cpu = row.cpu
+      ? `CPU ${row.cpu.map((v) => (v == null ? '-' : v.toFixed(1))).join(' / ')} ms${row.cpu[1] ? ` (${(row.cpu[0] / row.cpu[1]).toFixed(2)})` : ''}; `
+      : '';
     console.log(
-      `${pad(row.name, 58)}${pad(fmt(row.baton), 12)}${pad(fmt(row.reference), 12)}${pad(ratio, 7)}${row.note ?? ''}`,
+      `${pad(row.name, 58)}${pad(fmt(row.baton), 12)}${pad(fmt(row.reference), 12)}${pad(ratio, 7)}${cpu}${row.note ?? ''}`,
     );
   }
 }

@@ -42,26 +42,44 @@ export default async function core(lib) {
   if (init.status !== 0) throw new Error(`init failed: ${init.stderr}`);
 
   const expr = '.wave_status["2"] = "in_progress" | .counter += 1';
+  // Side by side, interleaved: baton, the reference and a bare Node start in each round.
+  const t = lib.timeInterleaved(
+    {
+      update: { argv: [node, lib.BATON, 'update', doc, expr] },
+      get: { argv: [node, lib.BATON, 'get', doc, '.slug'] },
+      node: { argv: [node, '-e', '0'] },
+      ...(reference
+        ? {
+            refUpdate: { argv: ['bash', lib.REFERENCE, 'update', ref, expr] },
+            refGet: { argv: ['bash', lib.REFERENCE, 'get', ref, '.slug'] },
+          }
+        : {}),
+    },
+    { cwd: dir, env },
+  );
   rows.push({
     name: 'update: one process (.wave_status + counter)',
-    baton: lib.timeProcess([node, lib.BATON, 'update', doc, expr], { cwd: dir, env }),
-    reference: reference ? lib.timeProcess(['bash', lib.REFERENCE, 'update', ref, expr], { cwd: dir, env }) : null,
+    baton: t.update.ms,
+    reference: t.refUpdate?.ms ?? null,
+    cpu: [t.update.cpu, t.refUpdate?.cpu ?? null],
     unit: 'ms',
-    note: 'median of 20 processes',
+    note: 'median of 20 processes, interleaved with the reference (goal: CPU <= 1.0x)',
   });
   rows.push({
     name: 'get: one process (.slug)',
-    baton: lib.timeProcess([node, lib.BATON, 'get', doc, '.slug'], { cwd: dir, env }),
-    reference: reference ? lib.timeProcess(['bash', lib.REFERENCE, 'get', ref, '.slug'], { cwd: dir, env }) : null,
+    baton: t.get.ms,
+    reference: t.refGet?.ms ?? null,
+    cpu: [t.get.cpu, t.refGet?.cpu ?? null],
     unit: 'ms',
-    note: 'median of 20 processes',
+    note: 'median of 20 processes, interleaved with the reference',
   });
   rows.push({
-    name: 'bare node start (floor for any Node CLI)',
-    baton: lib.timeProcess([node, '-e', '0'], { cwd: dir, env }),
-    reference: null,
+    name: 'get vs a bare node start (node -e 0)',
+    baton: t.get.ms,
+    reference: t.node.ms,
+    cpu: [t.get.cpu, t.node.cpu],
     unit: 'ms',
-    note: 'for scale',
+    note: 'the floor of any Node CLI, same rounds (goal: <= 1.1x)',
   });
 
   const before = JSON.parse(readFileSync(doc, 'utf8')).counter;

@@ -40,24 +40,41 @@ export default async function sandbox(lib) {
   if (!rewritten) throw new Error(`no rewrite in GREEN: ${hook.stdout} ${hook.stderr}`);
   // Claude Code's shell: eval the command, then record the folder it ended in.
   const host = (command) => ['bash', '-c', 'eval "$1"; pwd -P >/dev/null', 'bash', command];
-  const time = (argv, options = {}) => lib.timeProcess(argv, { cwd: dir, env, ...options });
   return [
-    {
-      name: 'shell call wrapped vs unwrapped (GREEN, `true`)',
-      baton: time(host(rewritten)),
-      reference: time(host('true')),
-      unit: 'ms',
-      note: 'ref = the same call unwrapped; the difference is the wrapper (bwrap, bash, scan)',
-    },
-    {
-      name: 'hook PreToolUse Bash GREEN, sandbox vs parser only',
-      baton: time([node, lib.BATON, 'hook', 'PreToolUse'], { input: payload }),
-      reference: time([node, lib.BATON, 'hook', 'PreToolUse'], {
-        input: payload,
-        env: { ...env, BATON_SANDBOX: 'off' },
-      }),
-      unit: 'ms',
-      note: 'ref = BATON_SANDBOX=off; the difference lists the protected set and writes the spec',
-    },
+    (() => {
+      const t = lib.timeInterleaved(
+        { wrapped: { argv: host(rewritten) }, plain: { argv: host('true') } },
+        { cwd: dir, env },
+      );
+      return {
+        name: 'shell call wrapped vs unwrapped (GREEN, `true`)',
+        baton: t.wrapped.ms,
+        reference: t.plain.ms,
+        cpu: [t.wrapped.cpu, t.plain.cpu],
+        unit: 'ms',
+        note: 'ref = the same call unwrapped; the difference is the wrapper (bwrap, bash, scan); CPU counts every process of the call',
+      };
+    })(),
+    (() => {
+      const t = lib.timeInterleaved(
+        {
+          sandbox: { argv: [node, lib.BATON, 'hook', 'PreToolUse'], input: payload },
+          parser: {
+            argv: [node, lib.BATON, 'hook', 'PreToolUse'],
+            input: payload,
+            env: { ...env, BATON_SANDBOX: 'off' },
+          },
+        },
+        { cwd: dir, env },
+      );
+      return {
+        name: 'hook PreToolUse Bash GREEN, sandbox vs parser only',
+        baton: t.sandbox.ms,
+        reference: t.parser.ms,
+        cpu: [t.sandbox.cpu, t.parser.cpu],
+        unit: 'ms',
+        note: 'ref = BATON_SANDBOX=off; the difference lists the protected set and writes the spec',
+      };
+    })(),
   ];
 }
