@@ -87,4 +87,58 @@ describe('the CLI in-process', () => {
     assert.equal(bad.code, EXIT.usage);
     assert.match(bad.stderr, /^baton: --store needs a URL: file:/);
   });
+
+  it('show and revert need --rev N: a whole number, else exit 2 naming the flag', async () => {
+    const dir = tempDir('baton-contract-');
+    await baton(['init', 'h.json', '--argjson', 'n', '1'], { cwd: dir });
+    for (const name of ['show', 'revert']) {
+      const missing = await baton([name, 'h.json'], { cwd: dir });
+      assert.equal(missing.code, EXIT.usage, name);
+      assert.match(missing.stderr, new RegExp(`^baton ${name}: --rev N is required\nusage: baton ${name} `));
+      const word = await baton([name, 'h.json', '--rev', 'two'], { cwd: dir });
+      assert.equal(word.code, EXIT.usage, name);
+      assert.match(word.stderr, /--rev must be a whole number, got 'two'/);
+    }
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'h.json'), 'utf8')), { n: 1 });
+  });
+
+  it('revert restores an old revision as a new one; show prints any revision; clear deletes, history keeps it', async () => {
+    const dir = tempDir('baton-contract-');
+    await baton(['init', 'r.json', '--argjson', 'n', '1'], { cwd: dir });
+    await baton(['set', 'r.json', 'n', '5'], { cwd: dir });
+    const revert = await baton(['revert', 'r.json', '--rev', '1', '--as', 'tester'], { cwd: dir });
+    assert.deepEqual([revert.code, revert.stderr], [0, 'baton revert: restored revision 1 as revision 3\n']);
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')), { n: 1 });
+    const show = await baton(['show', 'r.json', '--rev', '2'], { cwd: dir });
+    assert.equal(show.code, 0);
+    assert.deepEqual(JSON.parse(show.stdout), { n: 5 });
+    assert.equal((await baton(['clear', 'r.json'], { cwd: dir })).code, 0);
+    assert.equal(existsSync(join(dir, 'r.json')), false);
+    const deleted = await baton(['show', 'r.json', '--rev', '4'], { cwd: dir });
+    assert.deepEqual([deleted.code, deleted.stderr], [0, 'baton show: revision 4 deleted the document\n']);
+    const rows = (await baton(['history', 'r.json', '--limit', '2'], { cwd: dir })).stdout.trim().split('\n');
+    assert.equal(rows.length, 2);
+    assert.match(rows[1] as string, /^r3\t.*\ttester\trevert\tto rev 1\t/);
+  });
+
+  it('history says when its default cut the list short, and not when --limit asked for it', async () => {
+    const dir = tempDir('baton-contract-');
+    await baton(['init', 'l.json', '--argjson', 'n', '0'], { cwd: dir });
+    for (let i = 0; i < 20; i++) await baton(['update', 'l.json', '.n += 1'], { cwd: dir });
+    const cut = await baton(['history', 'l.json'], { cwd: dir });
+    assert.equal(cut.stdout.trim().split('\n').length, 20);
+    assert.equal(cut.stderr, 'baton history: the newest 20 revisions; --limit N shows more\n');
+    const asked = await baton(['history', 'l.json', '--limit', '3'], { cwd: dir });
+    assert.deepEqual([asked.stdout.trim().split('\n').length, asked.stderr], [3, '']);
+  });
+
+  it('consume prints the value and leaves null, in one step', async () => {
+    const dir = tempDir('baton-contract-');
+    await baton(['init', 'q.json', '--arg', 'hint', 'next: tests'], { cwd: dir });
+    const first = await baton(['consume', 'q.json', 'hint'], { cwd: dir });
+    assert.deepEqual([first.code, first.stdout], [0, 'next: tests\n']);
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'q.json'), 'utf8')), { hint: null });
+    const second = await baton(['consume', 'q.json', 'hint'], { cwd: dir });
+    assert.deepEqual([second.code, second.stdout], [0, 'null\n']);
+  });
 });
