@@ -342,10 +342,9 @@ test(
   { timeout: 180_000 },
   async (t) => {
     const p = eneoProject();
-    t.after(p.cleanup);
     const serveFile = join(p.project, '.baton', 'serve.json');
     const served = () => JSON.parse(readFileSync(serveFile, 'utf8')) as { pid: number };
-    // Whatever happens, no server outlives the test.
+    // Whatever happens, no server outlives the test: killed before the project (and serve.json) goes.
     t.after(() => {
       try {
         process.kill(served().pid, 'SIGKILL');
@@ -353,6 +352,7 @@ test(
         // gone already, or never started
       }
     });
+    t.after(p.cleanup);
     const log = join(p.dir, 'hooks.log');
     const first = join(p.project, 'tests', 'test_gate.py');
     const second = join(p.project, 'tests', 'test_other.py');
@@ -408,8 +408,8 @@ test(
   { timeout: 180_000 },
   async (t) => {
     const p = eneoProject();
-    t.after(p.cleanup);
     const serveFile = join(p.project, '.baton', 'serve.json');
+    // Killed before the project (and serve.json) goes: after-hooks run in the order they were added.
     t.after(() => {
       try {
         process.kill(JSON.parse(readFileSync(serveFile, 'utf8')).pid, 'SIGKILL');
@@ -417,6 +417,7 @@ test(
         // gone already, or never started
       }
     });
+    t.after(p.cleanup);
     const opened = baton(['task', 'wave-start', '1', '3'], { cwd: p.project });
     assert.equal(opened.code, 0, opened.stderr);
     const log = join(p.dir, 'hooks.log');
