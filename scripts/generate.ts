@@ -1,16 +1,18 @@
 // Every committed file that is generated from the source, in one table: `npm run generate` writes
 // them all, and test/architecture/generated.unit.test.ts fails while any committed one differs
 // from what this would write (each is committed so that neither an install nor a build needs its
-// generator). A new generated file is one entry of GENERATED.
+// generator; of the config schema, only the store property is generated). A new generated file
+// is one entry in generatedFiles().
 //
 // plugin/dist is not here: it is a build output (scripts/build-plugin.mjs, run by every build),
 // checked by test/install/plugin-bundle.test.ts.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliReference } from './cli-docs.js';
 import { schemaTypes } from './schema-types.js';
 import { hookEntries, PLUGIN_CLI } from '../src/harness/install/hooks.js';
+import { SCHEMES, STORE_SCHEMES } from '../src/stores/schemes.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -22,14 +24,42 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   // The command definitions (src/cli/definitions.ts), as the parser and `baton help` read them.
   files.set('docs/cli.md', cliReference());
+  // The store URLs a config file may name, from the store registry (src/stores/schemes.ts), so a
+  // new backend needs no edit of the schema. Before the types: they carry the description.
+  const configSchema = 'schemas/baton.config.schema.json';
+  files.set(configSchema, withStoreSchemes(readFileSync(join(ROOT, configSchema), 'utf8')));
   // The config's and the built-in documents' schemas (schemas/*.schema.json).
-  for (const [file, text] of Object.entries(await schemaTypes())) files.set(`src/generated/types/${file}`, text);
+  for (const [file, text] of Object.entries(await schemaTypes(files.get(configSchema))))
+    files.set(`src/generated/types/${file}`, text);
   // The event registry (src/harness/hooks/events.ts), as `baton install claude` also writes it.
   files.set(
     'plugin/hooks/hooks.json',
     `${JSON.stringify({ description: PLUGIN_HOOKS_DESCRIPTION, hooks: hookEntries(PLUGIN_CLI) }, null, 2)}\n`,
   );
   return files;
+}
+
+/**
+ * The config schema's text with the `store` property's description, pattern and error message
+ * rewritten from the registry, and every other byte as it was (the file is written by hand).
+ */
+export function withStoreSchemes(text: string): string {
+  const shown = SCHEMES.flatMap((entry) => entry.config.shown);
+  const values: Record<string, string> = {
+    description: `Where documents live when neither --store nor BATON_STORE says: ${STORE_SCHEMES}.`,
+    pattern: `^(${SCHEMES.map((entry) => entry.config.pattern).join('|')})$`,
+    errorMessage: `must be a store URL: ${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`,
+  };
+  const start = text.indexOf('\n    "store": {\n');
+  const end = text.indexOf('\n    },\n', start);
+  if (start < 0 || end < 0) throw new Error('schemas/baton.config.schema.json: no "store" property to rewrite');
+  let block = text.slice(start, end);
+  for (const [key, value] of Object.entries(values)) {
+    const line = new RegExp(`^( {6}"${key}": ).*?(,?)$`, 'm');
+    if (!line.test(block)) throw new Error(`schemas/baton.config.schema.json: the "store" property has no "${key}"`);
+    block = block.replace(line, (_all, head: string, comma: string) => `${head}${JSON.stringify(value)}${comma}`);
+  }
+  return text.slice(0, start) + block + text.slice(end);
 }
 
 const PLUGIN_HOOKS_DESCRIPTION = 'baton: resume context, prompt audit, policy gates, wave barrier, snapshots';

@@ -8,14 +8,21 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** File name -> content of every generated types module. */
-export async function schemaTypes(): Promise<Record<string, string>> {
+/**
+ * File name -> content of every generated types module; `configSchema`, the config schema's text
+ * as npm run generate is about to write it (its store property comes from the registry).
+ */
+export async function schemaTypes(configSchema?: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const style = JSON.parse(readFileSync(join(ROOT, '.prettierrc.json'), 'utf8')) as Record<string, unknown>;
   for (const file of readdirSync(join(ROOT, 'schemas'))
     .filter((f) => f.endsWith('.schema.json'))
     .sort()) {
-    const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', file), 'utf8')) as JSONSchema;
+    const source =
+      file === 'baton.config.schema.json' && configSchema !== undefined
+        ? configSchema
+        : readFileSync(join(ROOT, 'schemas', file), 'utf8');
+    const schema = JSON.parse(source) as JSONSchema;
     const name = file.replace(/\.schema\.json$/, '').replace(/\./g, '-');
     const banner = `// Generated from schemas/${file} by npm run generate. Do not edit.`;
     const text = await compile(freeFormAsJson(schema) as JSONSchema, schema.title ?? name, {

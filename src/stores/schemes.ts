@@ -2,18 +2,33 @@
  * The registry's names: each backend's URL schemes, how help and errors write them, and whether
  * hooks fetch documents through it. Plain data with no imports, so the CLI's main and the hook
  * front read it without loading any store; registry.ts gives each kind its behaviour (open,
- * export/import, migrate), and its type makes a kind without one a compile error.
+ * export/import, migrate), and its type makes a kind without one a compile error. `config` is
+ * what baton.config.json's `store` accepts (a regular expression) and how its error lists it:
+ * `npm run generate` writes both into schemas/baton.config.schema.json.
  */
 export const SCHEMES = [
-  { kind: 'file', schemes: ['', 'file:'], spelled: 'file: (the default)', hooksFetch: false },
+  {
+    kind: 'file',
+    schemes: ['', 'file:'],
+    spelled: 'file: (the default)',
+    hooksFetch: false,
+    config: { pattern: 'file:(//)?', shown: ['file:'] },
+  },
   // Fetched: the process's own memory holds the documents, not the files on disk.
-  { kind: 'memory', schemes: ['memory:'], spelled: 'memory:', hooksFetch: true },
+  {
+    kind: 'memory',
+    schemes: ['memory:'],
+    spelled: 'memory:',
+    hooksFetch: true,
+    config: { pattern: 'memory:', shown: ['memory:'] },
+  },
   {
     kind: 'postgres',
     schemes: ['postgres:', 'postgresql:'],
     spelled: 'postgres://USER@HOST/DB (or postgresql://)',
     // Another machine may have committed since this one's files were written.
     hooksFetch: true,
+    config: { pattern: 'postgres(ql)?://.*', shown: ['postgres://...', 'postgresql://...'] },
   },
 ] as const;
 
