@@ -225,8 +225,8 @@ export default async function postgres(lib) {
 }
 
 /**
- * CPU time (µs, user + system) of the cluster's processes: the postmaster named in its pid file
- * and its children. Called with no argument it returns a reading; with one, the time since it.
+ * CPU time (µs, user + system) of the cluster's processes: the postmaster named in its pid file,
+ * its children, and its children that ended. Called with no argument it returns a reading; with one, the time since it.
  */
 function serverCpuReader(data) {
   const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -244,8 +244,11 @@ function serverCpuReader(data) {
       // Fields after the command's closing parenthesis: state, ppid, ..., utime (14th), stime (15th).
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const pid = Number(name);
-      if (pid === postmaster || Number(fields[1]) === postmaster)
-        cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * tick);
+      // The postmaster's own time, and its children's that ended (cutime, cstime: 16th, 17th):
+      // pgbench's sessions end with its run, and their time would otherwise go with them.
+      if (pid === postmaster)
+        cpu.set(pid, (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * tick);
+      else if (Number(fields[1]) === postmaster) cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * tick);
     }
     return cpu;
   };
