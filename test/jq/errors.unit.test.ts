@@ -168,3 +168,15 @@ test('a compiled program is reusable: each run sees its own input and arguments,
   assert.equal(JSON.stringify(doc), copy);
   assert.deepEqual(prog.run({ count: 41, items: [] }, { t: 'y' }), [{ count: 42, items: [], last: 'y' }]);
 });
+
+test('a stack run out names what ran out: the nesting of a value, or the recursion of a def', () => {
+  const deep = codeOf(() => run('reduce range(100000) as $i (null; [.]) | tojson'));
+  assert.equal(deep.code, 'jq_budget');
+  assert.match(deep.message, /value nested deeper/);
+  assert.doesNotMatch(deep.message, /nested calls of a recursive def/);
+  assert.match(deep.message, /bound the nesting depth/);
+  const def = codeOf(() => run('def f: f; f'));
+  assert.equal(def.code, 'jq_budget');
+  assert.match(def.message, /nested calls of a recursive def/);
+  assert.match(def.message, /bound the recursion/);
+});

@@ -76,8 +76,9 @@ function compileProgram(expr: string, varNames: string[]): JqProgram {
         env = { k: 'var', name, value: vars[name] as Json, parent: env };
       }
       const all = resolveLimits(options.limits);
-      const out = wrap(() =>
-        withBudget({ steps: all.jqSteps, timeoutMs: all.jqTimeoutMs }, () => execute(ast, input, env)),
+      const out = wrap(
+        () => withBudget({ steps: all.jqSteps, timeoutMs: all.jqTimeoutMs }, () => execute(ast, input, env)),
+        ast,
       );
       for (const value of out) checkShape(value, all, 'a result of the jq expression');
       return out;
@@ -117,9 +118,36 @@ function callsNative(ast: Node, key: string): boolean {
   return visit(ast);
 }
 
+/** Whether a run can reach a definition that calls itself, directly or through others. */
+function reachesRecursiveDef(ast: Node): boolean {
+  const done = new Set<FuncDef>();
+  const open = new Set<FuncDef>();
+  const visit = (x: unknown): boolean => {
+    if (!x || typeof x !== 'object') return false;
+    if (Array.isArray(x)) return x.some(visit);
+    const n = x as Record<string, unknown>;
+    if (n.t === 'literal') return false;
+    if (n.t === 'call') {
+      const target = n.target as { kind: string; def?: FuncDef } | undefined;
+      const def = target?.kind === 'def' ? target.def : undefined;
+      if (def && open.has(def)) return true;
+      if (def && !done.has(def)) {
+        open.add(def);
+        if (visit(def.body)) return true;
+        open.delete(def);
+        done.add(def);
+      }
+      return visit(n.args);
+    }
+    if (n.t === 'funcdef') return visit(n.rest);
+    return Object.values(n).some(visit);
+  };
+  return visit(ast);
+}
+
 const ERROR_VALUE_CHARS = 10_000;
 
-function wrap<T>(f: () => T): T {
+function wrap<T>(f: () => T, ast?: Node): T {
   try {
     return f();
   } catch (e) {
@@ -139,9 +167,19 @@ function wrap<T>(f: () => T): T {
     // here, as does a value too large for V8 (`Invalid string length`).
     if (e instanceof RangeError) {
       if (/call stack/i.test(e.message)) {
+        // Without a recursive def the only thing that grows the stack is a value's nesting (every
+        // walk of a value, serialising or comparing it, recurses per level).
+        if (ast && !reachesRecursiveDef(ast)) {
+          throw new JqError(
+            'jq_budget',
+            "the jq expression met a value nested deeper than baton's engine can walk (its JS stack, a few thousand levels of arrays or objects), such as `reduce range(100000) as $i (null; [.])`; the expression has no recursive def",
+            undefined,
+            'bound the nesting depth of the values it builds',
+          );
+        }
         throw new JqError(
           'jq_budget',
-          "the jq expression recursed deeper than baton's engine allows (its JS stack, a few hundred nested calls of a recursive def); an endless recursion such as `def f: f; f` ends here",
+          "the jq expression recursed deeper than baton's engine allows (its JS stack, a few hundred nested calls of a recursive def, or a value nested that deep); an endless recursion such as `def f: f; f` ends here",
           undefined,
           'bound the recursion, or rewrite it with reduce, foreach or limit',
         );
