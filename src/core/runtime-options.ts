@@ -25,13 +25,19 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
  * that agents call from hooks and finish together, where a quick exit 6 beats a 30 s stall.
  */
 export const HELPER_LOCK_TIMEOUT_MS = 5_000;
+/**
+ * The lock budget of the hook handlers that write a document on the side (the prompt audit's task
+ * stamp, the PreCompact revision): the host waits on the hook, and a stamp or revision skipped (it
+ * is logged) costs less than a user prompt held up behind a long write.
+ */
+export const HOOK_LOCK_TIMEOUT_MS = 3_000;
 export const DEFAULT_LOCK_STALE_MS = 60_000;
 
 export const ENVIRONMENT: readonly { name: string; option: keyof RuntimeOptions; help: string }[] = [
   {
     name: 'BATON_LOCK_TIMEOUT_MS',
     option: 'lockTimeoutMs',
-    help: `how long a write waits for a document's lock before exit 6 (default ${DEFAULT_LOCK_TIMEOUT_MS} ms; ${HELPER_LOCK_TIMEOUT_MS} ms for run, phase, gate and task)`,
+    help: `how long a write waits for a document's lock before exit 6 (default ${DEFAULT_LOCK_TIMEOUT_MS} ms; ${HELPER_LOCK_TIMEOUT_MS} ms for run, phase, gate and task; ${HOOK_LOCK_TIMEOUT_MS} ms for the prompt-audit and PreCompact hooks)`,
   },
   {
     name: 'BATON_LOCK_STALE_MS',
@@ -57,7 +63,8 @@ export const ENVIRONMENT: readonly { name: string; option: keyof RuntimeOptions;
 
 /**
  * The options `env` sets, over the defaults of the face that asks (`baton task` and the run
- * commands pass `{ lockTimeoutMs: HELPER_LOCK_TIMEOUT_MS }`).
+ * commands pass `{ lockTimeoutMs: HELPER_LOCK_TIMEOUT_MS }`, the hook handlers that write
+ * `HOOK_LOCK_TIMEOUT_MS`).
  */
 export function runtimeOptions(
   env: Record<string, string | undefined>,

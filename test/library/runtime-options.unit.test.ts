@@ -11,10 +11,12 @@ import {
   DEFAULT_LOCK_TIMEOUT_MS,
   ENVIRONMENT,
   HELPER_LOCK_TIMEOUT_MS,
+  HOOK_LOCK_TIMEOUT_MS,
   runtimeOptions,
   type RuntimeOptions,
 } from '../../src/core/runtime-options.js';
 import { ROOT } from '../helpers/cli.js';
+import { hookLockTimeoutMs } from '../../src/harness/hooks/handlers/handler-context.js';
 
 const DEFAULTS: RuntimeOptions = { lockTimeoutMs: DEFAULT_LOCK_TIMEOUT_MS, lockStaleMs: DEFAULT_LOCK_STALE_MS };
 
@@ -49,6 +51,19 @@ describe('runtimeOptions', () => {
     assert.equal(runtimeOptions({}, helper).lockTimeoutMs, HELPER_LOCK_TIMEOUT_MS);
     assert.equal(runtimeOptions({ BATON_LOCK_TIMEOUT_MS: 'x' }, helper).lockTimeoutMs, HELPER_LOCK_TIMEOUT_MS);
     assert.equal(runtimeOptions({ BATON_LOCK_TIMEOUT_MS: '900' }, helper).lockTimeoutMs, 900);
+  });
+
+  it('the hook handlers that write take their budget from here, never a number of their own', () => {
+    const handlers = join(ROOT, 'src', 'harness', 'hooks', 'handlers');
+    const literal: string[] = [];
+    for (const name of readdirSync(handlers)) {
+      const text = readFileSync(join(handlers, name), 'utf8');
+      if (/openDoc\([^;]*lockTimeoutMs:\s*[\d_]+\s*[,}]/s.test(text)) literal.push(name);
+    }
+    assert.deepEqual(literal, []);
+    assert.equal(hookLockTimeoutMs({}), HOOK_LOCK_TIMEOUT_MS);
+    assert.equal(hookLockTimeoutMs({ BATON_LOCK_TIMEOUT_MS: 'soon' }), HOOK_LOCK_TIMEOUT_MS);
+    assert.equal(hookLockTimeoutMs({ BATON_LOCK_TIMEOUT_MS: '12000' }), 12000);
   });
 
   it('the table names every option once, and docs/cli.md lists every variable', () => {

@@ -1,3 +1,4 @@
+import { HOOK_LOCK_TIMEOUT_MS, runtimeOptions } from '../../../core/runtime-options.js';
 import type { HarnessConfig } from '../../../project/config.js';
 import type { SharedDocuments } from '../../../project/policy/state.js';
 import type { HookInput, HookOutcome } from '../types.js';
@@ -20,3 +21,11 @@ export interface HandlerContext {
 }
 
 export type Handler = (context: HandlerContext) => Promise<HookOutcome>;
+
+/**
+ * The lock budget of a handler's own document write: BATON_LOCK_TIMEOUT_MS when set, else the
+ * hooks' short default (HOOK_LOCK_TIMEOUT_MS, core/runtime-options.ts).
+ */
+export function hookLockTimeoutMs(env: NodeJS.ProcessEnv): number {
+  return runtimeOptions(env, { lockTimeoutMs: HOOK_LOCK_TIMEOUT_MS }).lockTimeoutMs;
+}

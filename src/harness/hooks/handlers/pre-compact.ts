@@ -5,7 +5,7 @@ import { confine, mkdirInside } from '../../../fs/confine.js';
 import { globToRegExp } from '../../../project/policy/glob.js';
 import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
-import type { HandlerContext } from './handler-context.js';
+import { hookLockTimeoutMs, type HandlerContext } from './handler-context.js';
 import { isDirectory, isFile } from '../../../fs/stat.js';
 import { readStateText } from '../../task/state-read.js';
 
@@ -66,7 +66,7 @@ async function markRevision(
 ): Promise<void> {
   const { openDoc } = await import('../../../doc/open.js');
   try {
-    const doc = openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root }, lockTimeoutMs: 5000 });
+    const doc = openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root }, lockTimeoutMs: hookLockTimeoutMs(env) });
     // Gemini CLI fires PreCompress before every model call, before it decides whether to compress:
     // a document unchanged since its last pre-compact revision already has that revision.
     const [last] = await doc.history({ limit: 1 });

@@ -6,7 +6,7 @@ import { appendNoFollow, confine, mkdirInside } from '../../../fs/confine.js';
 import { StateReader } from '../../../project/policy/state.js';
 import type { HookOutcome } from '../types.js';
 import { isoSeconds } from '../../../core/iso-time.js';
-import type { HandlerContext } from './handler-context.js';
+import { hookLockTimeoutMs, type HandlerContext } from './handler-context.js';
 import { isStopBlockReason } from './stop-gate.js';
 import { readStateText } from '../../task/state-read.js';
 
@@ -81,7 +81,7 @@ function trim(file: string, max: number): void {
 async function refreshStamp(path: string, root: string, env: NodeJS.ProcessEnv, outcome: HookOutcome): Promise<void> {
   const { openDoc } = await import('../../../doc/open.js');
   try {
-    await openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root }, lockTimeoutMs: 3000 }).update(
+    await openDoc(path, { cwd: root, env: { ...env, BATON_ROOT: root }, lockTimeoutMs: hookLockTimeoutMs(env) }).update(
       '.',
       {},
       { ifExists: true, writer: 'prompt-audit' },
