@@ -39,6 +39,27 @@ test('a goal state.md past 16 MiB, or a FIFO in its place, is refused by name (g
   assert.match(fifo.stderr, /state\.md\) is a FIFO, not a regular file/);
 });
 
+test('goal list with one goal refused by a bounded read lists the others and a row naming the problem and the fix (exit 1)', () => {
+  const box = started();
+  assert.equal(script(box, 'goal.sh', ['start', 'api-fix', 'Fix the API']).status, 0);
+  truncateSync(box.state, 20 * 1024 * 1024);
+  const check = (r: ReturnType<typeof baton>, problem: RegExp) => {
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /^\* api-fix +active +updated \S+ +Fix the API$/m);
+    const row = r.stdout.split('\n').find((l) => l.includes('docs-pass'));
+    assert.match(row ?? '', /^ {2}docs-pass +unreadable: goal file .*docs-pass\/state\.md/);
+    assert.match(row ?? '', problem);
+    assert.match(row ?? '', /move it aside/);
+    assert.match(r.stdout, /^active: api-fix /m);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /docs-pass\/state\.md.*the other goals are listed above/);
+  };
+  check(baton(box, ['goal', 'list']), /larger than 16 MiB/);
+  rmSync(box.state);
+  assert.equal(spawnSync('mkfifo', [box.state]).status, 0);
+  check(baton(box, ['goal', 'list']), /is a FIFO, not a regular file/);
+});
+
 test("the goal Stop hook reads at most 64 MiB of a transcript's tail; past it, silent (goal hooks never block) and logged", () => {
   const box = started();
   const log = join(box.base, 'hooks.log');
