@@ -445,6 +445,42 @@ describe('baton itself in a protected phase', () => {
   });
 });
 
+describe('baton itself in a protected phase, its jq in double quotes', () => {
+  it('a double-quoted argument whose only escapes are of a quote or a backslash is literal: the update runs unwrapped and writes the state', () => {
+    const p = project('GREEN');
+    try {
+      const init = baton(['task', 'init', '--', 'demo', 'fast', '1', 'none', 'none'], {
+        cwd: p.dir,
+        env: { CLAUDE_PROJECT_DIR: p.dir },
+      });
+      assert.equal(init.code, 0, init.stderr);
+      assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir } }).code, 0);
+      const r = p.run(String.raw`baton task update -- ".status = \"verified\""`);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /EROFS|read-only/);
+      const task = JSON.parse(p.read('.claude/state/current-task.json')) as { status?: string };
+      assert.equal(task.status, 'verified');
+      // Whatever else a double quote may hide stays sandboxed: an expansion behind an escaped
+      // quote, an escaped `$`, a backquote, a command after a quote closed by `\\`.
+      for (const command of [
+        String.raw`baton task update -- "\"$(touch tests/x)\""`,
+        String.raw`baton task update -- "\$(touch tests/x)"`,
+        'baton task update -- "\\`touch tests/x\\`"',
+        String.raw`baton task update -- "a\\" ; touch tests/x "\\"`,
+        String.raw`baton task update -- "a\\"; touch tests/x`,
+      ]) {
+        // Denied where the parser sees the write, else sandboxed: never the unwrapped call.
+        const out = p.hook(command).hookSpecificOutput;
+        const rewritten = (out?.updatedInput as { command?: string } | undefined)?.command;
+        assert.ok(out?.permissionDecision === 'deny' || /sandbox\/run\.sh/.test(rewritten ?? ''), command);
+      }
+      assert.equal(p.exists('tests/x'), false);
+    } finally {
+      p.cleanup();
+    }
+  });
+});
+
 describe('baton doctor names the sandbox mode', () => {
   it('bubblewrap where it works, none (a warning naming the fix) with BATON_SANDBOX=off', () => {
     const p = project('GREEN');

@@ -1,7 +1,7 @@
 /**
  * baton's own commands in a protected phase. Inside the sandbox baton's state is read-only, so
  * `baton task phase-set RED` (the documented way out of GREEN) could not write it. A command that
- * is exactly one call of baton (or of an Eneo helper shipped with it), every word literal, runs
+ * is exactly one call of baton (or of an Eneo helper shipped with it), every word literal (WORD), runs
  * unwrapped instead, and through the absolute path of the running installation, which the sandbox
  * holds read-only: a `baton` planted earlier on PATH is not what runs. baton applies the gates to
  * its own writes. Subcommands that run other programs or serve (hook, mcp, ui, demo), import
@@ -33,8 +33,13 @@ const DIRECT = new Set([
   'help',
 ]);
 const ENEO = new Set(['eneo-phase-set', 'eneo-task-init', 'eneo-task-update']);
-/** A word with nothing to expand: plain characters, single quotes, double quotes without `$`, backquote, `\` or `!`. */
-const WORD = `(?:[A-Za-z0-9_./:=@%+,^-]|'[^']*'|"[^"$\`\\\\!]*")+`;
+/**
+ * A word with nothing to expand: plain characters, single quotes, double quotes without `$`,
+ * backquote or `!`, in which a `\` only escapes `"` or `\`. bash reads those two escapes as the
+ * character escaped, so a double-quoted word spells a literal as a single-quoted one would
+ * (`".status = \"verified\""`); any other `\` (`\$`, `\` before a newline) leaves the call sandboxed.
+ */
+const WORD = `(?:[A-Za-z0-9_./:=@%+,^-]|'[^']*'|"(?:[^"$\`\\\\!]|\\\\["\\\\])*")+`;
 const CALL = new RegExp(`^[ \\t]*([a-z-]+)((?:[ \\t]+${WORD})*)[ \\t]*$`);
 
 /** The command to run instead, or undefined when `command` is not a plain call of baton. */
