@@ -22,7 +22,7 @@ import { sandboxMode } from './sandbox/probe.js';
 import { hostTrustRows } from './hosts/host-trust.js';
 import type { HarnessConfig } from '../project/config.js';
 import { readStateText } from './task/state-read.js';
-import { SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
+import { isReadRefusal, SMALL_FILE_MAX_BYTES, STATE_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 export async function harnessChecks(
   /** The project checked: its config file, and the root its markers lead to (where the state lives). */
@@ -51,8 +51,27 @@ export async function harnessChecks(
   const taskPath = task ? resolve(root, task.path) : undefined;
   const mirror = task?.mirrors?.tdd_phase;
   const mirrorPath = mirror ? resolve(root, mirror.file) : undefined;
+  // A file a bounded read refuses (past its bound, a FIFO) is a failing row of its own, and the
+  // checks that would read it again are skipped; the doctor goes on with the rest.
+  const refused = new Set<string>();
+  const readOrRow = (path: string, maxBytes: number, fix: string): string | undefined => {
+    try {
+      return readStateText(path, maxBytes);
+    } catch (error) {
+      if (!isReadRefusal(error)) throw error;
+      refused.add(path);
+      add(false, `${rel(path)} is a regular file within its read bound`, `${error.message}; ${fix}`);
+      return undefined;
+    }
+  };
   const mirrorText =
-    mirrorPath && existsSync(mirrorPath) ? readStateText(mirrorPath, SMALL_FILE_MAX_BYTES).trim() : undefined;
+    mirrorPath && existsSync(mirrorPath)
+      ? readOrRow(
+          mirrorPath,
+          SMALL_FILE_MAX_BYTES,
+          `mv ${rel(mirrorPath)} ${rel(mirrorPath)}.bad, then eneo-phase-set PHASE writes it again`,
+        )?.trim()
+      : undefined;
   const waveFile = config.wave ? resolve(root, config.wave.file) : undefined;
 
   if (taskPath) {
@@ -93,7 +112,11 @@ export async function harnessChecks(
         );
       }
       // The SubagentStop barrier leaves a wave.json it cannot read alone and sends the user here.
-      if (waveFile && existsSync(waveFile) && !normalizeWave(parseOrUndefined(readStateText(waveFile))))
+      const waveText =
+        waveFile && existsSync(waveFile)
+          ? readOrRow(waveFile, STATE_FILE_MAX_BYTES, 'baton task wave-start WAVE EXPECTED rewrites it')
+          : undefined;
+      if (waveFile && waveText !== undefined && !normalizeWave(parseOrUndefined(waveText)))
         add(
           false,
           `${rel(waveFile).split('/').pop()} is not a JSON object (the wave barrier counts nothing into it)`,
@@ -101,7 +124,7 @@ export async function harnessChecks(
         );
       const tdd = typeof doc.tdd_phase === 'string' ? doc.tdd_phase : '';
       const have = mirrorText || mirror?.empty || '';
-      if (mirror && tdd !== '' && tdd !== have)
+      if (mirror && mirrorPath && !refused.has(mirrorPath) && tdd !== '' && tdd !== have)
         add(false, `phase mirror drift (${have} vs ${tdd})`, `eneo-phase-set ${tdd}`);
     }
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton } from '../helpers/cli.js';
 import { eneoProject, startTask } from './helpers.js';
@@ -98,6 +98,28 @@ describe('baton doctor harness rows', () => {
         doctor(),
         /fail\s+baton\.config\.json is valid\s+lanes\.deep: expected a list of strings, found "x"/,
       );
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it('an oversize phase mirror is a failing row naming the file, its bound and the fix; the other checks still run', () => {
+    const p = eneoProject();
+    try {
+      startTask(p);
+      p.write('.claude/plans/demo.md', '# plan');
+      p.write('.claude/state/phase', '');
+      truncateSync(join(p.dir, '.claude/state/phase'), 2 * 1024 * 1024);
+      const r = baton(['doctor', p.dir], { cwd: p.dir, env: p.env });
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stderr, '');
+      assert.match(
+        r.stdout,
+        /^fail\s+\.claude\/state\/phase is a regular file within its read bound\s+.*\.claude\/state\/phase is larger than 1 MiB, the most baton reads of it; .*mv \.claude\/state\/phase \.claude\/state\/phase\.bad, then eneo-phase-set PHASE writes it again$/m,
+      );
+      assert.match(r.stdout, /ok\s+baton\.config\.json is valid/);
+      assert.match(r.stdout, /ok\s+current-task\.json present \(deep lane\)/);
+      assert.doesNotMatch(r.stdout, /phase mirror drift/);
     } finally {
       p.cleanup();
     }
