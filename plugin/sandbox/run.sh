@@ -88,8 +88,10 @@ placeholder=$root/.baton/sandbox/identity.json
 start=$EPOCHREALTIME
 # The inner shell: the outer shell's functions and aliases, the command, then its final folder on
 # fd 3 (moved off 3 first, so the command finds fd 3 free). `exit` in the command skips the
-# report, as it skips the host's own `pwd` unwrapped.
+# report, as it skips the host's own `pwd` unwrapped. BATON_PHASE_SANDBOX tells a baton run inside
+# why its state is read-only (src/cli/run-cli.ts): it only changes that message.
 inner='exec {__baton_cwd_fd}>&3 3>&-
+export BATON_PHASE_SANDBOX=1
 eval "${BATON_SANDBOX_DEFS-}"; unset BATON_SANDBOX_DEFS
 __baton_command=$1; shift
 eval "$__baton_command"

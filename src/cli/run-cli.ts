@@ -56,7 +56,7 @@ export async function runCli(
     const known =
       (isBatonError(error) ? error : fromSystemError(error)) ??
       new BatonError('internal', `internal error: ${(error as Error)?.stack ?? String(error)}`);
-    const shown = face ? inFace(known, face) : known;
+    const shown = face ? inFace(inSandbox(known, cli.env), face) : inSandbox(known, cli.env);
     // A jq runtime error is about the document's values, which the message cannot show.
     const hint =
       shown.code === 'jq_runtime' && name === 'update' ? `; look at the values with 'baton get ${args[0]}'` : '';
@@ -116,4 +116,18 @@ function help(cli: CommandIo, [name, sub]: string[]): number {
   }
   cli.out(helpText(def, sub));
   return EXIT.ok;
+}
+
+/**
+ * Inside the phase sandbox (plugin/sandbox/run.sh exports BATON_PHASE_SANDBOX) baton's state is
+ * read-only by design, so "remount it read-write" is not the fix: the call must run outside it.
+ */
+function inSandbox(error: BatonError, env: CommandIo['env']): BatonError {
+  if (error.code !== 'io' || env.BATON_PHASE_SANDBOX !== '1' || !error.message.endsWith('(EROFS)')) return error;
+  const what = error.message.replace(/: the file system is read-only;.*$/, '');
+  return new BatonError(
+    'io',
+    `${what}: baton's state is read-only inside the phase sandbox; run the baton command on its own, its arguments literal or single-quoted, so it runs outside the sandbox (EROFS)`,
+    { cause: error, ...(error.compat ? { compat: error.compat } : {}) },
+  );
 }

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { baton } from '../helpers/cli.js';
+import { baton, CLI } from '../helpers/cli.js';
 import { tempDir, tempTree } from '../helpers/fixtures.js';
 
 const ORIGINAL = 'def test_a():\n    assert add(1, 2) == 3\n';
@@ -475,6 +475,32 @@ describe('baton itself in a protected phase, its jq in double quotes', () => {
         assert.ok(out?.permissionDecision === 'deny' || /sandbox\/run\.sh/.test(rewritten ?? ''), command);
       }
       assert.equal(p.exists('tests/x'), false);
+    } finally {
+      p.cleanup();
+    }
+  });
+});
+
+describe('baton itself inside the phase sandbox', () => {
+  it('a write of its state fails with one line naming the sandbox and the fix, the state unchanged', () => {
+    const p = project('GREEN');
+    try {
+      const init = baton(['task', 'init', '--', 'demo', 'fast', '1', 'none', 'none'], {
+        cwd: p.dir,
+        env: { CLAUDE_PROJECT_DIR: p.dir },
+      });
+      assert.equal(init.code, 0, init.stderr);
+      assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir } }).code, 0);
+      const before = p.read('.claude/state/current-task.json');
+      // The host's shell functions reach the sandbox: this `baton` is the built CLI.
+      const prelude = `baton() { ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"; }`;
+      const r = p.run(String.raw`baton task update -- "$(echo .status) = \"verified\""`, p.dir, prelude);
+      assert.equal(r.code, 1, 'baton task exits 1 on any refusal, as the Eneo helpers it stands in for');
+      const lines = r.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, r.stderr);
+      assert.match(lines[0] as string, /read-only inside the phase sandbox; run the baton command on its own/);
+      assert.doesNotMatch(r.stderr, /remount/);
+      assert.equal(p.read('.claude/state/current-task.json'), before);
     } finally {
       p.cleanup();
     }
