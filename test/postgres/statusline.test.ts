@@ -60,11 +60,12 @@ describe('baton statusline on PostgreSQL', () => {
   it('keeps the last row it read when the server is gone, and shows none when it never read one', () => {
     const b = machine();
     assert.match(b.row(), /^shared-task/);
-    // Age the cached row past its freshness, so the next run asks the server, which is gone.
+    // Age the cached rows (the task's and the work board's) past their freshness, so the next run
+    // asks the server, which is gone.
     const cached = readdirSync(join(b.dir, '.tmp'), { recursive: true, withFileTypes: true }).filter((entry) =>
       /^task-.*\.json$/.test(entry.name),
     );
-    assert.equal(cached.length, 1);
+    assert.equal(cached.length, 2);
     const old = new Date(Date.now() - 60_000);
     for (const entry of cached) utimesSync(join(entry.parentPath, entry.name), old, old);
     cluster.stop();
