@@ -407,16 +407,20 @@ describe(
   },
 );
 
+/** A task in GREEN in the project at `dir`, made by baton's own commands. */
+function startGreenTask(dir: string): void {
+  const env = { CLAUDE_PROJECT_DIR: dir };
+  const init = baton(['task', 'init', '--', 'demo', 'fast', '1', 'none', 'none'], { cwd: dir, env });
+  assert.equal(init.code, 0, init.stderr);
+  const phase = baton(['task', 'phase-set', 'GREEN'], { cwd: dir, env });
+  assert.equal(phase.code, 0, phase.stderr);
+}
+
 describe('baton itself in a protected phase', () => {
   it('a plain call of baton runs unwrapped through the installed CLI, so it can change the phase; anything more is sandboxed', () => {
     const p = project('GREEN');
     try {
-      const init = baton(['task', 'init', '--', 'demo', 'fast', '1', 'none', 'none'], {
-        cwd: p.dir,
-        env: { CLAUDE_PROJECT_DIR: p.dir },
-      });
-      assert.equal(init.code, 0, init.stderr);
-      assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir } }).code, 0);
+      startGreenTask(p.dir);
       const direct = (p.hook('baton task phase-set RED').hookSpecificOutput?.updatedInput as { command: string })
         .command;
       assert.match(direct, /^'[^']*node[^']*' '[^']*\/dist\/cli\.js' task phase-set RED$/);
@@ -449,12 +453,7 @@ describe('baton itself in a protected phase, its jq in double quotes', () => {
   it('a double-quoted argument whose only escapes are of a quote or a backslash is literal: the update runs unwrapped and writes the state', () => {
     const p = project('GREEN');
     try {
-      const init = baton(['task', 'init', '--', 'demo', 'fast', '1', 'none', 'none'], {
-        cwd: p.dir,
-        env: { CLAUDE_PROJECT_DIR: p.dir },
-      });
-      assert.equal(init.code, 0, init.stderr);
-      assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir } }).code, 0);
+      startGreenTask(p.dir);
       const r = p.run(String.raw`baton task update -- ".status = \"verified\""`);
       assert.equal(r.code, 0, r.stderr);
       assert.doesNotMatch(r.stderr, /EROFS|read-only/);
@@ -485,12 +484,7 @@ describe('baton itself inside the phase sandbox', () => {
   it('a write of its state fails with one line naming the sandbox and the fix, the state unchanged', () => {
     const p = project('GREEN');
     try {
-      const init = baton(['task', 'init', '--', 'demo', 'fast', '1', 'none', 'none'], {
-        cwd: p.dir,
-        env: { CLAUDE_PROJECT_DIR: p.dir },
-      });
-      assert.equal(init.code, 0, init.stderr);
-      assert.equal(baton(['task', 'phase-set', 'GREEN'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir } }).code, 0);
+      startGreenTask(p.dir);
       const before = p.read('.claude/state/current-task.json');
       // The host's shell functions reach the sandbox: this `baton` is the built CLI.
       const prelude = `baton() { ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"; }`;
