@@ -57,6 +57,9 @@ export const TRANSCRIPT_FILE_MAX_BYTES = 256 * 1024 * 1024;
 export const CODE_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 const CHUNK = 1024 * 1024;
+/** A file that grew past its stat (or a pipe) is read on in chunks growing from this size with what was read. */
+const MIN_CHUNK = 64 * 1024;
+const EOF_PROBE = 512;
 
 /** What a read names in its one-line error: the input, and what to do about it. */
 export interface ReadLabel {
@@ -75,10 +78,17 @@ export function readFdBounded(fd: number, maxBytes: number, what: string, fix: s
 function readFdBytes(fd: number, maxBytes: number, label: ReadLabel): Buffer {
   const chunks: Buffer[] = [];
   let size = 0;
+  // A regular file is read into a buffer of its size (+1 to see the end in the same call), not a
+  // fresh 1 MiB one per read: a resident server reading a few small files per hook call would
+  // otherwise allocate megabytes per call, and spend its time collecting them.
+  const stat = fstatSync(fd);
+  let want = stat.isFile() ? stat.size + 1 : CHUNK;
   for (;;) {
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - size));
+    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, want, maxBytes + 1 - size)));
     const bytes = readSync(fd, buffer, 0, buffer.length, null);
     if (bytes === 0) break;
+    // A short read usually means the end: the next read only has to see it.
+    want = bytes < buffer.length ? EOF_PROBE : Math.max(MIN_CHUNK, size + bytes);
     chunks.push(buffer.subarray(0, bytes));
     size += bytes;
     if (size > maxBytes) throw tooLarge(label.what, maxBytes, label.fix);

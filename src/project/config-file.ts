@@ -5,7 +5,8 @@
  * into the hook front, which every event pays for, handled or not.
  */
 import { isBatonError } from '../core/errors.js';
-import { CONFIG_FILE_MAX_BYTES, readFileBounded } from '../fs/bounded-read.js';
+import { CONFIG_FILE_MAX_BYTES } from '../fs/bounded-read.js';
+import { readKept } from '../fs/kept-reads.js';
 import { join } from 'node:path';
 
 export const CONFIG_FILE = 'baton.config.json';
@@ -15,21 +16,31 @@ export type RawConfig =
 
 export function readConfigFile(root: string): RawConfig {
   const file = join(root, CONFIG_FILE);
-  let text: string;
   try {
-    text = readFileBounded(file, CONFIG_FILE_MAX_BYTES, file, 'a configuration is a few lines of JSON: fix the file');
+    const read = readKept(
+      file,
+      CONFIG_FILE_MAX_BYTES,
+      file,
+      'a configuration is a few lines of JSON: fix the file',
+      parsed,
+    );
+    return read.state === 'invalid' ? { state: 'invalid', error: `${file} ${read.error}` } : read;
   } catch (error) {
     if (isBatonError(error)) return { state: 'invalid', error: error.message };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
     return { state: 'invalid', error: `${file} cannot be read (${(error as Error).message}); check its permissions` };
   }
+}
+
+/** The file's text as a config (an error lacks the file's name, which the caller puts first). */
+function parsed(text: string): RawConfig {
   try {
     const value = JSON.parse(text) as unknown;
     if (value && typeof value === 'object' && !Array.isArray(value))
       return { state: 'ok', value: value as Record<string, unknown> };
-    return { state: 'invalid', error: `${file} must hold a JSON object like {"profile": "eneo"}` };
+    return { state: 'invalid', error: 'must hold a JSON object like {"profile": "eneo"}' };
   } catch (error) {
-    return { state: 'invalid', error: `${file} is not valid JSON (${(error as Error).message}); fix the file` };
+    return { state: 'invalid', error: `is not valid JSON (${(error as Error).message}); fix the file` };
   }
 }

@@ -15,6 +15,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { STDIN_MAX_BYTES } from '../fs/bounded-read.js';
+import { keepReads, keptReadCounts } from '../fs/kept-reads.js';
 import { answerHook, type HookCall } from '../harness/hooks/hook-front.js';
 import type { Rendered } from '../harness/hooks/types.js';
 
@@ -115,7 +116,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         res,
         200,
         'application/json',
-        `${JSON.stringify({ version: options.version, pid: process.pid, answered })}\n`,
+        `${JSON.stringify({ version: options.version, pid: process.pid, answered, kept: keptReadCounts() })}\n`,
       );
     }
     if (req.method === 'POST' && url.pathname === '/shutdown') {
@@ -134,6 +135,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     clearTimeout(idle);
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    keepReads(false);
     markStopped();
   };
 
@@ -147,6 +149,8 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   );
   if (options.idleMs === 0) clearTimeout(idle);
 
+  // The files hooks read stay in memory between calls, each checked by one stat per use (fs/kept-reads.ts).
+  keepReads(true);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());

@@ -151,10 +151,26 @@ function exitTwo(input: HookInput, outcome: HookOutcome, adapter: HostAdapter): 
   return { stdout: '', stderr: `${reason}\n`, code: 2 };
 }
 
+/**
+ * Merged configs by the raw config they came from and the profile: a resident server hands every
+ * hook the one parse of an unchanged config file (fs/kept-reads.ts), so it is checked and merged
+ * once per change, not once per call. A changed file is a new object, and the old one's entry goes
+ * with it.
+ */
+const merged = new WeakMap<object, Map<string | undefined, HarnessConfig | string>>();
+
 /** The merged config, or what is wrong with the config file (naming it and the fix). */
 function effectiveConfig(run: HookRun): HarnessConfig | string {
   if (run.configError) return run.configError;
-  const { config, issues } = validateConfig(run.config, run.profile);
-  if (config) return mergeConfig(config, run.profile);
+  let byProfile = merged.get(run.config);
+  if (!byProfile) merged.set(run.config, (byProfile = new Map<string | undefined, HarnessConfig | string>()));
+  let config = byProfile.get(run.profile);
+  if (config === undefined) byProfile.set(run.profile, (config = checkedConfig(run.config, run.profile)));
+  return config;
+}
+
+function checkedConfig(raw: Record<string, unknown>, profile: string | undefined): HarnessConfig | string {
+  const { config, issues } = validateConfig(raw, profile);
+  if (config) return mergeConfig(config, profile);
   return `baton.config.json has ${issues.length} problem(s): ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}; fix the file ('baton doctor' lists them)`;
 }

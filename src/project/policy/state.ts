@@ -1,11 +1,7 @@
 import { resolve } from 'node:path';
 import type { Condition, HarnessConfig } from '../config.js';
-import {
-  DOCUMENT_FILE_MAX_BYTES,
-  isReadRefusal,
-  readFileBounded,
-  SMALL_FILE_MAX_BYTES,
-} from '../../fs/bounded-read.js';
+import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal, SMALL_FILE_MAX_BYTES } from '../../fs/bounded-read.js';
+import { readKept } from '../../fs/kept-reads.js';
 
 const MIRROR_FIX = "baton writes one word there; run 'baton doctor --repair' to rewrite it";
 const DOC_FIX = 'baton never writes one that large; move it aside and recreate it';
@@ -35,7 +31,7 @@ export class StateReader {
       let word = mirror.empty;
       try {
         const file = resolve(this.root, mirror.file);
-        word = readFileBounded(file, SMALL_FILE_MAX_BYTES, `mirror ${file}`, MIRROR_FIX).trim() || mirror.empty;
+        word = readKept(file, SMALL_FILE_MAX_BYTES, `mirror ${file}`, MIRROR_FIX, mirrorWord) || mirror.empty;
       } catch (error) {
         // A refused read (huge, a FIFO) is not "missing": the hook fails closed on it.
         if (isReadRefusal(error)) throw error;
@@ -58,10 +54,7 @@ export class StateReader {
     let value: Record<string, unknown> | undefined;
     try {
       const file = path ? resolve(this.root, path) : undefined;
-      const parsed = file
-        ? (JSON.parse(readFileBounded(file, DOCUMENT_FILE_MAX_BYTES, `document ${file}`, DOC_FIX)) as unknown)
-        : undefined;
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) value = parsed as Record<string, unknown>;
+      value = file ? readKept(file, DOCUMENT_FILE_MAX_BYTES, `document ${file}`, DOC_FIX, documentObject) : undefined;
     } catch (error) {
       if (isReadRefusal(error)) throw error;
       // a missing or broken document reads as absent (fail open)
@@ -74,4 +67,14 @@ export class StateReader {
     const slug = this.doc('task')?.slug;
     return typeof slug === 'string' ? slug : '';
   }
+}
+
+// The parsers of kept reads (fs/kept-reads.ts): one function each, so a resident server parses a file once per change.
+const mirrorWord = (text: string): string => text.trim();
+
+function documentObject(text: string): Record<string, unknown> | undefined {
+  const parsed = JSON.parse(text) as unknown;
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
 }
