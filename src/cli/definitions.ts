@@ -475,8 +475,8 @@ const list = [
   },
   {
     name: 'serve',
-    summary: 'answer hooks from one resident process for this project (HTTP on 127.0.0.1)',
-    usage: ['[--port N] [--idle-timeout SECONDS] [--detach]'],
+    summary: 'answer hooks, MCP and the dashboard from one resident process for this project (HTTP on 127.0.0.1)',
+    usage: ['[--port N] [--idle-timeout SECONDS] [--detach] [--allow-writes]'],
     positionals: [0, 0],
     options: [
       { name: 'port', value: 'N', help: 'the port to listen on (default 0: a free one)' },
@@ -486,9 +486,10 @@ const list = [
         help: 'end after this long without a request (default 3600; 0 never)',
       },
       { name: 'detach', help: 'start it in the background and return once it answers' },
+      { name: 'allow-writes', help: 'allow reverting a document from the dashboard (read-only otherwise)' },
     ],
     details:
-      "Prints 'baton serve: http://127.0.0.1:PORT' first and serves until idle or interrupted; .baton/serve.json (0600) holds its url, pid, token and version. POST /hooks/EVENT with the hook's JSON and 'Authorization: Bearer TOKEN' answers what 'baton hook EVENT' prints. A second start prints the running server's line. See docs/serve.md.",
+      "Prints 'baton serve: http://127.0.0.1:PORT' first and serves until idle or interrupted; .baton/serve.json (0600) holds its url, pid, token and version. POST /hooks/EVENT with the hook's JSON and 'Authorization: Bearer TOKEN' answers what 'baton hook EVENT' prints; {url}/mcp is the MCP server over streamable HTTP (same token), and the second line is the dashboard's URL (its key is exchanged for a cookie). A second start prints the running server's lines. See docs/serve.md.",
   },
   {
     name: 'statusline',

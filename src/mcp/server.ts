@@ -1,5 +1,5 @@
 /**
- * `baton mcp`: the tools of tools.ts over stdio, with the official SDK's low-level Server (its
+ * `baton mcp`: the tools of tools.ts over stdio (and over streamable HTTP in `baton serve`), with the official SDK's low-level Server (its
  * McpServer wants zod schemas; ours are plain JSON Schema, kept short for the agent's context).
  * Arguments are checked against the same schemas the client is shown (arguments.ts); a
  * failure of any kind comes back as a tool error carrying baton's code, never as a crash.
@@ -43,7 +43,12 @@ const SHOWN = TOOLS.map(({ name, description, inputSchema }) => ({
     : { ...inputSchema, properties: { ...inputSchema.properties, writer: WRITER_ARGUMENT } },
 }));
 
-export async function serveMcp(options: McpOptions): Promise<void> {
+/**
+ * One MCP server (the SDK's low-level Server with baton's tools), for any transport: stdio here,
+ * streamable HTTP in `baton serve` (serve/mcp-http.ts). `drain` resolves once every tool call
+ * still running has been answered.
+ */
+export function createMcpServer(options: McpOptions): { server: Server; drain: () => Promise<void> } {
   const server = new Server({ name: 'baton', version: options.version }, { capabilities: { tools: {} } });
   const tools = new Map(
     TOOLS.map((tool, i) => [tool.name, { tool, check: argumentCheck(tool.name, SHOWN[i]!.inputSchema) }]),
@@ -57,7 +62,6 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     `mcp:${(server.getClientVersion()?.name ?? '').replace(/[^\w.@-]+/g, '-').slice(0, 64) || 'client'}`;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: SHOWN }));
-  // Calls still running when stdin ends are answered before the server closes.
   const running = new Set<Promise<CallToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const call = callTool(request.params.name, request.params.arguments);
@@ -85,20 +89,25 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       return toolError(error);
     }
   };
+  return {
+    server,
+    drain: async () => {
+      while (running.size > 0) await Promise.allSettled([...running]);
+      // The SDK sends a result a few microtasks after its handler settles.
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
 
+export async function serveMcp(options: McpOptions): Promise<void> {
+  const { server, drain } = createMcpServer(options);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
   await server.connect(transport);
-  // The client ends the session by closing our stdin.
-  process.stdin.once('end', () => void drainAndClose());
-  async function drainAndClose(): Promise<void> {
-    while (running.size > 0) await Promise.allSettled([...running]);
-    // The SDK sends a result a few microtasks after its handler settles.
-    await new Promise((resolve) => setImmediate(resolve));
-    await server.close();
-  }
+  // The client ends the session by closing our stdin; calls still running are answered first.
+  process.stdin.once('end', () => void drain().then(() => server.close()));
   await closed;
 }
 

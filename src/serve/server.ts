@@ -3,13 +3,22 @@
  * Node. `POST /hooks/{Event}` with the host's JSON payload as body answers exactly what
  * `baton hook {Event}` prints (harness/hooks/hook-front.ts decides for both): status 200, the hook's
  * stdout as body, empty when nothing is said. `POST /statusline` answers what `baton statusline`
- * prints.
+ * prints. `{url}/mcp` is baton's MCP server over streamable HTTP (serve/mcp-http.ts), and every
+ * other path is the dashboard (ui/server.ts's handler, as `baton ui` serves it).
  *
- * Who may ask: a bearer token (a random one per start, in the 0600 serve.json) on every request,
+ * Who may ask the hooks, the status line and MCP: a bearer token (a random one per start, in the 0600 serve.json) on every request,
  * and a Host header naming this loopback address (a web page reaching 127.0.0.1 through DNS
  * rebinding sends its own name). A request with an Origin header comes from a browser and is
  * refused: the hosts that call hooks send none. Bodies are bounded as hook stdin is (a larger one
  * reads as garbage, which gated events deny), and slow senders by the request timeout.
+ *
+ * The dashboard is opened in a browser, which cannot send the token, and a browser also runs other
+ * local pages that must neither read nor drive it. So it has its own key: `GET /ui?key=KEY` (the
+ * URL the CLI prints; serve.json's `ui`) sets an HttpOnly, SameSite=Strict session cookie and
+ * redirects to `/`; every dashboard request needs that cookie, the same Host check, and an Origin,
+ * when one is sent, of this server itself. Another origin's page cannot read an answer (no CORS
+ * header is ever sent), its cross-site requests carry no cookie, and a write (a JSON POST, which a
+ * form cannot send without a preflight nobody answers) from it is refused by its Origin.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +27,8 @@ import { STDIN_MAX_BYTES } from '../fs/bounded-read.js';
 import { keepReads, keptReadCounts } from '../fs/kept-reads.js';
 import { answerHook, type HookCall } from '../harness/hooks/hook-front.js';
 import type { Rendered } from '../harness/hooks/types.js';
+import type { Dashboard } from '../ui/server.js';
+import type { McpHttp } from './mcp-http.js';
 
 export interface ServeOptions {
   /** The working folder hooks are judged from, as a command hook's process would have it. */
@@ -29,16 +40,23 @@ export interface ServeOptions {
   idleMs: number;
   version: string;
   goalHooks: HookCall['goalHooks'];
+  /** The dashboard may revert a document (recorded as writer `ui`), as `baton ui --allow-writes`. */
+  allowWrites: boolean;
 }
 
 export interface Served {
   url: string;
   port: number;
   token: string;
+  /** The dashboard's login URL: `{url}/ui?key=KEY`. */
+  ui: string;
   /** Resolves once the server has stopped: idle, `POST /shutdown`, or close(). */
   stopped: Promise<void>;
   close(): Promise<void>;
 }
+
+/** The paths of the hook side; every other path is the dashboard's. */
+const HOOK_SIDE = /^\/(hooks\/|statusline$|health$|shutdown$|mcp$)/;
 
 /** How long a request may take to arrive whole; a hook payload is one small write. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -49,6 +67,10 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 export async function startServe(options: ServeOptions): Promise<Served> {
   const token = randomBytes(24).toString('base64url');
   const tokenDigest = digest(`Bearer ${token}`);
+  const uiKey = randomBytes(24).toString('base64url');
+  const uiKeyDigest = digest(uiKey);
+  const session = randomBytes(24).toString('base64url');
+  const sessionDigest = digest(session);
   let port = 0;
   let inFlight = 0;
   /** Hooks and status lines answered: /health says it, so a client (and a test) can tell the server did the work. */
@@ -56,22 +78,30 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   let stopping = false;
   let markStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (markStopped = resolve));
+  // Both faces load on their first request: a server that only answers hooks never loads them.
+  let dashboard: Dashboard | undefined;
+  let mcp: McpHttp | undefined;
 
-  const allowed = (req: IncomingMessage): boolean => {
+  const hostAllowed = (req: IncomingMessage): boolean => {
     const host = req.headers.host ?? '';
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return false;
+    return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+  };
+  const allowed = (req: IncomingMessage): boolean => {
     if (req.headers.origin !== undefined) return false;
     const given = req.headers.authorization;
     return typeof given === 'string' && timingSafeEqual(digest(given), tokenDigest);
   };
+  const ownOrigin = (origin: string) => origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
+  const cookieName = () => `baton_serve_${port}`;
 
   const server = createServer((req, res) => {
-    if (!allowed(req)) {
-      // Nothing of the request is read: the connection ends with the answer.
-      res.writeHead(403, { 'Content-Type': 'text/plain', Connection: 'close' });
-      res.end('baton serve: a request needs the token from .baton/serve.json and Host 127.0.0.1\n');
-      return;
+    const url = new URL(req.url ?? '/', 'http://serve.invalid');
+    if (!hostAllowed(req)) return refuse(res);
+    if (!HOOK_SIDE.test(url.pathname)) {
+      idle.refresh();
+      return void page(req, res, url).catch(() => fail(res));
     }
+    if (!allowed(req)) return refuse(res);
     inFlight++;
     idle.refresh();
     handle(req, res)
@@ -83,6 +113,36 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   });
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
+
+  /** The dashboard: its login, then its pages for a request with the session cookie. */
+  const page = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !ownOrigin(origin)) return refuse(res);
+    if (url.pathname === '/ui' && req.method === 'GET') {
+      const key = url.searchParams.get('key');
+      if (key === null || !timingSafeEqual(digest(key), uiKeyDigest)) return refuse(res, 'the dashboard');
+      res.writeHead(303, {
+        'Set-Cookie': `${cookieName()}=${session}; Path=/; HttpOnly; SameSite=Strict`,
+        Location: '/',
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+        'Content-Length': 0,
+      });
+      return void res.end();
+    }
+    const given = cookie(req, cookieName());
+    if (given === undefined || !timingSafeEqual(digest(given), sessionDigest)) return refuse(res, 'the dashboard');
+    const { createDashboard } = await import('../ui/server.js');
+    dashboard ??= createDashboard({
+      root: options.cwd,
+      env: options.env,
+      allowWrites: options.allowWrites,
+      writer: 'ui',
+      writesFlag: 'baton serve --allow-writes',
+      ownOrigin,
+    });
+    dashboard.handle(req, res, url);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://serve.invalid');
@@ -110,6 +170,13 @@ export async function startServe(options: ServeOptions): Promise<Served> {
       answered++;
       return answer(res, { stdout: line, stderr: '', code: 0 }, url.searchParams.get('client') === 'sh');
     }
+    if (url.pathname === '/mcp') {
+      // The SDK answers GET (a stream it does not offer here: 405) and DELETE (end the session).
+      const body = await readBody(req);
+      const { mcpOverHttp } = await import('./mcp-http.js');
+      mcp ??= mcpOverHttp({ cwd: options.cwd, env: options.env, version: options.version });
+      return mcp.handle(req, res, body);
+    }
     if (req.method === 'GET' && url.pathname === '/health') {
       await readBody(req);
       return send(
@@ -129,10 +196,22 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     send(res, 404, 'text/plain', `baton serve: no such path: ${url.pathname}\n`);
   };
 
+  const refuse = (res: ServerResponse, what = 'a request'): void => {
+    // Nothing of the request is read: the connection ends with the answer.
+    res.writeHead(403, { 'Content-Type': 'text/plain', Connection: 'close' });
+    res.end(
+      what === 'a request'
+        ? 'baton serve: a request needs the token from .baton/serve.json and Host 127.0.0.1\n'
+        : `baton serve: ${what} needs the URL baton serve printed (serve.json's "ui"), opened in a browser\n`,
+    );
+  };
+
   const stop = async (): Promise<void> => {
     if (stopping) return stopped;
     stopping = true;
     clearTimeout(idle);
+    dashboard?.close();
+    await mcp?.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     keepReads(false);
@@ -160,6 +239,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     url: `http://127.0.0.1:${port}`,
     port,
     token,
+    ui: `http://127.0.0.1:${port}/ui?key=${uiKey}`,
     stopped,
     close: async () => {
       server.closeAllConnections();
@@ -218,4 +298,10 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 function fail(res: ServerResponse): void {
   if (res.headersSent) return void res.destroy();
   send(res, 500, 'text/plain', 'baton serve: internal error; run the hook in process (baton hook EVENT)\n');
+}
+
+/** The named cookie's value (the page's session), undefined when the request carries none. */
+function cookie(req: IncomingMessage, name: string): string | undefined {
+  const found = (req.headers.cookie ?? '').split(/;\s*/).find((part) => part.startsWith(`${name}=`));
+  return found?.slice(name.length + 1);
 }

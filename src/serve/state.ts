@@ -16,6 +16,8 @@ export interface ServeInfo {
   pid: number;
   token: string;
   version: string;
+  /** The dashboard's login URL (`{url}/ui?key=KEY`). */
+  ui?: string;
 }
 
 export function servePaths(root: string): { dir: string; file: string; lock: string } {
@@ -30,6 +32,8 @@ export function readServeFile(root: string): ServeInfo | undefined {
     const info = JSON.parse(text) as Partial<ServeInfo>;
     if (typeof info.url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+$/.test(info.url)) return undefined;
     if (typeof info.pid !== 'number' || typeof info.token !== 'string' || typeof info.version !== 'string')
+      return undefined;
+    if (info.ui !== undefined && (typeof info.ui !== 'string' || !info.ui.startsWith(`${info.url}/ui?key=`)))
       return undefined;
     return info as ServeInfo;
   } catch {

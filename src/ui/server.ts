@@ -87,46 +87,37 @@ export function browsableHost(host: string): string {
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-export async function startUi(options: UiOptions): Promise<UiServer> {
+export interface DashboardOptions {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  allowWrites: boolean;
+  writer: string;
+  /** The command and flag that allow writes, named when a write is refused. */
+  writesFlag?: string;
+  /** Headers added to the page's own files (the server that mounts it sets its session cookie on `/`). */
+  assetHeaders?: (pathname: string) => Record<string, string>;
+  /** Whether a write's Origin header names the page's own origin. */
+  ownOrigin: (origin: string) => boolean;
+}
+
+export interface Dashboard {
+  /** Answers a request its server has already let in (Host, token or cookie checked). */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): void;
+  close(): void;
+}
+
+/**
+ * The dashboard's pages and JSON endpoints, for any server that mounts it: `baton ui` below, and
+ * `baton serve` (serve/server.ts), each with its own rule for who may ask.
+ */
+export function createDashboard(options: DashboardOptions): Dashboard {
   const project = openProject(options.root, options.env);
-  const token = options.token ?? (isLoopback(options.host) ? undefined : randomBytes(24).toString('base64url'));
-  const tokenDigest = token === undefined ? undefined : digest(token);
   const live = liveUpdates(project);
-  let port = 0;
-
-  const allowed = (req: IncomingMessage, url: URL): boolean => {
-    if (tokenDigest) {
-      const given = url.searchParams.get('token') ?? cookie(req, `baton_ui_${port}`);
-      return typeof given === 'string' && timingSafeEqual(digest(given), tokenDigest);
-    }
-    const host = req.headers.host ?? '';
-    return (
-      [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host) || host === `${options.host}:${port}`
-    );
-  };
-
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://ui.invalid');
-    if (!allowed(req, url))
-      return send(res, 401, {
-        error: {
-          code: 'forbidden',
-          message: token ? 'a valid token is required: open the URL baton ui printed' : 'unexpected Host header',
-        },
-      });
-    handle(req, res, url).catch((error: unknown) => fail(res, error));
-  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const asset = ASSETS[url.pathname];
     if (asset && req.method === 'GET') {
-      // The page's own script and stylesheet requests carry no query: the token rides in a
-      // cookie only this origin's requests send.
-      const session =
-        token && url.pathname === '/'
-          ? { 'Set-Cookie': `baton_ui_${port}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict` }
-          : {};
-      res.writeHead(200, { ...HEADERS, ...session, 'Content-Type': asset[0] });
+      res.writeHead(200, { ...HEADERS, ...options.assetHeaders?.(url.pathname), 'Content-Type': asset[0] });
       res.end(asset[1]);
       return;
     }
@@ -161,9 +152,9 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
         if (!options.allowWrites)
           throw new BatonError(
             'forbidden',
-            'the dashboard is read-only; start it with baton ui --allow-writes to revert',
+            `the dashboard is read-only; start it with ${options.writesFlag ?? 'baton ui --allow-writes'} to revert`,
           );
-        const body = await readJson(req, port);
+        const body = await readJson(req, options.ownOrigin);
         const id = checkId(project, typeof body.doc === 'string' ? body.doc : '');
         if (id.startsWith('goal:')) throw new BatonError('usage', 'a goal has no revisions to revert');
         return send(res, 200, { rev: await revertTo(project, id, rev(body.rev), options.writer) });
@@ -172,6 +163,50 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
         throw new BatonError('not_found', `no such page: ${url.pathname}`);
     }
   };
+
+  return {
+    handle: (req, res, url) => void handle(req, res, url).catch((error: unknown) => fail(res, error)),
+    close: () => live.close(),
+  };
+}
+
+export async function startUi(options: UiOptions): Promise<UiServer> {
+  const token = options.token ?? (isLoopback(options.host) ? undefined : randomBytes(24).toString('base64url'));
+  const tokenDigest = token === undefined ? undefined : digest(token);
+  let port = 0;
+  const dashboard = createDashboard({
+    ...options,
+    // The page's own script and stylesheet requests carry no query: the token rides in a
+    // cookie only this origin's requests send.
+    assetHeaders: (pathname): Record<string, string> =>
+      token && pathname === '/'
+        ? { 'Set-Cookie': `baton_ui_${port}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict` }
+        : {},
+    ownOrigin: (origin) => new URL(origin).port === String(port),
+  });
+
+  const allowed = (req: IncomingMessage, url: URL): boolean => {
+    if (tokenDigest) {
+      const given = url.searchParams.get('token') ?? cookie(req, `baton_ui_${port}`);
+      return typeof given === 'string' && timingSafeEqual(digest(given), tokenDigest);
+    }
+    const host = req.headers.host ?? '';
+    return (
+      [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host) || host === `${options.host}:${port}`
+    );
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://ui.invalid');
+    if (!allowed(req, url))
+      return send(res, 401, {
+        error: {
+          code: 'forbidden',
+          message: token ? 'a valid token is required: open the URL baton ui printed' : 'unexpected Host header',
+        },
+      });
+    dashboard.handle(req, res, url);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -182,11 +217,20 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
     url: `http://${browsableHost(options.host)}:${port}/${token ? `?token=${encodeURIComponent(token)}` : ''}`,
     token,
     close: async () => {
-      live.close();
+      dashboard.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function safeOrigin(origin: string, ownOrigin: (origin: string) => boolean): boolean {
+  try {
+    return ownOrigin(origin);
+  } catch {
+    // `null` (a sandboxed frame, a file: page) or no URL at all: not the page's own origin.
+    return false;
+  }
 }
 
 function cookie(req: IncomingMessage, name: string): string | undefined {
@@ -215,11 +259,11 @@ function fail(res: ServerResponse, error: unknown): void {
   send(res, 500, { error: { code: 'internal', message: String((error as Error)?.message ?? error) } });
 }
 
-async function readJson(req: IncomingMessage, port: number): Promise<Record<string, Json>> {
+async function readJson(req: IncomingMessage, ownOrigin: (origin: string) => boolean): Promise<Record<string, Json>> {
   if (!String(req.headers['content-type']).startsWith('application/json'))
     throw new BatonError('forbidden', 'a write must be a JSON request from the page');
   const origin = req.headers.origin;
-  if (origin !== undefined && new URL(origin).port !== String(port))
+  if (origin !== undefined && !safeOrigin(origin, ownOrigin))
     throw new BatonError('forbidden', `a write from ${origin} is refused`);
   let text = '';
   for await (const chunk of req) {

@@ -31,6 +31,8 @@ export const SIDEWAYS: Record<string, string> = {
   'cli -> mcp': '`baton mcp` serves the MCP server',
   'cli -> ui': '`baton ui` serves the dashboard',
   'cli -> serve': '`baton serve` runs the resident hook server',
+  'serve -> mcp': '`baton serve` serves the MCP tools over streamable HTTP',
+  'serve -> ui': '`baton serve` serves the dashboard',
 };
 
 /** The one module of src/stores/ that the layers above may import. */

@@ -4,25 +4,19 @@
  * another version, and the plugin's shell client, which judges in process whenever the server
  * cannot answer.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton, BIN, cleanEnv, ROOT } from '../helpers/cli.js';
+import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { serveFile, startServe } from './serve-process.js';
 
 const TASK = '.claude/state/current-task.json';
 const WRAPPER = join(ROOT, 'plugin', 'bin', 'baton');
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  stderr(): string;
-}
 
 /** A git project on the eneo profile whose task is in GREEN: test files are frozen. */
 function greenProject() {
@@ -36,25 +30,6 @@ function greenProject() {
     assert.equal(result.code, 0, result.stderr);
   }
   return tree;
-}
-
-function startServe(cwd: string, args: string[] = ['--port', '0']): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    cwd,
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (chunk) => (err += chunk));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) resolve({ url: out.split('\n')[0]!, child, exited, stderr: () => err });
-    });
-    void exited.then((code) => reject(new Error(`baton serve exited ${code}: ${err}`)));
-  });
 }
 
 function post(
@@ -72,10 +47,6 @@ function post(
     req.on('error', reject);
     req.end(body);
   });
-}
-
-function serveFile(dir: string): { url: string; pid: number; token: string; version: string } {
-  return JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8'));
 }
 
 const auth = (dir: string) => ({ Authorization: `Bearer ${serveFile(dir).token}` });
@@ -359,7 +330,7 @@ describe('baton serve', () => {
         // ended by itself
       }
     });
-    assert.equal(started.stdout, `baton serve: ${info.url}\n`);
+    assert.equal(started.stdout, `baton serve: ${info.url}\nbaton serve: dashboard ${info.ui}\n`);
     assert.equal(started.stderr, '', 'a fresh start is not reported as already running');
     assert.equal(JSON.parse((await post(`${info.url}/health`, '', auth(p.dir), 'GET')).body).pid, info.pid);
     // Idle for a second, it ends: its lock released last, serve.json removed before it.

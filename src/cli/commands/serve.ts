@@ -1,6 +1,6 @@
 /**
- * `baton serve [--port N] [--idle-timeout SECONDS] [--detach]`: one resident process per project
- * answering hooks over HTTP (serve/server.ts). Its first line on stdout is
+ * `baton serve [--port N] [--idle-timeout SECONDS] [--detach] [--allow-writes]`: one resident process
+ * per project answering hooks, MCP and the dashboard over HTTP (serve/server.ts). Its first line on stdout is
  * `baton serve: http://127.0.0.1:PORT`; `.baton/serve.json` (0600) says where it is and its
  * token. A second start prints the running server's line and exits 0; a server of another version
  * is asked to stop and replaced. `--detach` starts it in the background and returns once it
@@ -72,6 +72,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
       port,
       idleMs: idleSeconds * 1000,
       version,
+      allowWrites: flags['allow-writes'] === true,
       goalHooks: async () => (await import('../../goal/hooks/goal-handlers.js')).runGoalHook,
     }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE' || error.code === 'EACCES')
@@ -81,8 +82,8 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
         );
       throw error;
     });
-    writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version });
-    cli.out(`baton serve: ${served.url}\n`);
+    writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, ui: served.ui });
+    cli.out(`baton serve: ${served.url}\nbaton serve: dashboard ${served.ui}\n`);
     const signal = () => void served.close();
     process.once('SIGINT', signal);
     process.once('SIGTERM', signal);
@@ -111,7 +112,7 @@ async function runningServer(root: string, version: string): Promise<ServeInfo |
 }
 
 function report(cli: CommandIo, info: ServeInfo, already = true): number {
-  cli.out(`baton serve: ${info.url}\n`);
+  cli.out(`baton serve: ${info.url}\n${info.ui ? `baton serve: dashboard ${info.ui}\n` : ''}`);
   if (already) cli.err(`baton serve: already running for this project (pid ${info.pid})\n`);
   return 0;
 }
