@@ -10,7 +10,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * File name -> content of every generated types module; `configSchema`, the config schema's text
- * as npm run generate is about to write it (its store property comes from the registry).
+ * as npm run generate is about to write it (its store and profile properties come from the registries).
  */
 export async function schemaTypes(configSchema?: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

@@ -12,6 +12,7 @@ const PHASE = { doc: 'task', field: 'tdd_phase' } as const;
 
 export const ENEO: Profile = {
   name: 'eneo',
+  summary: 'the Eneo harness',
   kind: 'harness',
   events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'SubagentStop', 'PreCompact', 'Stop'],
   // The Eneo harness looked for its backend folder from a workspace holding `eneo/`, or from a

@@ -4,6 +4,7 @@ import type { Profile } from './profile.js';
 
 export const ORCHESTRATE: Profile = {
   name: 'orchestrate',
+  summary: 'the goal workflow',
   kind: 'goal',
   events: ['SessionStart', 'Stop', 'SessionEnd'],
   // Decides "no active goal" with one stat; not even the goal root is created when there is no

@@ -9,6 +9,8 @@ import type { RootConfig } from '../root.js';
 
 export interface Profile {
   name: string;
+  /** What it is, in a few words: the config schema's `profile` description lists it (npm run generate). */
+  summary: string;
   /**
    * - `harness`: the policy/state handlers (harness/hooks/handlers/*.ts), configured by
    *   baton.config.json over the profile's `config`.

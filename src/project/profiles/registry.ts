@@ -1,8 +1,8 @@
 /**
  * The built-in profiles, by name: adding one is its module beside this file and one entry here
- * (the config schema's `profile` enum is checked against this list by
- * test/project/profiles.unit.test.ts). The hook front loads this on every event, so a profile
- * module holds data and imports nothing heavy.
+ * (`npm run generate` writes the config schema's `profile` enum and description from this list).
+ * The hook front loads this on every event, so a profile module holds data and imports nothing
+ * heavy.
  */
 import { ENEO } from './eneo.js';
 import { ORCHESTRATE } from './orchestrate.js';

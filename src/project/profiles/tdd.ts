@@ -15,6 +15,7 @@ const eneo = ENEO.config!;
 
 export const TDD: Profile = {
   name: 'tdd',
+  summary: "the TDD gates and wave barrier of the plugin's task commands",
   kind: 'harness',
   events: ['SessionStart', 'PreToolUse', 'SubagentStop', 'PreCompact', 'Stop'],
   config: {
