@@ -135,9 +135,13 @@ function isCompleteJson(text: string): boolean {
   }
 }
 
-/** The payload as an object; anything else (garbage, arrays, empty) reads as `{}`. */
+/**
+ * The payload as an object; anything else (garbage, arrays, empty, past MAX_PAYLOAD_BYTES) reads
+ * as `{}`. The bound is checked here, on the text, because a read that stops past it may still
+ * hold the whole value: its last chunk can carry both the bound and the closing bracket.
+ */
 export function parsePayload(text: string): { data: Record<string, unknown>; garbage: boolean } {
-  if (text.trim() === '') return { data: {}, garbage: true };
+  if (text.trim() === '' || Buffer.byteLength(text, 'utf8') > MAX_PAYLOAD_BYTES) return { data: {}, garbage: true };
   try {
     const value = JSON.parse(text) as unknown;
     if (value && typeof value === 'object' && !Array.isArray(value))

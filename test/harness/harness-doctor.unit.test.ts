@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { openDoc } from '../../src/doc/open.js';
+import { batonInProcess } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+/**
+ * The harness rows of `baton doctor` (harness/harness-doctor.ts) on real broken setups, run
+ * in-process through the CLI's own error boundary: each row a user reads, and the fix it names.
+ */
+
+const TASK = '.claude/state/current-task.json';
+const ENEO_TASK = { slug: 'demo', lane: 'fast', bracket: 1, tenancy_impact: 'none', audit_impact: 'none' };
+
+function project(config: unknown = { profile: 'eneo' }) {
+  const tree = tempTree({
+    'baton.config.json': typeof config === 'string' ? config : JSON.stringify(config),
+    '.tmp/.keep': '',
+  });
+  // No bubblewrap on this PATH: the sandbox row is decided without starting one.
+  const env: Record<string, string> = { BATON_ROOT: tree.dir, TMPDIR: join(tree.dir, '.tmp'), PATH: '/nonexistent' };
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(tree.dir, path)), { recursive: true });
+    writeFileSync(join(tree.dir, path), text);
+  };
+  const doctor = async (extra: Record<string, string> = {}) => {
+    const result = await batonInProcess(['doctor', tree.dir], { cwd: tree.dir, env: { ...env, ...extra } });
+    return { ...result, rows: result.stdout.split('\n') };
+  };
+  /** The row whose check matches, as `ok|fail|warn  check  fix` with runs of spaces made one. */
+  const row = (rows: string[], check: RegExp) => rows.find((line) => check.test(line))?.replace(/\s{2,}/g, '  ');
+  return { dir: tree.dir, env, write, doctor, row, cleanup: tree.cleanup };
+}
+
+describe('baton doctor, harness rows', () => {
+  it('a config that does not parse or validate is one failing row naming the problem; nothing else is checked', async (t) => {
+    const p = project('{"profile": "eneo",');
+    t.after(p.cleanup);
+    const broken = await p.doctor();
+    assert.equal(broken.code, 1);
+    assert.match(
+      p.row(broken.rows, /baton\.config\.json loads/) ?? '',
+      /^fail {2}baton\.config\.json loads {2}.*baton\.config\.json/,
+    );
+    assert.equal(p.row(broken.rows, /current-task/), undefined);
+
+    p.write(
+      'baton.config.json',
+      JSON.stringify({ profile: 'eneo', requiredFiles: 'README.md', wave: { file: 3, lockTimeoutMs: 1 } }),
+    );
+    const invalid = await p.doctor();
+    assert.equal(
+      p.row(invalid.rows, /is valid/),
+      'fail  baton.config.json is valid  wave.file: expected string, found 3; requiredFiles: expected a list of strings, found "README.md"',
+    );
+  });
+
+  it('a mirror or wave.json without a task, and a task that is JSON but not an object', async (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    p.write('.claude/state/phase', 'GREEN\n');
+    p.write('.claude/state/wave.json', '{}');
+    const { rows } = await p.doctor();
+    assert.equal(p.row(rows, /No current-task/), 'ok  No current-task.json (no stale state)  —');
+    assert.equal(
+      p.row(rows, /phase mirror is/),
+      'fail  phase mirror is GREEN but there is no current task  eneo-phase-set FREE',
+    );
+    assert.equal(
+      p.row(rows, /wave\.json present/),
+      'fail  wave.json present without a current task  baton task clear (removes .claude/state/wave.json)',
+    );
+
+    p.write(TASK, '[1, 2]');
+    assert.equal(
+      p.row((await p.doctor()).rows, /current-task\.json is not/),
+      'fail  current-task.json is not a JSON object  fix the JSON by hand, or baton task clear drops the task (the file is not kept)',
+    );
+  });
+
+  it('a task with a value outside the classification, a lane that is unknown or has its files, and mirror drift', async (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    await openDoc(TASK, { cwd: p.dir, env: p.env }).init({ ...ENEO_TASK, tdd_phase: 'RED' });
+    p.write(TASK, JSON.stringify({ ...ENEO_TASK, bracket: 9, tdd_phase: 'RED' }));
+    const { rows } = await p.doctor();
+    assert.match(
+      p.row(rows, /bracket/) ?? '',
+      /^fail {2}current-task\.json bracket: .* {2}eneo-task-update '\.bracket = <allowed value>' \(or re-init the task\)$/,
+    );
+    assert.equal(p.row(rows, /current-task\.json present/), 'ok  current-task.json present (fast lane)  —');
+    assert.equal(p.row(rows, /drift/), 'fail  phase mirror drift (FREE vs RED)  eneo-phase-set RED');
+
+    // A standard lane task names its spec folder; once there, the row is ok.
+    p.write(TASK, JSON.stringify({ ...ENEO_TASK, lane: 'standard' }));
+    assert.match(
+      p.row((await p.doctor()).rows, /standard lane/) ?? '',
+      /^fail {2}standard lane task demo has none of \.claude\/specs\/demo\//,
+    );
+    p.write('.claude/specs/demo/spec.md', '# spec');
+    assert.equal(p.row((await p.doctor()).rows, /standard lane/), 'ok  current-task.json present (standard lane)  —');
+
+    // An unknown lane is stale only when the task has a slug.
+    p.write(TASK, JSON.stringify({ ...ENEO_TASK, lane: 'sideways' }));
+    assert.match(p.row((await p.doctor()).rows, /unknown lane/) ?? '', /set lane to one of fast, standard, deep/);
+    p.write(TASK, JSON.stringify({ lane: 'sideways' }));
+    assert.equal(p.row((await p.doctor()).rows, /unknown lane/), undefined);
+  });
+
+  it('a mirror or wave.json past its read bound is a row of its own, and the other checks go on', async (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    await openDoc(TASK, { cwd: p.dir, env: p.env }).init({ ...ENEO_TASK, tdd_phase: 'GREEN' });
+    p.write('.claude/state/phase', '');
+    truncateSync(join(p.dir, '.claude/state/phase'), 1024 * 1024 + 1);
+    p.write('.claude/state/wave.json', '');
+    truncateSync(join(p.dir, '.claude/state/wave.json'), 16 * 1024 * 1024 + 1);
+    const { code, rows } = await p.doctor();
+    assert.equal(code, 1);
+    assert.match(
+      p.row(rows, /state\/phase is a regular file/) ?? '',
+      /^fail {2}\.claude\/state\/phase is a regular file within its read bound {2}.*; mv \.claude\/state\/phase \.claude\/state\/phase\.bad, then eneo-phase-set PHASE writes it again$/,
+    );
+    assert.match(p.row(rows, /wave\.json is a regular file/) ?? '', /baton task wave-start WAVE EXPECTED rewrites it$/);
+    assert.equal(p.row(rows, /drift/), undefined, 'a mirror that could not be read is not compared');
+    assert.ok(p.row(rows, /current-task\.json present/), 'the lane row still ran');
+  });
+
+  it('a state lock left by a dead holder names the file to remove', async (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    const lock = '.claude/state/.locks/state.lock';
+    const acquired = Date.now() - 90_000;
+    p.write(lock, `2147483646\n${hostname()}\n${acquired}\ntoken\n\n`);
+    const old = new Date(acquired);
+    utimesSync(join(p.dir, lock), old, old);
+    assert.match(
+      p.row((await p.doctor()).rows, /state lock/) ?? '',
+      /^fail {2}state lock held for (9\d|1\d\d)s by dead or stale owner {2}rm \.claude\/state\/\.locks\/state\.lock$/,
+    );
+  });
+
+  it('the shell sandbox row, and the files the config requires', async (t) => {
+    const p = project({ profile: 'tdd', requiredFiles: ['README.md', 'docs/'] });
+    t.after(p.cleanup);
+    p.write('README.md', '# x');
+    const { rows } = await p.doctor();
+    assert.equal(
+      p.row(rows, /shell sandbox/),
+      'warn  shell sandbox: none -> strict parser fallback (bubblewrap (bwrap) is not on PATH)  install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap) (docs/gates.md)',
+    );
+    assert.match(
+      p.row((await p.doctor({ BATON_SANDBOX: 'off' })).rows, /shell sandbox/) ?? '',
+      /none -> strict parser fallback \(BATON_SANDBOX=off\) {2}unset BATON_SANDBOX/,
+    );
+    assert.equal(p.row(rows, /README\.md present/), 'ok  configured file README.md present  —');
+    assert.equal(
+      p.row(rows, /docs\/ present/),
+      'fail  configured file docs/ present  create docs/ or remove it from baton.config.json',
+    );
+
+    // No phase-scoped shell rule: no sandbox row at all.
+    p.write('baton.config.json', JSON.stringify({ documents: {} }));
+    assert.equal(p.row((await p.doctor()).rows, /shell sandbox/), undefined);
+  });
+});
