@@ -22,8 +22,9 @@ import { phaseOrder } from '../run/show.js';
 import { isInside } from '../fs/confine.js';
 import { readFileBounded } from '../fs/bounded-read.js';
 import { readStateText } from '../harness/task/state-read.js';
+import { boardSummary, boardView, isBoardValue } from './board-view.js';
 
-export type Kind = 'task' | 'run' | 'goal' | 'document';
+export type Kind = 'task' | 'run' | 'goal' | 'board' | 'document';
 
 export interface Listed {
   /** Project-relative path of a document; `goal:<slug>` for a goal. */
@@ -61,6 +62,7 @@ export function kindOf(id: string, value: Json | undefined): Kind {
     ('tdd_phase' in value || 'phase_total' in value || 'wave' in value)
   )
     return 'task';
+  if (isBoardValue(value)) return 'board';
   return 'document';
 }
 
@@ -84,7 +86,12 @@ export async function listDocuments(project: Project): Promise<Listed[]> {
     try {
       const value = await doc(project, id).read();
       const kind = kindOf(id, value);
-      const status = isObject(value) && typeof value.status === 'string' ? value.status : undefined;
+      const status =
+        kind === 'board' && isBoardValue(value)
+          ? boardSummary(value, new Date())
+          : isObject(value) && typeof value.status === 'string'
+            ? value.status
+            : undefined;
       const title =
         kind === 'task' && isObject(value)
           ? asText(value.slug)
@@ -234,6 +241,8 @@ export async function documentDetail(project: Project, id: string): Promise<Json
   if (read === undefined) throw new BatonError('not_found', `${id} does not exist`);
   const value = read;
   const kind = kindOf(id, value);
+  // A board may hold any number of items: the page gets the bounded view, not the document.
+  if (kind === 'board' && isBoardValue(value)) return { id, kind, board: boardView(value, new Date()) };
   const detail: JsonObject = { id, kind, value };
   if (kind === 'task' && taskPath(project) === resolve(project.root, id)) detail.barrier = readWave(project);
   if (kind === 'run' && isRunDoc(value)) {

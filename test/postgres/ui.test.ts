@@ -78,4 +78,61 @@ describe('baton ui on PostgreSQL', () => {
       await served.stop();
     }
   });
+  it("shows the work board's holders from the database, and follows a claim made on another machine", async () => {
+    const dir = join(tempDir(), 'checkout');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'baton.config.json'), '{"project": "team/board"}\n');
+    const other = join(tempDir(), 'checkout');
+    mkdirSync(other);
+    writeFileSync(join(other, 'baton.config.json'), '{"project": "team/board"}\n');
+    const work = (...args: string[]) => {
+      const result = baton(['work', ...args], { cwd: dir, env: { BATON_ROOT: dir, BATON_STORE: url } });
+      assert.equal(result.code, 0, result.stderr);
+    };
+    work('add', 'api', '--title', 'the API', '--paths', 'src/api/**');
+    work('add', 'ui', '--title', 'the UI', '--after', 'api');
+    work('claim', 'api', '--as', 'agent-1');
+
+    const served = await serve(other, { BATON_ROOT: other, BATON_STORE: url });
+    const events = await fetch(new URL('/api/events', served.url));
+    const reader = events.body!.getReader();
+    try {
+      const api = async (path: string) =>
+        (await (await fetch(new URL(path, served.url))).json()) as Record<string, any>;
+      const BOARD = '.claude%2Fstate%2Fboard.json';
+      const listed = (await api('/api/documents')).documents as { id: string; mtime: number }[];
+      assert.deepEqual(listed, [
+        {
+          id: '.claude/state/board.json',
+          kind: 'board',
+          title: '.claude/state/board.json',
+          mtime: listed[0]!.mtime,
+          status: '0/2 done · 1 held',
+        },
+      ]);
+      const items = async () => (await api(`/api/document?doc=${BOARD}`)).board.items as Record<string, unknown>[];
+      const first = await items();
+      assert.deepEqual(
+        first.map((item) => [item.id, item.state, item.holder ?? null]),
+        [
+          ['api', 'held', 'agent-1'],
+          ['ui', 'waiting', null],
+        ],
+      );
+      // A commit on the other machine changes no file here: the listing's rescan sends the change.
+      work('release', 'api', '--as', 'agent-1');
+      work('claim', 'api', '--as', 'agent-2');
+      // The page refetches on a change event; the event must come, and what is fetched then is new.
+      let buffered = '';
+      while (!buffered.includes('event: change')) {
+        const { value, done } = await reader.read();
+        assert.ok(!done, 'the event stream ended');
+        buffered += new TextDecoder().decode(value);
+      }
+      assert.equal((await items()).find((item) => item.id === 'api')?.holder, 'agent-2');
+    } finally {
+      await reader.cancel();
+      await served.stop();
+    }
+  });
 });

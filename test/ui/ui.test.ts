@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { openDoc } from '../../src/index.js';
+import { Board, openDoc } from '../../src/index.js';
 import { baton, BIN, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 const TASK = '.claude/state/current-task.json';
 const RUN = '.ai_log/session-S1.json';
 const HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">';
+const BOARD = '.claude/state/board.json';
 
 interface Served {
   url: string;
@@ -251,6 +252,83 @@ describe('baton ui', () => {
     assert.equal(await page.locator('#history tr[data-rev="1"]').count(), 0);
     await page.click('#older');
     await page.waitForSelector('#history tr[data-rev="1"]');
+  });
+
+  it('shows the work board: holders and lease ends, an expired lease, dependencies, paths; live', async () => {
+    const work = (...args: string[]) => run('work', ...args);
+    work('add', 'api', '--title', HOSTILE, '--paths', 'src/api/**');
+    work('add', 'ui', '--title', 'Build the UI', '--after', 'api', '--paths', 'src/ui/**');
+    work('add', 'docs', '--title', 'Write the docs');
+    await page.goto(`${server.url}#${encodeURIComponent(BOARD)}`);
+    const row = (id: string, state: string) => `#board tr[data-item="${id}"][data-state="${state}"]`;
+    await page.waitForSelector(row('api', 'open'));
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 2));
+    assert.match((await page.textContent(row('ui', 'waiting'))) ?? '', /waits for api/);
+    assert.match((await page.textContent(`${row('ui', 'waiting')}`)) ?? '', /src\/ui\/\*\*/);
+
+    // A claim by another process shows its holder; a lease that runs out with no write at all is
+    // marked on the open page; the takeover shows the new holder and its lease end.
+    work('claim', 'api', '--as', 'agent-1', '--lease', '1');
+    const expired = await page.waitForSelector(`${row('api', 'expired')} .item-lease .bad`);
+    const first = JSON.parse(readFileSync(join(dir, BOARD), 'utf8')).items.api.claim.expires as string;
+    assert.equal(await expired.getAttribute('title'), first);
+    assert.match((await expired.textContent()) ?? '', /^expired \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    assert.equal(await page.textContent(`${row('api', 'expired')} .item-holder`), 'agent-1');
+    work('claim', 'api', '--as', 'agent-2');
+    assert.equal(await (await page.waitForSelector(`${row('api', 'held')} .item-holder`)).textContent(), 'agent-2');
+    const expires = JSON.parse(readFileSync(join(dir, BOARD), 'utf8')).items.api.claim.expires as string;
+    assert.equal(await page.getAttribute(`${row('api', 'held')} .item-lease span`, 'title'), expires);
+    work('claim', 'docs', '--as', HOSTILE);
+    assert.equal(await (await page.waitForSelector(`${row('docs', 'held')} .item-holder`)).textContent(), HOSTILE);
+    work('done', 'api', '--as', 'agent-2');
+    await page.waitForSelector(row('ui', 'open'));
+    assert.match((await page.textContent(row('api', 'done'))) ?? '', /done by agent-2/);
+    assert.match((await page.textContent('#board-summary')) ?? '', /1\/3 done · 2 pending · 1 held · 1 ready/);
+    // The same page throughout, and the hostile title and holder are text.
+    assert.equal(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 2);
+    assert.equal(await page.textContent(`${row('api', 'done')} .item-title`), HOSTILE);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#detail script, #detail img').length), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+    await page.screenshot({ path: join(shots, 'board.png'), fullPage: true });
+  });
+
+  it("renders a board-shaped document's hostile item ids as text", async () => {
+    // Item ids on the real board match a pattern; any other document of that shape is shown too.
+    const forged = {
+      [HOSTILE]: {
+        title: 't',
+        after: [],
+        paths: [HOSTILE],
+        fields: {},
+        status: 'open',
+        added_at: '2026-01-01T00:00:00Z',
+      },
+    };
+    run('init', 'forged/board.json', '--argjson', 'items', JSON.stringify(forged), '--argjson', 'claims', '0');
+    await page.goto(`${server.url}#forged%2Fboard.json`);
+    const cell = await page.waitForSelector(
+      '#detail[data-loaded="forged/board.json"] #board tr[data-state="open"] code',
+    );
+    assert.equal(await cell.textContent(), HOSTILE);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#detail script, #detail img').length), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+  });
+
+  it('shows a board of many items bounded: the pending ones first, a count of the rest', async () => {
+    const board = new Board({ cwd: dir, env, path: join(dir, 'big', 'board.json') });
+    for (let n = 0; n < 230; n++) await board.add({ id: `item-${n}`, title: `item ${n}` });
+    for (let n = 0; n < 30; n++) {
+      await board.claim(`item-${n}`, 'w');
+      await board.done(`item-${n}`, 'w');
+    }
+    await board.claim('item-229', 'last');
+    await page.goto(`${server.url}#big%2Fboard.json`);
+    await page.waitForSelector('#board-omitted');
+    assert.equal(await page.locator('#board tr[data-item]').count(), 200);
+    // The held item first, then the open ones; the 30 done are past the 200 shown.
+    assert.equal(await page.getAttribute('#board tr[data-item]', 'data-item'), 'item-229');
+    assert.equal(await page.locator('#board tr[data-state="done"]').count(), 0);
+    assert.match((await page.textContent('#board-omitted')) ?? '', /^30 more items not shown/);
   });
 
   it('refuses a foreign Host header on loopback (DNS rebinding)', async () => {

@@ -134,6 +134,7 @@ async function loadList() {
 // ---- one document ----------------------------------------------------------------------------
 
 function select(id) {
+  clearTimeout(leaseTimer);
   state.selected = id;
   state.openRev = null;
   state.file = null;
@@ -169,6 +170,7 @@ async function loadDetail() {
 }
 
 function renderDetail(detail) {
+  if (detail.kind === 'board') return renderBoard(detail);
   if (detail.kind === 'task') return renderTask(detail);
   if (detail.kind === 'run') return renderRun(detail);
   if (detail.kind === 'goal') return renderGoal(detail);
@@ -177,6 +179,115 @@ function renderDetail(detail) {
     {},
     el('h2', {}, el('span', { class: 'kind' }, 'document'), detail.id),
     el('pre', { id: 'json' }, JSON.stringify(detail.value, null, 2)),
+  );
+}
+
+// ---- the work board --------------------------------------------------------------------------
+
+const STATE_WORDS = {
+  held: 'held',
+  expired: 'lease expired',
+  waiting: 'waiting',
+  open: 'ready',
+  blocked: 'blocked',
+  done: 'done',
+};
+
+/** A lease runs out with no write to wake the page: it reloads what it shows at the next lease end. */
+let leaseTimer = null;
+function refreshAtNextLeaseEnd(view) {
+  clearTimeout(leaseTimer);
+  const skew = Date.now() - Date.parse(view.now);
+  const ends = view.items
+    .filter((item) => item.state === 'held')
+    .map((item) => Date.parse(item.expires) + skew - Date.now())
+    .filter(Number.isFinite);
+  if (ends.length === 0) return;
+  // At most a day ahead: setTimeout's range; a page open that long refreshes on the next write anyway.
+  leaseTimer = setTimeout(() => refresh(), Math.min(86400000, Math.max(0, Math.min(...ends)) + 250));
+}
+
+/** An ISO time as `YYYY-MM-DD HH:MM:SS` UTC; the exact value is the element's title. */
+const when = (iso) =>
+  String(iso)
+    .replace('T', ' ')
+    .replace(/(\.\d+)?Z$/, ' UTC');
+
+function list(values, more) {
+  if (!values || values.length === 0) return el('span', { class: 'dim' }, '-');
+  return el('span', {}, values.join(', '), more ? el('span', { class: 'dim' }, ` +${more} more`) : null);
+}
+
+function renderBoard({ id, board: view }) {
+  refreshAtNextLeaseEnd(view);
+  const c = view.counts;
+  const summary = [
+    `${c.done}/${view.total} done`,
+    `${view.pending} pending`,
+    c.held ? `${c.held} held` : '',
+    c.expired ? `${c.expired} with an expired lease` : '',
+    c.blocked ? `${c.blocked} blocked` : '',
+    c.open ? `${c.open} ready` : '',
+    c.waiting ? `${c.waiting} waiting` : '',
+  ].filter(Boolean);
+  const table = el(
+    'table',
+    { id: 'board' },
+    el(
+      'tr',
+      {},
+      ['item', 'title', 'state', 'holder', 'lease ends', 'after', 'paths'].map((h) => el('th', {}, h)),
+    ),
+  );
+  for (const item of view.items) {
+    const holder =
+      item.holder !== undefined && item.state !== 'done' && item.state !== 'blocked'
+        ? el('span', { class: 'holder' }, item.holder)
+        : item.done_by !== undefined
+          ? el('span', { class: 'dim' }, `done by ${item.done_by}`)
+          : el('span', { class: 'dim' }, '-');
+    const leased = item.expires !== undefined && (item.state === 'held' || item.state === 'expired');
+    const lease = leased
+      ? el(
+          'span',
+          { class: item.state === 'expired' ? 'bad' : '', title: item.expires },
+          item.state === 'expired' ? `expired ${when(item.expires)}` : when(item.expires),
+        )
+      : el('span', { class: 'dim', title: item.done_at || '' }, item.done_at ? `done ${when(item.done_at)}` : '-');
+    table.append(
+      el(
+        'tr',
+        { 'data-item': item.id, 'data-state': item.state },
+        el('td', {}, el('code', {}, item.id)),
+        el('td', { class: 'item-title' }, item.title),
+        el(
+          'td',
+          { class: 'item-state' },
+          STATE_WORDS[item.state] || item.state,
+          item.reason !== undefined ? el('div', { class: 'dim' }, item.reason) : null,
+          item.waits_for ? el('div', { class: 'dim' }, 'waits for ', list(item.waits_for, item.waits_more)) : null,
+        ),
+        el('td', { class: 'item-holder' }, holder),
+        el('td', { class: 'item-lease' }, lease),
+        el('td', {}, list(item.after, item.after_more)),
+        el('td', {}, list(item.paths, item.paths_more)),
+      ),
+    );
+  }
+  return el(
+    'div',
+    {},
+    el('h2', {}, el('span', { class: 'kind' }, 'board'), 'work board'),
+    el('div', { class: 'dim' }, id),
+    el('p', { id: 'board-summary' }, summary.join(' · ')),
+    view.total === 0 ? el('p', { class: 'dim' }, 'No items yet: baton work add ID --title T') : table,
+    view.omitted > 0
+      ? el(
+          'p',
+          { class: 'dim', id: 'board-omitted' },
+          `${view.omitted} more items not shown (the page shows ${view.items.length}, pending first); baton work show lists them all`,
+        )
+      : null,
   );
 }
 
