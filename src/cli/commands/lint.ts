@@ -6,6 +6,7 @@
  * state lock, prints `fixed: <code>: <change>` lines, then the findings that remain.
  */
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { BatonError, EXIT } from '../../core/errors.js';
 import { parseCommand } from '../args.js';
 import type { CommandIo } from '../../core/command-io.js';
@@ -26,7 +27,10 @@ export default async function lint(args: string[], cli: CommandIo): Promise<numb
     throw new BatonError('usage', 'usage: baton lint <state.md> [<log.md>] [<sidecar>] [--json] [--fix]', {
       compat: { exitCode: EXIT.refused, lead: '' },
     });
-  const stat = statSync(state, { throwIfNoEntry: false });
+  // Paths are the caller's, from its folder (cli.cwd), as every command takes them: the process's
+  // own folder is another one when baton runs in-process.
+  const at = (path: string | undefined) => (path ? resolve(cli.cwd, path) : undefined);
+  const stat = statSync(at(state) as string, { throwIfNoEntry: false });
   if (!stat?.isFile()) {
     if (names.compat) return 0;
     throw new BatonError(
@@ -34,14 +38,14 @@ export default async function lint(args: string[], cli: CommandIo): Promise<numb
       `${state} ${stat ? 'is not a file' : 'does not exist'}; give the path of the goal's state.md`,
     );
   }
-  const options = { logPath: log || undefined, sidecarPath: sidecar || undefined, env: cli.env, goalTool: names.goal };
+  const options = { logPath: at(log), sidecarPath: at(sidecar), env: cli.env, goalTool: names.goal };
   const { lintState } = await import('../../goal/lint/lint-file.js');
   let fixed: { code: string; change: string }[] = [];
   if (fix) {
     const { fixState } = await import('../../goal/lint/fix.js');
-    fixed = (await fixState(state, options)) ?? [];
+    fixed = (await fixState(at(state) as string, options)) ?? [];
   }
-  const findings: Finding[] | undefined = lintState(state, options);
+  const findings: Finding[] | undefined = lintState(at(state) as string, options);
   if (findings === undefined) return 0;
   const remaining = new Set(findings.map((f) => f.code));
   fixed = fixed.filter((f) => !remaining.has(f.code));
