@@ -1,7 +1,7 @@
 /**
  * The CLI's contracts, run in-process (npm run test:fast) through the same error boundary as the
  * built CLI (src/cli/run-cli.ts): exit codes, the one-line messages with their usage line, and the
- * state on disk. The process tests (exit-codes.test.ts, help.test.ts, ...) hold the built CLI to
+ * state on disk. The process tests (commands.test.ts, exit-codes.test.ts, ...) hold the built CLI to
  * the same contracts.
  */
 import { describe, it } from 'node:test';

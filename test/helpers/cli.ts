@@ -129,14 +129,31 @@ export function messageLines(stderr: string): string[] {
     .filter((line) => !line.startsWith('usage: '));
 }
 
+interface TaskProject {
+  dir: string;
+  env: Record<string, string>;
+  cleanup(): void;
+}
+
+const ENEO_PROJECT = { 'baton.config.json': '{"profile": "eneo"}', '.git/HEAD': 'ref: refs/heads/main\n' };
+const TASK_INIT = ['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'];
+
 /** A temp git project on the eneo profile with a task started through `baton task init`. */
-export function eneoTaskProject(): { dir: string; env: Record<string, string>; cleanup(): void } {
-  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}', '.git/HEAD': 'ref: refs/heads/main\n' });
-  const env = { BATON_ROOT: tree.dir };
-  const init = baton(['task', 'init', '--', 'demo', 'deep', '4', 'none', 'appends'], { cwd: tree.dir, env });
+export function eneoTaskProject(): TaskProject {
+  const tree = tempTree(ENEO_PROJECT);
+  return taskProject(tree, baton(TASK_INIT, { cwd: tree.dir, env: { BATON_ROOT: tree.dir } }));
+}
+
+/** eneoTaskProject() with `baton task init` run in-process, for the fast tests. */
+export async function eneoTaskProjectInProcess(): Promise<TaskProject> {
+  const tree = tempTree(ENEO_PROJECT);
+  return taskProject(tree, await batonInProcess(TASK_INIT, { cwd: tree.dir, env: { BATON_ROOT: tree.dir } }));
+}
+
+function taskProject(tree: { dir: string; cleanup(): void }, init: RunResult): TaskProject {
   if (init.code !== 0) {
     tree.cleanup();
     throw new Error(`task init failed: ${init.stderr}`);
   }
-  return { dir: tree.dir, env, cleanup: tree.cleanup };
+  return { dir: tree.dir, env: { BATON_ROOT: tree.dir }, cleanup: tree.cleanup };
 }
