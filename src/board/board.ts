@@ -37,6 +37,8 @@ export interface BoardOptions {
   writer?: string;
   now?: () => Date;
   lockTimeoutMs?: number;
+  /** How long to wait for a shared store's server (a hook's budget). */
+  connectTimeoutMs?: number;
 }
 
 export type { BarrierState, PendingItem, WaitMode } from './barrier.js';
@@ -57,6 +59,7 @@ export class Board {
       ...(options.store !== undefined ? { store: options.store } : {}),
       ...(options.writer !== undefined ? { writer: options.writer } : {}),
       ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+      ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
       howToCreate: "'baton work add'",
     });
   }
@@ -96,8 +99,11 @@ export class Board {
     id: string | undefined,
     agent: string,
     leaseSeconds = model.DEFAULT_LEASE_SECONDS,
+    /** The host session the agent runs in: its SessionEnd ends the claim. */
+    session?: string,
   ): Promise<model.ClaimOutcome> {
     checkAgent(agent);
+    if (session !== undefined) checkAgent(session, 'BATON_SESSION');
     if (id !== undefined) model.checkId(id);
     model.checkLease(leaseSeconds);
     // A committed board on which the claim cannot succeed is a lost race already: answering from
@@ -116,7 +122,7 @@ export class Board {
     let outcome: model.ClaimOutcome = { claimed: undefined, why: 'no item is ready' };
     await this.change((board) => {
       // The store may run this more than once (a no-op decided before locking): the last run counts.
-      outcome = model.claimItem(board, id, agent, leaseSeconds, this.clock());
+      outcome = model.claimItem(board, id, agent, leaseSeconds, this.clock(), session);
     }, agent);
     return outcome;
   }
@@ -149,13 +155,21 @@ export class Board {
     await this.change((board) => model.reopen(board, id), writer);
   }
 
-  /** Ends the claims of an agent that ended; returns the items it held (none when there is no board). */
-  async releaseAgent(agent: string): Promise<string[]> {
+  /**
+   * Ends the claims of agents that ended (model.releaseEnded): `agent`'s in `session`, or the whole
+   * session's. `why` is the history's writer, so the board's history says why each item came back.
+   * Returns the items given back; none when there is no board.
+   */
+  async releaseEnded(why: string, session: string, agent?: string): Promise<string[]> {
     let released: string[] = [];
     if ((await this.doc.store.read(this.doc.key)).state === 'missing') return released;
+    const seen = await this.read();
+    // Nothing to give back is no commit (the common SubagentStop): decided on the lock-free read,
+    // then again under the lock.
+    if (seen && model.releaseEnded(structuredClone(seen), session, agent).length === 0) return released;
     await this.change((board) => {
-      released = model.releaseAgent(board, agent);
-    }, agent);
+      released = model.releaseEnded(board, session, agent);
+    }, why);
     return released;
   }
 
@@ -224,9 +238,9 @@ function who(writer: string | undefined): { writer?: string } {
   return writer === undefined ? {} : { writer };
 }
 
-function checkAgent(agent: string): void {
+function checkAgent(agent: string, what = '--as'): void {
   if (agent.length === 0 || agent.length > 200 || /[\0-\x1f]/.test(agent))
-    throw new BatonError('usage', '--as must name the agent: 1 to 200 characters, no control characters');
+    throw new BatonError('usage', `${what} must name the agent: 1 to 200 characters, no control characters`);
 }
 
 function typed(doc: Json, key: string): WorkBoard {

@@ -145,6 +145,7 @@ export function claimItem(
   agent: string,
   leaseSeconds: number,
   now: Date,
+  session?: string,
 ): ClaimOutcome {
   const target = id ?? readyIds(board, now)[0];
   if (target === undefined) return { claimed: undefined, why: 'no item is ready' };
@@ -157,6 +158,7 @@ export function claimItem(
     since: now.toISOString(),
     expires: new Date(now.getTime() + leaseSeconds * 1000).toISOString(),
     lease: leaseSeconds,
+    ...(session !== undefined ? { session } : {}),
   };
   item(board, target).claim = claim;
   return { claimed: target, claim };
@@ -219,13 +221,22 @@ export function reopen(board: WorkBoard, id: string): void {
   entry.status = 'open';
 }
 
-/** Ends every claim `agent` holds (its agent ended); returns the items it held. */
-export function releaseAgent(board: WorkBoard, agent: string): string[] {
+/**
+ * Ends the claims of agents that ended: `agent`'s in `session` (SubagentStop), or every claim
+ * made in `session` (SessionEnd, agent undefined). A claim made with a session is ended only by
+ * its own session's events: another session's agent of the same name is another agent. Returns
+ * the items given back; they are open again, ready for the next claim.
+ */
+export function releaseEnded(board: WorkBoard, session: string, agent?: string): string[] {
   const released: string[] = [];
-  for (const [id, entry] of Object.entries(board.items))
-    if (entry.claim?.agent === agent) {
+  for (const [id, entry] of Object.entries(board.items)) {
+    const claim = entry.claim;
+    if (!claim) continue;
+    const sameSession = claim.session === undefined ? agent !== undefined : claim.session === session;
+    if (sameSession && (agent === undefined || claim.agent === agent)) {
       delete entry.claim;
       released.push(id);
     }
+  }
   return released;
 }

@@ -346,9 +346,9 @@ const list = [
     summary: 'the work board of parallel agents: items, claims with leases, barriers',
     usage: [
       'add ID --title T [--after ID]... [--paths GLOB]... [--field KEY=VALUE]...',
-      'claim [ID] --as AGENT [--lease SECONDS]',
-      'heartbeat|done|release ID --as AGENT [--token N]',
-      'block ID --as AGENT --reason TEXT',
+      'claim [ID] [--as AGENT] [--lease SECONDS]',
+      'heartbeat|done|release ID [--as AGENT] [--token N]',
+      'block ID [--as AGENT] --reason TEXT',
       'wait ID... (--all|--any|--at-least N) --timeout SECONDS [--json]',
       'ready|show [ID]|reopen ID [--json]',
     ],
@@ -363,7 +363,11 @@ const list = [
         help: 'add: a path the item may write, reserved while it is claimed',
       },
       { name: 'field', value: 'KEY=VALUE', repeat: true, help: 'add: a free field of the item' },
-      { name: 'as', value: 'AGENT', help: 'the agent claiming or holding the item (recorded in history)' },
+      {
+        name: 'as',
+        value: 'AGENT',
+        help: "the agent claiming or holding the item (default: BATON_AGENT, which baton's hook sets for an agent's shell call; another name is refused)",
+      },
       { name: 'lease', value: 'SECONDS', help: 'claim: how long the claim holds without a heartbeat (default 900)' },
       { name: 'token', value: 'N', help: 'heartbeat, done, block, release: the claim printed by claim --json' },
       { name: 'reason', value: 'TEXT', help: 'block: why the item cannot go on' },
@@ -374,9 +378,9 @@ const list = [
       JSON_OUT,
     ],
     details:
-      "The board is the document .claude/state/board.json, on the project's store; only baton work changes its items. A claim is atomic on every store: of any number of racing claimants exactly one wins. An expired lease may be taken over, and the old claimant's heartbeat and done are refused from then on. wait blocks on the store's watch (no polling). docs/work-board.md has a worked example.",
+      "The board is the document .claude/state/board.json, on the project's store; only baton work changes its items. A claim is atomic on every store: of any number of racing claimants exactly one wins. An expired lease may be taken over, and the old claimant's heartbeat and done are refused from then on. wait blocks on the store's watch (no polling). Inside an agent host, baton's PreToolUse hook exports the calling agent's name (BATON_AGENT) and session (BATON_SESSION) to a shell call that runs baton work: --as may be left out, another name is refused, and the claim ends when that agent (SubagentStop) or session (SessionEnd) ends. docs/work-board.md has a worked example.",
     exitCodes:
-      "0 ok; 1 refused: claim got nothing (lost the race, nothing ready), done/heartbeat/block/release without a live claim, wait timed out (the partial result is printed); 2 usage; baton's other codes as usual",
+      "0 ok; 1 refused: claim got nothing (lost the race, nothing ready), done/heartbeat/block/release without a live claim, wait timed out (the partial result is printed); 2 usage; 5 --as names another agent than BATON_AGENT; baton's other codes as usual",
     subcommands: {
       add: {
         usage: 'add ID --title T [--after ID]... [--paths GLOB]... [--field KEY=VALUE]...',

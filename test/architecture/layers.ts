@@ -27,7 +27,8 @@ export const SIDEWAYS: Record<string, string> = {
   'generated -> core': "the types generated from the schemas use core's JSON types",
   'goal -> harness': 'the goal hooks run in the harness hook pipeline',
   'harness -> doctor': "the harness's doctor rows use the doctor's row type",
-  'harness -> board': "the Stop hook's board gate, the generalised wave barrier, reads the work board",
+  'harness -> board':
+    "the Stop hook's board gate, the generalised wave barrier, reads the work board; PreToolUse enforces its reservations, SubagentStop and SessionEnd end claims",
   'cli -> mcp': '`baton mcp` serves the MCP server',
   'cli -> ui': '`baton ui` serves the dashboard',
   'cli -> serve': '`baton serve` runs the resident hook server',

@@ -93,7 +93,7 @@ describe('work board', () => {
     await board.release('a', 'w1');
     await board.claim('a', 'w2');
     await board.claim('b', 'w2');
-    assert.deepEqual(await board.releaseAgent('w2'), ['a', 'b']);
+    assert.deepEqual(await board.releaseEnded('SubagentStop', 's1', 'w2'), ['a', 'b']);
     assert.deepEqual(await board.ready(), ['a', 'b']);
   });
 
@@ -115,7 +115,7 @@ describe('work board', () => {
     const { board } = makeBoard();
     await assert.rejects(board.claim(undefined, 'w'), /baton work add/);
     assert.deepEqual(await board.ready(), []);
-    assert.deepEqual(await board.releaseAgent('w'), []);
+    assert.deepEqual(await board.releaseEnded('SessionEnd', 's1'), []);
   });
 
   it('two items that may run at once may not reserve one path; one after the other may', async () => {

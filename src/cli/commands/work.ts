@@ -20,7 +20,8 @@ export default async function work(argv: string[], cli: CommandIo): Promise<numb
   const [verb, ...ids] = parsed.positionals as [string, ...string[]];
   if (!VERBS.includes(verb)) throw usageError(`unknown work command '${verb}'`, SHORT);
   const { flags } = parsed;
-  const board = new Board({ cwd: cli.cwd, env: cli.env, ...(flags.as ? { writer: flags.as } : {}) });
+  const bound = boundAgent(flags, cli.env);
+  const board = new Board({ cwd: cli.cwd, env: cli.env, ...(bound ? { writer: bound } : {}) });
   const json = flags.json === true;
   if (verb === 'add') {
     const title = flags.title;
@@ -42,7 +43,8 @@ export default async function work(argv: string[], cli: CommandIo): Promise<numb
   if (verb === 'claim') {
     if (ids.length > 1) throw usageError(`unexpected argument '${ids[1]}'`, SHORT);
     const lease = intFlag(flags.lease, 'lease');
-    const outcome = await board.claim(ids[0], agent(flags, verb), lease);
+    const session = cli.env.BATON_SESSION || undefined;
+    const outcome = await board.claim(ids[0], agent(bound, verb), lease, session);
     if (outcome.claimed === undefined) throw new BatonError('conflict', `nothing claimed: ${outcome.why}`);
     cli.out(json ? `${JSON.stringify({ id: outcome.claimed, ...outcome.claim })}\n` : `${outcome.claimed}\n`);
     return EXIT.ok;
@@ -54,7 +56,7 @@ export default async function work(argv: string[], cli: CommandIo): Promise<numb
     await board.reopen(id);
     return EXIT.ok;
   }
-  const who = agent(flags, verb);
+  const who = agent(bound, verb);
   const token = intFlag(flags.token, 'token');
   if (verb === 'heartbeat') {
     const claim = await board.heartbeat(id, who, token);
@@ -130,10 +132,24 @@ function one(ids: string[], verb: string): string {
   return ids[0] as string;
 }
 
-function agent(flags: Parsed['flags'], verb: string): string {
-  const name = flags.as;
-  if (!name) throw usageError(`work ${verb} needs --as AGENT (the agent holding the item)`, SHORT);
-  return name;
+/**
+ * Who runs this command: `--as`, or the agent baton's PreToolUse hook bound to the shell call
+ * (BATON_AGENT, the host's agent id). When the hook bound one, `--as` may only repeat it: an agent
+ * cannot claim, finish or give back an item under another agent's name.
+ */
+function boundAgent(flags: Parsed['flags'], env: NodeJS.ProcessEnv): string | undefined {
+  const bound = env.BATON_AGENT || undefined;
+  if (bound !== undefined && flags.as !== undefined && flags.as !== bound)
+    throw new BatonError(
+      'forbidden',
+      `--as ${flags.as} is not the agent running this command (${bound}); nothing was written; drop --as: baton records the agent that runs it`,
+    );
+  return flags.as ?? bound;
+}
+
+function agent(bound: string | undefined, verb: string): string {
+  if (!bound) throw usageError(`work ${verb} needs --as AGENT (the agent holding the item), or BATON_AGENT`, SHORT);
+  return bound;
 }
 
 /** `--field KEY=VALUE`: free text fields of the item. */

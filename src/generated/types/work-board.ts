@@ -64,4 +64,8 @@ export interface Claim {
    * The lease in seconds: a heartbeat renews it for as long again.
    */
   lease: number;
+  /**
+   * The host session of the agent that claimed (BATON_SESSION, exported by the PreToolUse hook): SessionEnd ends its claims.
+   */
+  session?: string;
 }

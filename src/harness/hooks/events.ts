@@ -8,7 +8,14 @@
  * This module imports nothing: the hook front reads it before deciding whether to load anything.
  */
 export type EventName =
-  'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'SubagentStop' | 'PreCompact' | 'Stop' | 'SessionEnd';
+  | 'SessionStart'
+  | 'UserPromptSubmit'
+  | 'PreToolUse'
+  | 'SubagentStart'
+  | 'SubagentStop'
+  | 'PreCompact'
+  | 'Stop'
+  | 'SessionEnd';
 
 export type HostName = 'claude' | 'codex' | 'gemini' | 'cursor';
 
@@ -56,6 +63,14 @@ export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
     hosts: { codex: ['PreToolUse'], gemini: ['BeforeTool'], cursor: ['preToolUse', 'beforeShellExecution'] },
     hostMatchers: { codex: '^(Bash|apply_patch)$', gemini: '^(write_file|replace|run_shell_command)$' },
   },
+  // The work board tells a starting subagent its name on the board (its agent_id). Claude Code
+  // 2.1.328 sends agent_id and agent_type, and hands additionalContext to the subagent (measured).
+  SubagentStart: {
+    timeout: 5,
+    needsPayload: true,
+    sections: [],
+    hosts: {},
+  },
   SubagentStop: {
     timeout: 10,
     needsPayload: true,
@@ -100,6 +115,7 @@ export const IGNORED_EVENTS: ReadonlySet<string> = new Set([
   'Notification',
   'UserPromptExpansion',
   'StopFailure',
+  // Claude Code's is handled (EVENTS); Codex 0.171 and Cursor send one of their own too.
   'SubagentStart',
   'PostCompact',
   'PreModelSwitch',

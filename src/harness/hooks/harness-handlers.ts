@@ -9,9 +9,11 @@ const HANDLERS: HandlerTable = {
   SessionStart: async () => (await import('./handlers/resume-line.js')).sessionStart,
   UserPromptSubmit: async () => (await import('./handlers/prompt-audit.js')).promptAudit,
   PreToolUse: async () => (await import('./handlers/pre-tool.js')).preTool,
-  SubagentStop: async () => (await import('../task/wave-barrier.js')).waveBarrier,
+  SubagentStart: async () => (await import('./handlers/board-events.js')).subagentStart,
+  SubagentStop: async () => (await import('./handlers/board-events.js')).subagentStop,
   PreCompact: async () => (await import('./handlers/pre-compact.js')).preCompact,
   Stop: async () => (await import('./handlers/stop-gate.js')).stop,
+  SessionEnd: async () => (await import('./handlers/board-events.js')).sessionEnd,
 };
 
 export function runHook(run: HookRun): Promise<Rendered> {

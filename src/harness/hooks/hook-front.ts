@@ -7,6 +7,8 @@
  * configuration error (reported, and denied when it carries a tool call); every other odd input
  * is silence.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { debugLog } from './debug-log.js';
 import { configEvents, EVENTS, IGNORED_EVENTS, hostEvents, type EventName, type HostName } from './events.js';
 import type { HookRun } from './pipeline.js';
@@ -35,6 +37,19 @@ export interface HookCall {
 }
 
 const SILENT: Rendered = { stdout: '', stderr: '', code: 0 };
+
+/**
+ * The work board's events (handlers/board-events.ts, and the reservations PreToolUse enforces) run
+ * wherever a board may be, whatever the profile: its file on the embedded store (the board's key,
+ * board/model.ts BOARD_KEY, not imported so the front stays small), or a shared store the config
+ * or the environment names.
+ */
+const BOARD_FILE = '.claude/state/board.json';
+const BOARD_EVENTS: ReadonlySet<EventName> = new Set(['PreToolUse', 'SubagentStart', 'SubagentStop', 'SessionEnd']);
+
+function boardMayExist(root: string, config: Record<string, unknown>, env: NodeJS.ProcessEnv): boolean {
+  return existsSync(join(root, BOARD_FILE)) || typeof config.store === 'string' || !!env.BATON_STORE;
+}
 
 /** A project with a config but no profile: only the events its sections turn on. */
 const CONFIG_ONLY: Pick<Profile, 'kind' | 'events'> = { kind: 'harness', events: [] };
@@ -68,11 +83,12 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
     profile: call.profile,
     workspace,
   });
-  if (file.state === 'missing' && profile === undefined) return SILENT;
+  const board = BOARD_EVENTS.has(canonical) && boardMayExist(root, config, call.env);
+  if (file.state === 'missing' && profile === undefined && !board) return SILENT;
   const front = profileNamed(profile) ?? CONFIG_ONLY;
   if (front.kind === 'goal') return goal(front, canonical, adapter, call, profile as string);
   const handled = new Set([...front.events, ...configEvents(config)]);
-  if (file.state !== 'invalid' && !handled.has(canonical)) return SILENT;
+  if (file.state !== 'invalid' && !handled.has(canonical) && !board) return SILENT;
   const { runHook } = await import('./harness-handlers.js');
   return runHook({
     adapter,

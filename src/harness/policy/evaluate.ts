@@ -15,7 +15,8 @@ import type { HookInput } from '../hooks/types.js';
 import { compilePatterns, globToRegExp, ruleTest } from '../../project/policy/glob.js';
 import { failClosed } from './fail-closed.js';
 import { realPath, treeEntries } from './real-path.js';
-import { stateRule, STATE_RULE } from '../../project/policy/state-files.js';
+import { stateRule } from '../../project/policy/state-files.js';
+import { ignoresAllowList } from './reservations.js';
 import type { SharedDocuments } from '../../project/policy/state.js';
 import { StateReader } from '../../project/policy/state.js';
 
@@ -146,8 +147,8 @@ function matchRule(
     if (!rule.paths) return '';
   }
   if (!rule.paths) return undefined;
-  // baton's own state is not exempted by the allow-list.
-  const pool = rule.id === STATE_RULE ? all : paths;
+  // baton's own state and the work board's reservations are not exempted by the allow-list.
+  const pool = ignoresAllowList(rule) ? all : paths;
   return pool.find((path) => (!rule.bulkDelete || (path.delete && path.tree)) && checker.test(path.abs))?.given;
 }
 

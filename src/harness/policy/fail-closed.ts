@@ -8,8 +8,8 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { HarnessConfig, RuleConfig } from '../../project/config.js';
 import type { Analysis, Write } from '../shell/analyze.js';
 import type { Denial } from './evaluate.js';
+import { ignoresAllowList, RESERVED_RULE } from './reservations.js';
 import { realPath, MAX_TREE } from './real-path.js';
-import { STATE_RULE } from '../../project/policy/state-files.js';
 
 export interface FailClosedInput {
   writes: Write[];
@@ -69,7 +69,7 @@ export function failClosed({
       for (const path of [abs, join(abs, '_')]) {
         const real = realPath(path);
         for (const p of real === path ? [path] : [path, real]) {
-          if (test(rule, p) && (rule.id === STATE_RULE || !allowed(p))) return { rule, file: p };
+          if (test(rule, p) && (ignoresAllowList(rule) || !allowed(p))) return { rule, file: p };
         }
       }
     }
@@ -93,7 +93,7 @@ export function failClosed({
         namedPaths(analysis.names, bases)
           .map((p) => protects(p, unknown.delete))
           .find(Boolean));
-    if (named) return { rule: named.rule.id, message: message(unknown, named.file, named.rule.id) };
+    if (named) return { rule: named.rule.id, message: message(unknown, named.file, named.rule) };
   }
   return undefined;
 }
@@ -149,10 +149,15 @@ function namedPaths(names: string[], bases: string[]): string[] {
   return [...out];
 }
 
-function message(unknown: { construct: string; given: string; via: string }, file: string, rule: string): string {
+function message(unknown: { construct: string; given: string; via: string }, file: string, rule: RuleConfig): string {
   const where = unknown.via ? ` (the target of ${unknown.via}${unknown.given ? ` \`${unknown.given}\`` : ''})` : '';
+  // A reservation says whose the file is: the agent to leave it to.
+  const whose =
+    rule.id === RESERVED_RULE && Array.isArray(rule.message)
+      ? ` (${(rule.message[0] ?? '').replace(/^✗ Blocked: \{file\} /, '').replace(/\.$/, '')})`
+      : '';
   return [
-    `✗ Blocked: baton cannot tell what this command writes: ${unknown.construct}${where}, and the command names ${file}, which rule ${rule} protects now.`,
+    `✗ Blocked: baton cannot tell what this command writes: ${unknown.construct}${where}, and the command names ${file}, which rule ${rule.id} protects now${whose}.`,
     '  Fix:  spell the target out literally (no $(...), eval, variables set outside the command, or one-liners that write) so baton can check it,',
     '        or split the command so the part that writes is plain. A project can relax this check with "shell": {"strict": false} in baton.config.json.',
   ].join('\n');

@@ -29,6 +29,8 @@ const DIRECT = new Set([
   'gate',
   'task',
   'statusline',
+  // The work board: its claims are sealed to baton work, which the sandbox would make read-only.
+  'work',
   '--version',
   'help',
 ]);

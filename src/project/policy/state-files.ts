@@ -12,6 +12,9 @@ import type { HarnessConfig, RuleConfig } from '../config.js';
 
 export const STATE_RULE = 'baton-state';
 
+/** The work board's document on the embedded store, relative to the project. */
+export const BOARD_FILE = '.claude/state/board.json';
+
 /**
  * The agent hosts' project settings, which install baton's hooks and grant permissions: an agent
  * that rewrites them (`"allow": ["Bash(*)"]`, the hooks removed) has switched the gate off.
@@ -36,6 +39,9 @@ export function stateRule(config: HarnessConfig, root: string): RuleConfig {
       ...(doc.schema !== undefined && isSchemaPath(doc.schema) ? [doc.schema] : []),
     ]),
     ...(config.wave ? [config.wave.file] : []),
+    // The work board (board/model.ts BOARD_KEY): its claims reserve paths, so an agent that could
+    // edit or remove it could lift another agent's reservation.
+    BOARD_FILE,
   ];
   const exact = files.map((file) => `re:^${escape(resolve(root, file))}$`);
   // The state folder's locks (`baton task lock`, the one state lock every task write takes): a

@@ -1,6 +1,9 @@
 import { homedir } from 'node:os';
 import { evaluatePolicy } from '../../policy/evaluate.js';
 import { writerClaim } from '../../policy/writer-claim.js';
+import { bindAgent, boardIdentityDenial, boardName, runsBoard } from '../../policy/board-identity.js';
+import { reservationRules, unreadableBoardRule } from '../../policy/reservations.js';
+import { readProjectBoard } from './board-events.js';
 import { STATE_RULE } from '../../../project/policy/state-files.js';
 import type { RuleConfig } from '../../../project/config.js';
 import type { SandboxMode } from '../../sandbox/probe.js';
@@ -16,9 +19,22 @@ import type { HandlerContext } from './handler-context.js';
  * allows only commands proved harmless (../policy/harmless.ts).
  */
 export async function preTool(context: HandlerContext): Promise<HookOutcome> {
-  const { input, config, root, env, documents } = context;
-  const claim = writerClaim(input);
+  const { input } = context;
+  const claim = writerClaim(input) ?? boardIdentityDenial(input);
   if (claim) return { deny: claim, log: [] };
+  const decided = await gate(context);
+  // A shell call that runs `baton work` learns who runs it (board-identity.ts); a host that cannot
+  // run a rewritten command leaves it to --as, which the check above holds to the caller's name.
+  if (decided.deny || input.toolKind !== 'bash' || !context.host.rewritesShell || !runsBoard(input.command))
+    return decided;
+  return { ...decided, rewrite: { command: bindAgent(decided.rewrite?.command ?? input.command, input) } };
+}
+
+async function gate(context: HandlerContext): Promise<HookOutcome> {
+  const { input, root, env, documents } = context;
+  const reserved = await reservations(context);
+  const config =
+    reserved.length === 0 ? context.config : { ...context.config, rules: [...context.config.rules, ...reserved] };
   if (input.toolKind !== 'bash' || input.command.trim() === '')
     return outcome(evaluatePolicy(input, config, root, undefined, documents));
   const home = env.HOME || homedir();
@@ -103,6 +119,24 @@ async function probed(
       ? `\\builtin eval ${quote(command)}`
       : `\\builtin printf '%s\\n' ${quote(unproved(rules, why, 'Codex runs the command inside its own sandbox, where bubblewrap cannot start another', FIX_CODEX))} >&2; \\builtin exit 126`;
   return `if ${quote(bwrap)} --dev-bind / / --unshare-pid true 2>/dev/null; then ${wrapped}; else ${otherwise}; fi`;
+}
+
+/**
+ * The work board's reservations this call must respect: a rule per item another agent holds, or,
+ * when the board cannot be read, one denying every write in the project (a gated event fails
+ * closed). A project without a board reads nothing.
+ */
+async function reservations(context: HandlerContext): Promise<RuleConfig[]> {
+  const { input, root } = context;
+  if (input.toolKind === 'other') return [];
+  let board;
+  try {
+    board = await readProjectBoard(context);
+  } catch (error) {
+    return [unreadableBoardRule(root, error instanceof Error ? error.message : String(error))];
+  }
+  if (!board) return [];
+  return reservationRules(board, { agent: boardName(input), session: input.sessionId }, root, context.now);
 }
 
 const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;

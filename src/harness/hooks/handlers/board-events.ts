@@ -1,0 +1,75 @@
+/**
+ * The work board's side of the agent events. SubagentStart tells a subagent its name on the board;
+ * SubagentStop gives back what that subagent held, SessionEnd what its session held, so a claim
+ * ends when its agent ends rather than when its lease runs out. The board's history records why
+ * (the writer of the commit names the event and the agent). Nothing is read where there is no board.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Board, WorkBoard } from '../../../board/board.js';
+import { BOARD_KEY } from '../../../board/model.js';
+import { boardName } from '../../policy/board-identity.js';
+import { HOOK_STORE_BUDGET_MS } from '../shared-documents.js';
+import type { HookOutcome } from '../types.js';
+import { hookLockTimeoutMs, type HandlerContext } from './handler-context.js';
+
+/**
+ * The project's board, or undefined when there is none: on the embedded store one stat of its
+ * file decides, so a project without a board loads nothing; on a shared store (the hook fetched
+ * documents through it) only the store knows.
+ */
+export async function projectBoard(context: HandlerContext): Promise<Board | undefined> {
+  const { root, env } = context;
+  if (context.documents === undefined && !existsSync(join(root, BOARD_KEY))) return undefined;
+  const { Board } = await import('../../../board/board.js');
+  return new Board({
+    cwd: root,
+    env: { ...env, BATON_ROOT: root },
+    lockTimeoutMs: hookLockTimeoutMs(env),
+    connectTimeoutMs: HOOK_STORE_BUDGET_MS,
+  });
+}
+
+/** The committed board, undefined when there is none; a board that cannot be read throws. */
+export async function readProjectBoard(context: HandlerContext): Promise<WorkBoard | undefined> {
+  return (await projectBoard(context))?.read();
+}
+
+export async function subagentStart(context: HandlerContext): Promise<HookOutcome> {
+  const { input } = context;
+  if (input.agentId === '' || (await readProjectBoard(context)) === undefined) return { log: [] };
+  const name = boardName(input);
+  return {
+    context: [
+      `On this project's work board (baton work) you are agent ${name}.`,
+      `baton records you as ${name} in every 'baton work' call you run: leave out --as (another name is refused).`,
+      "Claim with 'baton work claim' (prints the item's id; exit 1: nothing ready), finish with 'baton work done ID'.",
+      "While you hold an item, its paths are reserved to you; other agents' reserved paths are read-only to you. Your claims end when you stop.",
+    ].join('\n'),
+    log: [],
+  };
+}
+
+/** The wave barrier first (it counts the agent's result), then the agent's claims end. */
+export async function subagentStop(context: HandlerContext): Promise<HookOutcome> {
+  const { waveBarrier } = await import('../../task/wave-barrier.js');
+  const outcome = await waveBarrier(context);
+  const { input } = context;
+  if (input.agentId === '') return outcome;
+  outcome.log.push(...(await endClaims(context, `SubagentStop: agent ${input.agentId} ended`, input.agentId)));
+  return outcome;
+}
+
+export async function sessionEnd(context: HandlerContext): Promise<HookOutcome> {
+  const { input } = context;
+  if (input.sessionId === '') return { log: [] };
+  const why = `SessionEnd: session ${input.sessionId} ended${typeof input.raw.reason === 'string' ? ` (${input.raw.reason.slice(0, 100)})` : ''}`;
+  return { log: await endClaims(context, why) };
+}
+
+async function endClaims(context: HandlerContext, why: string, agent?: string): Promise<string[]> {
+  const board = await projectBoard(context);
+  if (!board) return [];
+  const released = await board.releaseEnded(why, context.input.sessionId, agent);
+  return released.length > 0 ? [`[board] ${why}: gave back ${released.join(', ')}`] : [];
+}
