@@ -114,7 +114,7 @@ function signature(stat: BigIntStats): string {
 }
 
 /** A parsed value made read-only throughout, so one kept copy can be handed to every decision. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const inner of Object.values(value)) deepFreeze(inner);

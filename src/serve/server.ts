@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { STDIN_MAX_BYTES } from '../fs/bounded-read.js';
 import { keepReads, keptReadCounts } from '../fs/kept-reads.js';
 import { answerHook, type HookCall } from '../harness/hooks/hook-front.js';
+import { sharedState } from './shared-state.js';
 import type { Rendered } from '../harness/hooks/types.js';
 import type { Dashboard } from '../ui/server.js';
 import type { McpHttp } from './mcp-http.js';
@@ -81,6 +82,8 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   // Both faces load on their first request: a server that only answers hooks never loads them.
   let dashboard: Dashboard | undefined;
   let mcp: McpHttp | undefined;
+  // One store (one connection pool) for the server's life, its documents kept by revision.
+  const shared = sharedState();
 
   const hostAllowed = (req: IncomingMessage): boolean => {
     const host = req.headers.host ?? '';
@@ -158,6 +161,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         env: options.env,
         script: options.script,
         goalHooks: options.goalHooks,
+        fetchShared: shared.fetch,
       });
       answered++;
       return answer(res, rendered, url.searchParams.get('client') === 'sh');
@@ -215,6 +219,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     keepReads(false);
+    await shared.close();
     markStopped();
   };
 

@@ -1,3 +1,4 @@
+import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
 import type { Current, Decision, DocumentCheck, HistoryEntry, Listing, ReadResult, Store } from './store.js';
 
@@ -37,6 +38,12 @@ export class DeferredStore implements Store {
 
   async revision(key: string, rev: number): Promise<{ entry: HistoryEntry; doc: Json | null }> {
     return (await this.store()).revision(key, rev);
+  }
+
+  async revisions(keys: string[]): Promise<Map<string, number>> {
+    const store = await this.store();
+    if (!store.revisions) throw new BatonError('internal', `a ${this.kind} store has no revisions to check`);
+    return store.revisions(keys);
   }
 
   /** Subscribes once the store is loaded; a store that fails to load reports it on the next read or write. */

@@ -41,6 +41,11 @@ export interface Store {
   /** Calls `listener` after each commit to `key` (from any writer); returns an unsubscribe. */
   watch(key: string, listener: () => void): () => void;
   /**
+   * A shared store's committed revision of each key (0: no row), in one round trip: what a resident
+   * server checks its kept copies against before a decision (serve/shared-state.ts).
+   */
+  revisions?(keys: string[]): Promise<Map<string, number>>;
+  /**
    * The store's own checks of what it holds (`baton doctor`), each failing row with the repair it
    * proposes; undefined when the store has none. The doctor adds the engine's checks (schema,
    * mirrors) for each document and reports.

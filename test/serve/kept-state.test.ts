@@ -5,15 +5,15 @@
  * the file clock's tick, and a kept file replaced by one the plain read refuses. Each round asks
  * the real server right after the change: a copy judged stale would let a test write through.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton, BIN, cleanEnv } from '../helpers/cli.js';
+import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { serve } from './hook-client.js';
 
 const TASK = '.claude/state/current-task.json';
 const MIRROR = '.claude/state/phase';
@@ -27,60 +27,6 @@ function project() {
   });
   assert.equal(made.code, 0, made.stderr);
   return tree;
-}
-
-interface Served {
-  child: ChildProcess;
-  /** The hook's answer: 'deny' or 'allow' for a Write of `file`. */
-  write(file: string): Promise<'deny' | 'allow'>;
-  raw(file: string): Promise<string>;
-  kept(): Promise<{ hits: number; reads: number }>;
-}
-
-async function serve(dir: string): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--idle-timeout', '0'], {
-    cwd: dir,
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk).includes('\n') && resolve());
-    child.once('exit', (code) => reject(new Error(`baton serve exited ${code}`)));
-  });
-  const { url, token } = JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8')) as {
-    url: string;
-    token: string;
-  };
-  // Keep-alive, as Claude Code's HTTP client asks: the answer comes as fast as the server can give it.
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const ask = (path: string, body: string, method = 'POST') =>
-    new Promise<string>((resolve, reject) => {
-      const req = request(`${url}${path}`, { method, agent, headers: { Authorization: `Bearer ${token}` } }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve(text));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  const raw = (file: string) =>
-    ask(
-      '/hooks/PreToolUse',
-      JSON.stringify({
-        session_id: 's',
-        hook_event_name: 'PreToolUse',
-        tool_name: 'Write',
-        tool_input: { file_path: join(dir, file), content: 'x' },
-        cwd: dir,
-      }),
-    );
-  return {
-    child,
-    raw,
-    write: async (file) => (/"permissionDecision":"deny"/.test(await raw(file)) ? 'deny' : 'allow'),
-    kept: async () => (JSON.parse(await ask('/health', '', 'GET')) as { kept: { hits: number; reads: number } }).kept,
-  };
 }
 
 const TEST_FILE = 'backend/tests/test_app.py';

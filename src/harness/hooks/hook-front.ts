@@ -34,6 +34,8 @@ export interface HookCall {
    * on the harness, so the harness cannot import it.
    */
   goalHooks: () => Promise<(run: HookRun) => Promise<Rendered>>;
+  /** A resident server's fetch of the shared store's documents (HookRun.fetchShared). */
+  fetchShared?: HookRun['fetchShared'];
 }
 
 const SILENT: Rendered = { stdout: '', stderr: '', code: 0 };
@@ -100,6 +102,7 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
     cwd: call.cwd,
     env: call.env,
     ...(call.script ? { script: call.script } : {}),
+    ...(call.fetchShared ? { fetchShared: call.fetchShared } : {}),
     ...(profile !== undefined ? { profile } : {}),
     ...(file.state === 'invalid' ? { configError: file.error } : {}),
   });

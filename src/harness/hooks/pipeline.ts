@@ -37,6 +37,8 @@ export interface HookRun {
   script?: string;
   /** Goal hooks: nothing on stderr and no notices, whatever happens: the host shows a hook's stderr to the user. */
   silent?: boolean;
+  /** How the shared store's documents are fetched: a resident server keeps them (serve/shared-state.ts). */
+  fetchShared?: typeof fetchSharedDocuments;
 }
 
 export async function runPipeline(run: HookRun, handlers: HandlerTable): Promise<Rendered> {
@@ -72,7 +74,13 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
   try {
     const load = handlers[input.event];
     if (load) {
-      const fetched = await fetchSharedDocuments(config, run.config, run.root, run.env, run.hostEvent);
+      const fetched = await (run.fetchShared ?? fetchSharedDocuments)(
+        config,
+        run.config,
+        run.root,
+        run.env,
+        run.hostEvent,
+      );
       const handler = await load();
       outcome = await handler({
         input,

@@ -451,7 +451,7 @@ export class PostgresStore implements Store, PortableStore {
     return createHash('sha256').update(`${this.project}\0${key}`).digest('base64url');
   }
 
-  private async revisions(keys: string[]): Promise<Map<string, number>> {
+  async revisions(keys: string[]): Promise<Map<string, number>> {
     const rows = await this.withClient(
       async (client) =>
         (

@@ -1,0 +1,159 @@
+/**
+ * The documents a gated decision reads from a shared store (PostgreSQL), kept by the resident
+ * server: one store and its one connection pool for the server's life (a hook process opens a pool
+ * per call), and each document kept with the revision it was read at.
+ *
+ * The staleness rule (docs/serve.md): before each decision the committed revisions of the
+ * configured documents are read in one round trip (an index lookup), and a kept copy is used only
+ * at the revision committed now; a moved one is read again (which also brings this machine's
+ * mirror files up to date, as `baton hook` does). A notification (LISTEN/NOTIFY) cannot stand in
+ * for that round trip: the writer's `baton task phase-set GREEN` returns once its own commit is
+ * acknowledged, while the notification reaches this process on another connection, in its own
+ * time, so the agent's next tool call can arrive first. Decisions that arrive while a revision
+ * query is under way share the next one (sent after they arrived), so eight agents at once cost
+ * one round trip per turn, not eight. When the store cannot be reached nothing kept is used: the
+ * decision reads this machine's files and says so, as `baton hook` does.
+ */
+import { resolve } from 'node:path';
+import { SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
+import { deepFreeze, readKept } from '../fs/kept-reads.js';
+import type { HarnessConfig } from '../project/config.js';
+import { locate } from '../project/root.js';
+import { chooseStore, hooksFetch, openStore, type Store, type StoreChoice } from '../stores/index.js';
+import { HOOK_STORE_BUDGET_MS, type Fetched } from '../harness/hooks/shared-documents.js';
+import { debugLog } from '../harness/hooks/debug-log.js';
+
+type Document = Record<string, unknown> | undefined;
+
+/** Stores (each a connection pool) kept at once: a Cursor payload names its own workspace, so the set is not the server's to choose. */
+const MAX_SOURCES = 8;
+
+interface Source {
+  store: Store;
+  kept: Map<string, { rev: number; doc: Document }>;
+  /** The revision query decisions wait for; `next` is the one sent once it answers. */
+  asking?: Promise<Map<string, number>>;
+  next?: Promise<Map<string, number>>;
+  keys: Set<string>;
+}
+
+export interface SharedState {
+  fetch: (
+    config: HarnessConfig,
+    rawConfig: Record<string, unknown>,
+    root: string,
+    env: NodeJS.ProcessEnv,
+    event: string,
+  ) => Promise<Fetched | undefined>;
+  close: () => Promise<void>;
+}
+
+export function sharedState(): SharedState {
+  const sources = new Map<string, Source>();
+
+  const source = (choice: StoreChoice, root: string): Source => {
+    const id = JSON.stringify([root, choice.url, choice.project]);
+    let found = sources.get(id);
+    if (!found) {
+      const store = openStore({ ...choice, root, connectTimeoutMs: HOOK_STORE_BUDGET_MS });
+      found = { store, kept: new Map(), keys: new Set() };
+      if (sources.size >= MAX_SOURCES) {
+        const [oldest, gone] = sources.entries().next().value as [string, Source];
+        sources.delete(oldest);
+        void gone.store.close().catch(() => undefined);
+      }
+      sources.set(id, found);
+    }
+    return found;
+  };
+
+  /** Revisions committed no earlier than this call: a query already under way may predate a commit the caller must see. */
+  const revisions = (from: Source): Promise<Map<string, number>> => {
+    const ask = () => (from.store.revisions as (keys: string[]) => Promise<Map<string, number>>)([...from.keys]);
+    if (!from.asking) {
+      const asking = ask();
+      from.asking = asking;
+      void asking.catch(() => undefined).finally(() => from.asking === asking && (from.asking = undefined));
+      return asking;
+    }
+    from.next ??= from.asking
+      .catch(() => undefined)
+      .then(() => {
+        const asking = ask();
+        from.asking = asking;
+        from.next = undefined;
+        void asking.catch(() => undefined).finally(() => from.asking === asking && (from.asking = undefined));
+        return asking;
+      });
+    return from.next;
+  };
+
+  return {
+    async fetch(config, rawConfig, root, env, event) {
+      const choice = chooseStore(env, () => rawConfig);
+      if (!hooksFetch(choice.url)) return undefined;
+      const named = Object.entries(config.documents).flatMap(([name, document]) =>
+        document?.path ? [{ name, key: locate(document.path, root, env).key }] : [],
+      );
+      const located = locate('.', root, env).root;
+      const from = source(choice, located);
+      for (const { key } of named) from.keys.add(key);
+      const documents = new Map<string, Document>();
+      const started = Date.now();
+      try {
+        const committed = await revisions(from);
+        for (const { name, key } of named) {
+          const rev = committed.get(key) ?? 0;
+          let kept = from.kept.get(key);
+          const mirrors = config.documents[name]?.mirrors ?? {};
+          if (kept?.rev !== rev || !mirrorsHold(mirrors, kept.doc, root)) {
+            // Read through the engine, which rewrites this machine's mirror files that differ.
+            const { openDoc } = await import('../doc/open.js');
+            const doc = await openDoc(key, { store: from.store, cwd: located, env }).read();
+            kept = { rev, doc: deepFreeze(doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined) };
+            from.kept.set(key, kept);
+          }
+          documents.set(name, kept.doc);
+        }
+        return { documents };
+      } catch (error) {
+        // Unreachable: nothing kept is trusted, this machine's files judge, and the answer says so.
+        from.kept.clear();
+        const problem = `baton: the shared store could not be read (${(error as Error).message}); this hook judged by this machine's files, which may be stale`;
+        debugLog(env, event, [`[baton serve] ${problem} (gave up after ${Date.now() - started} ms)`]);
+        return { documents, problem };
+      }
+    },
+    async close() {
+      await Promise.all([...sources.values()].map((from) => from.store.close().catch(() => undefined)));
+      sources.clear();
+    },
+  };
+}
+
+/**
+ * Whether this machine's mirror files say what the kept document says. The gate reads a mirrored
+ * field from its file (project/policy/state.ts): one removed or rewritten by hand since the
+ * document was read must be restored before it judges, as `baton hook`'s read restores it. A
+ * kept read: one stat while unchanged.
+ */
+function mirrorsHold(mirrors: Record<string, { file: string; empty: string }>, doc: Document, root: string): boolean {
+  for (const [field, mirror] of Object.entries(mirrors)) {
+    const value = doc?.[field];
+    const word =
+      value === undefined || value === null || value === ''
+        ? mirror.empty
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value);
+    try {
+      const file = resolve(root, mirror.file);
+      if (readKept(file, SMALL_FILE_MAX_BYTES, `mirror ${file}`, 'it is rewritten', mirrorWord) !== word) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+const mirrorWord = (text: string): string => text.trim();

@@ -1,0 +1,63 @@
+/**
+ * A real `baton serve` for a project, and a keep-alive client that asks it as Claude Code's HTTP
+ * client does: a Write's PreToolUse decision, the raw answer, and what /health says of kept reads.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+
+export interface Served {
+  child: ChildProcess;
+  /** The hook's answer: 'deny' or 'allow' for a Write of `file`. */
+  write(file: string): Promise<'deny' | 'allow'>;
+  raw(file: string): Promise<string>;
+  kept(): Promise<{ hits: number; reads: number }>;
+}
+
+export async function serve(dir: string, env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--idle-timeout', '0'], {
+    cwd: dir,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk).includes('\n') && resolve());
+    child.once('exit', (code) => reject(new Error(`baton serve exited ${code}`)));
+  });
+  const { url, token } = JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8')) as {
+    url: string;
+    token: string;
+  };
+  // Keep-alive, as Claude Code's HTTP client asks: the answer comes as fast as the server can give it.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const ask = (path: string, body: string, method = 'POST') =>
+    new Promise<string>((resolve, reject) => {
+      const req = request(`${url}${path}`, { method, agent, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const raw = (file: string) =>
+    ask(
+      '/hooks/PreToolUse',
+      JSON.stringify({
+        session_id: 's',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: join(dir, file), content: 'x' },
+        cwd: dir,
+      }),
+    );
+  return {
+    child,
+    raw,
+    write: async (file) => (/"permissionDecision":"deny"/.test(await raw(file)) ? 'deny' : 'allow'),
+    kept: async () => (JSON.parse(await ask('/health', '', 'GET')) as { kept: { hits: number; reads: number } }).kept,
+  };
+}

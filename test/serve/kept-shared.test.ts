@@ -1,0 +1,88 @@
+/**
+ * `baton serve` on a PostgreSQL store keeps the documents a decision reads, by revision, with one
+ * pool for the server (src/serve/shared-state.ts). Attacked here: another machine commits a phase
+ * and this machine's next PreToolUse comes at once (no notification can be waited for: the revision
+ * check must see it), a mirror removed here under a kept document, and the server's connections cut.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { baton } from '../helpers/cli.js';
+import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
+import { eneoProject, type EneoProject } from '../harness/helpers.js';
+import { serve } from './hook-client.js';
+
+const TEST_FILE = 'tests/test_x.py';
+
+describe('baton serve on PostgreSQL: the documents a decision reads, kept by revision', () => {
+  let cluster: Cluster;
+  let url: string;
+  const projects: EneoProject[] = [];
+  const machine = (project: string) => {
+    const p = eneoProject({}, { profile: 'eneo', store: url, project });
+    projects.push(p);
+    return p;
+  };
+  before(async () => {
+    cluster = await startCluster();
+    url = await cluster.createDatabase('serve');
+    const migrate = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: url } });
+    assert.equal(migrate.code, 0, migrate.stderr);
+  });
+  after(() => {
+    for (const p of projects) p.cleanup();
+    cluster.stop();
+  });
+
+  it('a phase another machine committed a moment before is the phase this machine judges by, every round', async (t) => {
+    const a = machine('race');
+    const b = machine('race');
+    assert.equal(a.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    const server = await serve(b.dir, b.env);
+    t.after(() => server.child.kill('SIGKILL'));
+    for (let round = 0; round < 10; round++) {
+      const phase = round % 2 ? 'GREEN' : 'RED';
+      const set = a.task(['phase-set', phase]);
+      assert.equal(set.code, 0, set.stderr);
+      assert.equal(await server.write(TEST_FILE), phase === 'GREEN' ? 'deny' : 'allow', `round ${round}: ${phase}`);
+      // b's mirror follows, written by b's server as baton hook's read writes it.
+      assert.equal(readFileSync(join(b.dir, '.claude/state/phase'), 'utf8').trim(), phase);
+    }
+  });
+
+  it('a mirror removed here under a kept document is restored before the decision, which denies', async (t) => {
+    const p = machine('mirror');
+    assert.equal(p.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
+    const server = await serve(p.dir, p.env);
+    t.after(() => server.child.kill('SIGKILL'));
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    rmSync(join(p.dir, '.claude/state/phase'));
+    // Missing, the mirror would read as FREE and allow: the kept GREEN task puts it back first.
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    assert.ok(existsSync(join(p.dir, '.claude/state/phase')));
+  });
+
+  it("with the server's connections cut, the next decision reads the committed state again", async (t) => {
+    const p = machine('cut');
+    assert.equal(p.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    assert.equal(p.task(['phase-set', 'RED']).code, 0);
+    const server = await serve(p.dir, p.env);
+    t.after(() => server.child.kill('SIGKILL'));
+    assert.equal(await server.write(TEST_FILE), 'allow');
+    const cut = await cluster.sql<{ n: string }>(
+      new URL(url).pathname.slice(1),
+      `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    assert.ok(Number(cut[0]?.n) >= 1, 'the server held a connection');
+    assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
+    // The first try after the cut may find its pooled connection dead: it judges by the files here
+    // (GREEN, written by this machine's phase-set) and says so; either way the write is denied.
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    assert.equal(p.task(['phase-set', 'RED']).code, 0);
+    assert.equal(await server.write(TEST_FILE), 'allow');
+  });
+});
