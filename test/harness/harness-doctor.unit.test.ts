@@ -81,6 +81,39 @@ describe('baton doctor, harness rows', () => {
     );
   });
 
+  it('a task file that does not parse: restored by --repair where history has it, by hand where none does', async (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    p.write(TASK, '{"slug": "demo",,');
+    assert.equal(
+      p.row((await p.doctor()).rows, /not valid JSON/),
+      'fail  current-task.json is not valid JSON  no history to restore it from: fix the JSON by hand, or move it aside (mv .claude/state/current-task.json .claude/state/current-task.json.bad) and baton task clear',
+    );
+    const q = project();
+    t.after(q.cleanup);
+    await openDoc(TASK, { cwd: q.dir, env: q.env }).init(ENEO_TASK);
+    q.write(TASK, '{"slug": "demo",,');
+    assert.equal(
+      q.row((await q.doctor()).rows, /not valid JSON/),
+      'fail  current-task.json is not valid JSON  baton doctor --repair restores its last good revision (the bad file is kept aside)',
+    );
+  });
+
+  it('with a task: a wave.json that is not an object, and a profile without lanes', async (t) => {
+    const p = project({ profile: 'tdd' });
+    t.after(p.cleanup);
+    p.write(TASK, JSON.stringify({ slug: 'demo', tdd_phase: 'RED' }));
+    p.write('.claude/state/phase', 'RED\n');
+    p.write('.claude/state/wave.json', '[]');
+    const { rows } = await p.doctor({ BATON_SANDBOX: 'off' });
+    assert.equal(p.row(rows, /current-task\.json present/), 'ok  current-task.json present  —');
+    assert.equal(
+      p.row(rows, /wave\.json is not/),
+      'fail  wave.json is not a JSON object (the wave barrier counts nothing into it)  baton task wave-start WAVE EXPECTED rewrites it (agents already counted are lost with it)',
+    );
+    assert.equal(p.row(rows, /drift/), undefined, 'mirror and task agree');
+  });
+
   it('a task with a value outside the classification, a lane that is unknown or has its files, and mirror drift', async (t) => {
     const p = project();
     t.after(p.cleanup);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { answerHook } from '../../src/harness/hooks/hook-front.js';
@@ -249,6 +249,27 @@ describe('the hook front when baton itself fails', () => {
     assert.equal((await p.hook('PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'x' } })).stdout, '');
   });
 
+  it('a phase mirror or wave file past its read bound fails the gate closed, naming the file', async (t) => {
+    const p = project({ profile: 'tdd' }, 'GREEN');
+    t.after(p.cleanup);
+    // Read as "no phase", a mirror too large to read would let a GREEN test write through.
+    truncateSync(join(p.dir, '.claude/state/phase'), 1024 * 1024 + 1);
+    const test = { tool_name: 'Write', tool_input: { file_path: join(p.dir, 'src', 'a.test.ts'), content: '' } };
+    const denied = json(await p.hook('PreToolUse', test)).hookSpecificOutput;
+    assert.equal(denied.permissionDecision, 'deny');
+    assert.match(
+      denied.permissionDecisionReason,
+      /^baton: the PreToolUse hook failed \(.*\.claude\/state\/phase.*\), so baton could not check this; fix the cause, or run 'baton doctor'/,
+    );
+    assert.match(p.log(), /\[baton hook\] PreToolUse failed: /);
+    // Read as "no wave", a wave file too large to read would let the turn end mid-wave.
+    p.write('.claude/state/wave.json', '');
+    truncateSync(join(p.dir, '.claude/state/wave.json'), 16 * 1024 * 1024 + 1);
+    const blocked = json(await p.hook('Stop', { session_id: 'w' }));
+    assert.equal(blocked.decision, 'block');
+    assert.match(blocked.reason, /^baton: the Stop hook failed \(.*wave\.json.*\)/);
+  });
+
   it('a config that does not parse or validate: edit and shell tools denied, other events say so once', async (t) => {
     const p = project({ profile: 'tdd' }, 'FREE');
     t.after(p.cleanup);
@@ -367,5 +388,61 @@ describe('shared documents', () => {
       /^baton: the shared store could not be read \(.*\); this hook judged by this machine's files, which may be stale$/,
     );
     assert.match(p.log(), /\[baton hook\] task: baton: the shared store could not be read .*\(gave up after \d+ ms/);
+  });
+});
+
+describe('shell calls in a protected phase without an OS sandbox', () => {
+  const bash = (command: unknown, extra: object = {}) => ({ tool_name: 'Bash', tool_input: { command }, ...extra });
+
+  it('only a command proved harmless runs; the deny names why there is no sandbox and the fix', async (t) => {
+    const p = project({ profile: 'tdd' }, 'GREEN');
+    t.after(p.cleanup);
+    assert.equal((await p.hook('PreToolUse', bash('cat src/a.ts | grep x'))).stdout, '');
+    assert.equal((await p.hook('PreToolUse', bash('  '))).stdout, '', 'no command: nothing to run');
+    const denied = json(await p.hook('PreToolUse', bash('python3 build.py'))).hookSpecificOutput;
+    assert.equal(denied.permissionDecision, 'deny');
+    assert.match(
+      denied.permissionDecisionReason,
+      /^✗ Blocked: rule .* protects files in this phase and there is no OS sandbox \(BATON_SANDBOX=off\), so baton allows only shell commands it can prove write nothing; this one it cannot: /,
+    );
+    assert.match(
+      denied.permissionDecisionReason,
+      /Fix: {2}unset BATON_SANDBOX to use the OS sandbox; or use the Edit\/Write tools/,
+    );
+    // A write to a test file the parser sees is denied by its own rule, sandbox or not.
+    const direct = json(await p.hook('PreToolUse', bash('echo x > src/a.test.ts'))).hookSpecificOutput;
+    assert.match(direct.permissionDecisionReason, /\[baton rule bash-green-tests\]$/);
+  });
+
+  it('a host that cannot run a rewritten command, or a command not given as text, is judged as without a sandbox', async (t) => {
+    const p = project({ profile: 'tdd' }, 'GREEN');
+    t.after(p.cleanup);
+    delete p.env.BATON_SANDBOX;
+    const cursor = json(await p.hook('beforeShellExecution', { command: 'python3 build.py' }, { host: 'cursor' }));
+    assert.equal(cursor.permission, 'deny');
+    assert.match(cursor.agent_message, /no OS sandbox \(cursor cannot run a rewritten shell command\)/);
+    // Codex may send its shell as argv: there is no text to hand back rewritten.
+    const argv = json(await p.hook('PreToolUse', bash(['bash', '-lc', 'python3 build.py']), { host: 'codex' }));
+    assert.match(
+      argv.hookSpecificOutput.permissionDecisionReason,
+      /no OS sandbox \(the command was not given as text\)/,
+    );
+  });
+
+  it("a subagent's baton call under another writer's name is denied in every phase", async (t) => {
+    const p = project({ profile: 'tdd' }, 'FREE');
+    t.after(p.cleanup);
+    const claim = json(
+      await p.hook(
+        'PreToolUse',
+        bash('baton set .claude/state/current-task.json .x 1 --as orchestrator', { agent_id: 'a7' }),
+      ),
+    ).hookSpecificOutput;
+    assert.match(
+      claim.permissionDecisionReason,
+      /runs baton as writer 'orchestrator', but it comes from agent a7\.[^]*\[baton rule baton-identity\]$/,
+    );
+    // Its own name is no claim.
+    assert.equal((await p.hook('PreToolUse', bash('BATON_WRITER=a7 baton get x', { agent_id: 'a7' }))).stdout, '');
   });
 });
