@@ -1,6 +1,7 @@
 // baton serve rows: a PreToolUse decision as Claude Code's HTTP client asks it (in-process,
 // keep-alive), alone and with 8 agents at once, against the minimal bash+jq gate; the plugin's
-// shell client (sh + curl) as a command hook; the server's memory and its CPU while idle.
+// client (bash's /dev/tcp, the answer's tag checked with one sha256sum) as a command hook, and
+// that check alone; the server's memory and its CPU while idle.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -13,7 +14,8 @@ const IDLE_MS = 5000;
 
 export default async function serve(lib) {
   const dir = lib.tempDir('baton-bench-serve-');
-  const env = lib.benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log') });
+  // XDG_STATE_HOME: the server's answer key goes in this run's folder, not the user's home.
+  const env = lib.benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log'), XDG_STATE_HOME: dir });
   const node = process.execPath;
   writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo"}\n');
   for (const args of [
@@ -93,6 +95,10 @@ export default async function serve(lib) {
       CLAUDE_PROJECT_DIR: dir,
       BATON_SERVE_SKIP: '1',
     });
+    // What believing only a signed answer costs the client: the check as serve-client.bash runs it.
+    const signed = `${'k'.repeat(43)}\x1e/hooks/PreToolUse?client=sh&nonce=${'0'.repeat(32)}\x1e${deny}\x1e\x1e\x1e0\x1e${'k'.repeat(43)}`;
+    const check = time(['bash', '-c', 'sum=$(sha256sum <<<"$0"); [ "${sum%% *}" != x ]', signed]);
+    const bare = time(['bash', '-c', ':']);
 
     const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
     const cpu = () => {
@@ -126,11 +132,18 @@ export default async function serve(lib) {
         note: `p50 ${at(all, 0.5).toFixed(1)} ms of ${all.length}; ref = one bash+jq gate process`,
       },
       {
-        name: 'serve: shell client hook (sh + curl), denied',
+        name: 'serve: client hook (sh + bash /dev/tcp, signed), denied',
         baton: client,
         reference: gateDeny,
         unit: 'ms',
         note: `plugin/bin/baton with a server; without: ${inProcess.toFixed(1)} ms (Node starts)`,
+      },
+      {
+        name: "serve: the client's tag check (bash + one sha256sum)",
+        baton: check,
+        reference: bare,
+        unit: 'ms',
+        note: `ref = bash alone; the check costs ${(check - bare).toFixed(1)} ms per hook`,
       },
       {
         name: 'serve: server memory (RSS) after these rows',

@@ -84,7 +84,7 @@ export default async function statusline(lib) {
   writeFileSync(join(project, 'a.txt'), 'two\n');
   const script = join(dir, 'reference-statusline.sh');
   writeFileSync(script, REFERENCE_SCRIPT, { mode: 0o755 });
-  const env = lib.benchEnv({ TMPDIR: dir });
+  const env = lib.benchEnv({ TMPDIR: dir, XDG_STATE_HOME: dir });
   delete env.CLAUDE_PROJECT_DIR;
   const payload = (sessionId) =>
     JSON.stringify({
@@ -120,7 +120,7 @@ export default async function statusline(lib) {
     unit: 'ms',
     note: 'median of 15; git queried every run',
   });
-  // Through `baton serve`: the plugin wrapper (what the status line command runs) asks it with sh + curl.
+  // Through `baton serve`: the plugin wrapper (what the status line command runs) asks it through bash's /dev/tcp.
   const server = spawn(node, [lib.BATON, 'serve', '--port', '0', '--idle-timeout', '0'], {
     cwd: project,
     env,
@@ -142,7 +142,7 @@ export default async function statusline(lib) {
     });
     if (!drawn.stdout.includes('bench')) throw new Error(`the served status line lacks the task: ${drawn.stdout}`);
     rows.push({
-      name: 'statusline: through baton serve (sh + curl), cache warm',
+      name: 'statusline: through baton serve (sh + bash /dev/tcp), cache warm',
       baton: lib.timeProcess(['sh', wrapper, 'statusline'], { cwd: project, env: served, input: warm }),
       reference: lib.timeProcess(['bash', script], { cwd: project, env, input: warm }),
       unit: 'ms',

@@ -29,6 +29,7 @@ import { answerHook, type HookCall } from '../harness/hooks/hook-front.js';
 import { sharedState } from './shared-state.js';
 import type { Rendered } from '../harness/hooks/types.js';
 import type { Dashboard } from '../ui/server.js';
+import { answerKey, answerTag } from './answer-key.js';
 import type { McpHttp } from './mcp-http.js';
 
 export interface ServeOptions {
@@ -66,6 +67,7 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 export async function startServe(options: ServeOptions): Promise<Served> {
+  const key = answerKey(options.env);
   const token = randomBytes(24).toString('base64url');
   const tokenDigest = digest(`Bearer ${token}`);
   const uiKey = randomBytes(24).toString('base64url');
@@ -164,7 +166,10 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         fetchShared: shared.fetch,
       });
       answered++;
-      return answer(res, rendered, url.searchParams.get('client') === 'sh');
+      // A shell client's nonce asks for the tag that proves this server holds the key (answer-key.ts).
+      const nonce = url.searchParams.get('nonce');
+      const sign = nonce && /^[0-9a-f]{16,64}$/.test(nonce) ? { key, target: req.url ?? '', payload } : undefined;
+      return answer(res, rendered, url.searchParams.get('client') === 'sh', sign);
     }
     if (req.method === 'POST' && url.pathname === '/statusline') {
       // What `baton statusline` prints for this status JSON: the host's line, drawn without a Node start.
@@ -255,13 +260,20 @@ export async function startServe(options: ServeOptions): Promise<Served> {
 
 /**
  * A hook's answer. Claude Code's HTTP hooks read the body as a command hook's stdout; an exit code
- * or stderr has no place there. The shell client (plugin/bin/baton) asks with `?client=sh` and
- * gets all three, each followed by an ASCII record separator (which JSON never holds raw), so it
- * can print and exit exactly as `baton hook` would.
+ * or stderr has no place there. The shell client (plugin/lib/serve-client.bash) asks with
+ * `?client=sh` and gets all three, each followed by an ASCII record separator (which JSON never
+ * holds raw), so it can print and exit exactly as `baton hook` would; with `&nonce=HEX` the tag
+ * of answer-key.ts follows, 64 hex digits.
  */
-function answer(res: ServerResponse, rendered: Rendered, shell: boolean): void {
+function answer(
+  res: ServerResponse,
+  rendered: Rendered,
+  shell: boolean,
+  sign?: { key: string; target: string; payload: string },
+): void {
   if (!shell) return send(res, 200, 'application/json', rendered.stdout);
-  send(res, 200, 'text/plain', `${rendered.stdout}${RS}${rendered.stderr}${RS}${rendered.code}${RS}`);
+  const body = `${rendered.stdout}${RS}${rendered.stderr}${RS}${rendered.code}${RS}`;
+  send(res, 200, 'text/plain', sign ? body + answerTag(sign.key, sign.target, sign.payload, body) : body);
 }
 
 const RS = '\x1e';

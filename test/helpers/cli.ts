@@ -29,7 +29,8 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
     'BATON_PROJECT',
   ])
     delete env[name];
-  return { ...env, TMPDIR: childTemp(), ...extra };
+  // XDG_STATE_HOME: baton serve's answer key (serve/answer-key.ts) goes there, not in the user's home.
+  return { ...env, TMPDIR: childTemp(), XDG_STATE_HOME: childTemp(), ...extra };
 }
 
 let childTempDir: string | undefined;

@@ -72,10 +72,19 @@ describe('baton serve: MCP over streamable HTTP and the dashboard', () => {
     const client = await mcpClient(base, { Authorization: `Bearer ${token}` });
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      assert.deepEqual(
-        names.sort(),
-        ['consume', 'gate', 'get', 'goal', 'history', 'init', 'lint', 'phase', 'set', 'update', 'work'],
-      );
+      assert.deepEqual(names.sort(), [
+        'consume',
+        'gate',
+        'get',
+        'goal',
+        'history',
+        'init',
+        'lint',
+        'phase',
+        'set',
+        'update',
+        'work',
+      ]);
       const update = (await client.callTool({
         name: 'update',
         arguments: { file: NOTES, expr: '.todo += [$t]', args: { t: 'over http' }, writer: 'impl' },
