@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
+import { hostEvents } from '../../src/harness/hooks/events.js';
 import { answerHook } from '../../src/harness/hooks/hook-front.js';
 import type { Rendered } from '../../src/harness/hooks/types.js';
 import { tempTree } from '../helpers/fixtures.js';
@@ -119,6 +120,43 @@ describe('the hook front, each host', () => {
     // The phase mirror wins over the document; FREE is said by no line at all.
     p.write('.claude/state/phase', 'FREE\n');
     assert.doesNotMatch((await p.hook('SessionStart', {})).stderr, /current TDD phase/);
+  });
+
+  it('every event name of every host answers in its protocol: exit 0, and stdout empty, context or one JSON object', async (t) => {
+    const p = project({ profile: 'eneo' }, 'RED');
+    t.after(p.cleanup);
+    for (const host of ['claude', 'codex', 'gemini', 'cursor'] as const)
+      for (const event of Object.keys(hostEvents(host))) {
+        const answer = await p.hook(
+          event,
+          { session_id: `${host}-${event}`, prompt: 'hi', tool_name: 'Read' },
+          { host },
+        );
+        assert.equal(answer.code, 0, `${host} ${event}: ${answer.stderr}`);
+        if (answer.stdout.startsWith('{')) assert.equal(typeof json(answer), 'object', `${host} ${event}`);
+        else assert.match(answer.stdout, /^(|Resume: demo[^\n]*\n)$/, `${host} ${event}`);
+      }
+  });
+
+  it("a subagent's DONE is counted into the wave by each host that reports subagents", async (t) => {
+    const p = project({ profile: 'tdd' }, 'RED');
+    t.after(p.cleanup);
+    p.write('.claude/state/wave.json', JSON.stringify({ wave: 1, expected: 3, done: 0 }));
+    const stops: [string, string | undefined][] = [
+      ['SubagentStop', undefined],
+      ['SubagentStop', 'codex'],
+      ['subagentStop', 'cursor'],
+    ];
+    for (const [i, [event, host]] of stops.entries())
+      assert.equal(
+        (await p.hook(event, { agent_id: `a${i}`, last_assistant_message: `DONE|part ${i}` }, { host })).code,
+        0,
+      );
+    const wave = JSON.parse(readFileSync(join(p.dir, '.claude/state/wave.json'), 'utf8'));
+    assert.deepEqual([wave.done, wave.seen_agents], [3, ['a0', 'a1', 'a2']]);
+    // The same agent's stop reported twice counts once.
+    await p.hook('SubagentStop', { agent_id: 'a0', last_assistant_message: 'DONE|part 0' });
+    assert.equal(JSON.parse(readFileSync(join(p.dir, '.claude/state/wave.json'), 'utf8')).done, 3);
   });
 
   it('an event a host does not have is a configuration error; one baton ignores is silent', async (t) => {
