@@ -7,7 +7,7 @@
  * exit 4) before a byte is read. Every bound is listed in docs/guarantees.md.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { BatonError } from '../core/errors.js';
+import { BatonError, isBatonError } from '../core/errors.js';
 
 /** Standard input of a CLI command (a status line payload, a document piped in): as much as a hook payload. */
 export const STDIN_MAX_BYTES = 32 * 1024 * 1024;
@@ -156,7 +156,8 @@ export function tooLarge(what: string, maxBytes: number, fix: string): BatonErro
 /** Whether `error` is this module's refusal (too large, or not a regular file), which a caller that
  * treats an unreadable file as absent must still pass on. */
 export function isReadRefusal(error: unknown): error is BatonError {
-  return error instanceof BatonError && (error.code === 'too_large' || error.code === 'unsafe_path');
+  // By brand, not instanceof: a lazily loaded bundle of the CLI carries its own copy of BatonError.
+  return isBatonError(error, 'too_large') || isBatonError(error, 'unsafe_path');
 }
 
 function formatBytes(n: number): string {
