@@ -6,7 +6,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCommand, parseLoose } from '../../src/cli/args.js';
+import { parseArgs as nodeParseArgs } from 'node:util';
+import { parseArgs, parseCommand, parseLoose } from '../../src/cli/args.js';
 import { COMMANDS } from '../../src/cli/definitions.js';
 
 describe('parseCommand', () => {
@@ -53,6 +54,33 @@ describe('parseCommand', () => {
     const work = parseCommand(COMMANDS.work, ['add', 'x', '--title', 'T', '--after', 'a', '--after', 'b']).flags;
     const after: string[] | undefined = work.after;
     assert.deepEqual(after, ['a', 'b']);
+  });
+
+  it("a command line with no option word before `--` parses as node:util's parseArgs parses it (the fast path)", () => {
+    const spec = { booleans: { raw: ['-r'] }, strings: ['default'], positionals: [0, Infinity] as const, usage: 'u' };
+    const lines = [
+      [],
+      ['f.json'],
+      ['f.json', '.counter += 1'],
+      ['f.json', '--', '--raw', '-x'],
+      ['--', 'f.json'],
+      ['f.json', '.', '--', '--', 'x'],
+      ['f.json', '-1'],
+      ['f.json', '-'],
+      ['f.json', 'a b', '--raw', '-r', '--default=x'],
+    ];
+    for (const args of lines) {
+      const theirs = nodeParseArgs({
+        // args.ts passes a negative number to parseArgs behind a NUL, so it is not read as an option.
+        args: args.map((a) => (/^-\d/.test(a) ? `\0${a}` : a)),
+        options: { raw: { type: 'boolean', short: 'r' }, default: { type: 'string' } },
+        strict: true,
+        allowPositionals: true,
+      });
+      const ours = parseArgs(args, spec);
+      const positionals = theirs.positionals.map((p) => p.replace(/^\0/, ''));
+      assert.deepEqual([ours.positionals, { ...ours.flags }], [positionals, { ...theirs.values }], args.join(' '));
+    }
   });
 });
 
