@@ -15,14 +15,20 @@ export function cliCommands() {
 // handlers a command may skip (a hook for an event its profile ignores never loads the engine; the
 // shell parser loads only for a shell command), the PostgreSQL store with its driver (pg: a file
 // store never reads it), the status line's read of a shared store (the engine, which a file-store
-// status line never loads), and libraries only some runs need (Ajv for user schemas, yaml for
-// contracts, re2js for jq regex builtins).
+// status line never loads), what only a write needs (the built-in schemas' validators, the config's
+// validator and document rules, the checks of where a mirror may be written: `baton get` loads none
+// of them), the file store's doctor, and libraries only some runs need (Ajv for user schemas, yaml
+// for contracts, re2js for jq regex builtins).
 export const LAZY = {
   'src/harness/hooks/harness-handlers.ts': 'run-hook',
   'src/goal/hooks/goal-handlers.ts': 'goal-hooks',
   'src/harness/shell/analyze.ts': 'shell-gate',
   'src/stores/postgres/postgres-store.ts': 'postgres',
   'src/harness/statusline/shared-task.ts': 'statusline-shared',
+  'src/core/schema/builtin-schemas.ts': 'validators',
+  'src/project/config-checks.ts': 'config-checks',
+  'src/doc/mirrors.ts': 'mirrors',
+  'src/stores/file/file-doctor.ts': 'file-doctor',
   'ajv/dist/2020.js': 'ajv',
   yaml: 'yaml',
   re2js: 're2js',

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { BatonError, isBatonError } from '../core/errors.js';
 import type { Json, JsonObject } from '../core/json.js';
-import { builtinSchema } from '../core/schema/schema.js';
+import { builtinSchema } from '../core/schema/builtin-schemas.js';
 import { OPERATION, type Doc } from '../doc/doc.js';
 import { openDoc } from '../doc/open.js';
 import { work_board as isBoard } from '../generated/validators.js';

@@ -12,7 +12,6 @@ import {
 import { compileJq } from '../core/jq/jq.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { resolveLimits, type Limits } from '../core/limits.js';
-import { projectLimits } from '../project/config-schema.js';
 import { diff } from '../core/patch.js';
 import { getAt, parsePath, setAt } from '../core/dotted-paths.js';
 import type { CompiledSchema } from '../core/schema/schema.js';
@@ -30,7 +29,8 @@ import {
   type Store,
 } from '../stores/index.js';
 import { buildChange } from './commit.js';
-import { mirrorHolds, mirrorTargets, writeMirrors, type MirrorPlace } from './mirrors.js';
+import { mirrorsHold } from './mirror-files.js';
+import type { MirrorPlace } from './mirrors.js';
 
 export type Args = Record<string, Json>;
 
@@ -112,9 +112,13 @@ export class Doc {
    */
   private async refreshMirrors(ref: string, read: ReadResult): Promise<void> {
     try {
-      const { loadSchema } = await import('./schemas.js');
-      const schema = await loadSchema(ref, this.root);
+      const { loadSchemaRules } = await import('./schemas.js');
+      const schema = loadSchemaRules(ref, this.root);
       const doc = read.state === 'ok' && isObject(read.doc) ? read.doc : null;
+      // Compared first, as the common case: where a mirror may be written is checked (and its
+      // module loaded) only when one is out of date.
+      if (mirrorsHold(this.root, this.key, schema.rules, doc)) return;
+      const { mirrorHolds, mirrorTargets, writeMirrors } = await import('./mirrors.js');
       const stale = (await mirrorTargets(this.mirrorPlace(), schema, doc)).filter((mirror) => !mirrorHolds(mirror));
       if (stale.length > 0) writeMirrors(this.root, stale);
     } catch {
@@ -126,8 +130,9 @@ export class Doc {
   async get(expr = '.', args: Args = {}): Promise<Json[]> {
     const program = compileJq(expr, Object.keys(args));
     await program.ready();
+    const limits = await this.loadLimits();
     const doc = await this.read();
-    return doc === undefined ? [] : program.run(doc, args, { limits: this.limits });
+    return doc === undefined ? [] : program.run(doc, args, { limits });
   }
 
   async init(
@@ -320,10 +325,16 @@ export class Doc {
     schemaRef?: string,
   ): Promise<WriteResult> {
     const check = await this.projectCheck();
+    await this.loadLimits();
+    // Loaded before the lock, so no other writer waits on it: the schemas (the validators are
+    // a bundle of their own in the CLI, which a read never loads) and the mirrors' checks.
+    const [{ loadSchema }, { mirrorTargets, writeMirrors }] = await Promise.all([
+      import('./schemas.js'),
+      import('./mirrors.js'),
+      import('../core/schema/builtin-schemas.js'),
+    ]);
     return this.store.transact(this.key, async (current): Promise<Decision<WriteResult>> => {
       const ref = schemaRef ?? current.meta.schema;
-      // Loaded on the first write only: reads never pay for the compiled validators.
-      const { loadSchema } = await import('./schemas.js');
       const schema = await loadSchema(ref, this.root);
       const context = this.context(schema, options);
       const planned = await plan(current, context);
@@ -380,9 +391,23 @@ export class Doc {
     return this.ownProject;
   }
 
-  /** Budgets and bounds: the defaults, then the project's `limits`, then the caller's. */
+  /**
+   * Budgets and bounds: the defaults, then the project's `limits`, then the caller's. The config's
+   * validator (a bundle of its own in the CLI) is loaded only when the config sets limits.
+   */
+  private async loadLimits(): Promise<Limits> {
+    if (!this.ownLimits) {
+      const { config } = this.project();
+      const own =
+        config.limits === undefined ? undefined : (await import('../project/config-checks.js')).projectLimits(config);
+      this.ownLimits = resolveLimits(own, this.options.limits);
+    }
+    return this.ownLimits;
+  }
+
+  /** Set by loadLimits, which get and every write await before anything reads it. */
   private get limits(): Limits {
-    this.ownLimits ??= resolveLimits(projectLimits(this.project().config), this.options.limits);
+    if (!this.ownLimits) throw new BatonError('internal', 'internal error: limits read before they were loaded');
     return this.ownLimits;
   }
 
@@ -390,7 +415,7 @@ export class Doc {
   private async projectCheck(): Promise<((doc: JsonObject) => void) | undefined> {
     const project = this.project();
     if (project.file.state === 'missing') return undefined;
-    const { projectCheck } = await import('../project/document-rules.js');
+    const { projectCheck } = await import('../project/config-checks.js');
     return projectCheck(project, resolve(this.root, this.key));
   }
 

@@ -2,32 +2,15 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
-import type { CompiledSchema } from '../core/schema/schema.js';
+import type { SchemaRules } from '../core/schema/schema.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { mkdirInside, realTarget, resolveKey } from '../fs/confine.js';
 import { protection, type Protection } from '../project/policy/protect.js';
 import type { ProjectContext } from '../project/project-context.js';
 import type { Store } from '../stores/index.js';
-import { readFileBounded } from '../fs/bounded-read.js';
+import { mirrorFiles, type Mirror } from './mirror-files.js';
 
-export interface Mirror {
-  /** Absolute path, checked to stay inside the document's folder. */
-  file: string;
-  content: string;
-}
-
-/** Mirror contents after a commit: the field's text, or the mirror's `empty` word when unset. */
-function mirrorFiles(schema: CompiledSchema, doc: JsonObject | null): { file: string; content: string }[] {
-  return schema.rules.mirrors.map((mirror) => ({
-    file: mirror.file,
-    content: `${mirrorText(doc?.[mirror.field], mirror.empty)}\n`,
-  }));
-}
-
-function mirrorText(value: unknown, empty: string): string {
-  if (value === undefined || value === null || value === '') return empty;
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
+export { mirrorHolds, type Mirror } from './mirror-files.js';
 
 /** Where the mirror files of one document may be written: what the engine asks before each. */
 export interface MirrorPlace {
@@ -44,14 +27,14 @@ export interface MirrorPlace {
  */
 export async function mirrorTargets(
   place: MirrorPlace,
-  schema: CompiledSchema,
+  schema: Pick<SchemaRules, 'name' | 'rules'>,
   doc: JsonObject | null,
 ): Promise<Mirror[]> {
   if (schema.rules.mirrors.length === 0) return [];
   const folder = dirname(resolve(place.root, place.key));
   const mirrors: Mirror[] = [];
   const guard = protection(place.project);
-  for (const [i, mirror] of mirrorFiles(schema, doc).entries()) {
+  for (const [i, mirror] of mirrorFiles(schema.rules, doc).entries()) {
     const target = join(folder, mirror.file);
     if (existsSync(target) && !statSync(target).isFile()) {
       throw new BatonError(
@@ -110,16 +93,5 @@ export function writeMirrors(root: string, mirrors: Mirror[]): void {
   for (const mirror of mirrors) {
     if (!existsSync(dirname(mirror.file))) mkdirInside(root, dirname(mirror.file), 'mirror folder');
     writeFileAtomic(mirror.file, mirror.content, { durable: false });
-  }
-}
-
-/** Whether the mirror file already says what it should. */
-export function mirrorHolds(mirror: Mirror): boolean {
-  try {
-    // A file longer than the content cannot hold it: read no more than that (a FIFO or device not at all).
-    const bound = Buffer.byteLength(mirror.content);
-    return readFileBounded(mirror.file, bound, `mirror ${mirror.file}`, 'rewrite it') === mirror.content;
-  } catch {
-    return false;
   }
 }

@@ -5,35 +5,52 @@ import { isInside, realTarget } from '../fs/confine.js';
 import type { Json } from '../core/json.js';
 import {
   BUILTIN_SCHEMAS,
-  builtinSchema,
+  builtinRules,
   compileSchema,
   DEFAULT_SCHEMA,
+  schemaRules,
   type CompiledSchema,
+  type SchemaRules,
 } from '../core/schema/schema.js';
 import { isSchemaPath } from '../project/policy/state-files.js';
 
 const cache = new Map<string, Promise<CompiledSchema>>();
 
 /** A built-in schema by name, or a JSON Schema file by path (compiled once per process). */
-export function loadSchema(ref: string | undefined, root: string): Promise<CompiledSchema> {
+export async function loadSchema(ref: string | undefined, root: string): Promise<CompiledSchema> {
   const name = ref ?? DEFAULT_SCHEMA;
-  const builtin = builtinSchema(name);
-  if (builtin) return Promise.resolve(builtin);
-  if (!isSchemaPath(name)) {
-    return Promise.reject(
-      new BatonError(
-        'usage',
-        `unknown schema '${name}'; use a built-in name (${BUILTIN_SCHEMAS.join(', ')}) or a path to a JSON Schema file`,
-      ),
-    );
+  if (builtinRules(name)) {
+    const { builtinSchema } = await import('../core/schema/builtin-schemas.js');
+    const builtin = builtinSchema(name);
+    if (builtin) return builtin;
   }
-  const file = confinedSchema(isAbsolute(name) ? name : resolve(root, name), root);
+  const file = schemaFile(name, root);
   let pending = cache.get(file);
   if (!pending) {
     pending = compileSchema(name, readSchemaFile(file));
     cache.set(file, pending);
   }
   return pending;
+}
+
+/**
+ * A schema's rules without its validator, for a read: where the mirrors go. A built-in one loads
+ * no validator and a file is not compiled (no Ajv); the same names are refused as by loadSchema.
+ */
+export function loadSchemaRules(ref: string | undefined, root: string): SchemaRules {
+  const name = ref ?? DEFAULT_SCHEMA;
+  return builtinRules(name) ?? schemaRules(name, readSchemaFile(schemaFile(name, root)));
+}
+
+/** The real path of a schema named by path, confined to the project; a bad name is refused. */
+function schemaFile(name: string, root: string): string {
+  if (!isSchemaPath(name)) {
+    throw new BatonError(
+      'usage',
+      `unknown schema '${name}'; use a built-in name (${BUILTIN_SCHEMAS.join(', ')}) or a path to a JSON Schema file`,
+    );
+  }
+  return confinedSchema(isAbsolute(name) ? name : resolve(root, name), root);
 }
 
 /**

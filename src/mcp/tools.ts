@@ -20,7 +20,7 @@ import { limitsFrom } from '../run/limits.js';
 import { recordPhaseDone } from '../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../run/phases.js';
 import { confine, isInside } from '../fs/confine.js';
-import { builtinSchema } from '../core/schema/schema.js';
+import { builtinRules } from '../core/schema/schema.js';
 import { runtimeOptions } from '../core/runtime-options.js';
 import type { ToolSchema } from './arguments.js';
 import { Board } from '../board/board.js';
@@ -136,7 +136,7 @@ async function goalVerb(verb: 'now' | 'land', args: string[], ctx: ToolContext):
  * resolved), since a path is the model's choice here; `baton init --schema` takes any path.
  */
 function schemaInProject(ref: string, ctx: ToolContext): string {
-  if (builtinSchema(ref) || (!ref.includes('/') && !ref.endsWith('.json'))) return ref;
+  if (builtinRules(ref) || (!ref.includes('/') && !ref.endsWith('.json'))) return ref;
   const root = defaultRoot(ctx.cwd, ctx.env);
   confine(root, isAbsolute(ref) ? ref : resolve(root, ref), `schema ${ref}`);
   return ref;

@@ -4,12 +4,22 @@
  * Not stores/file's readDocument, which reads alike: importing it would pull the whole file store
  * into the hook front, which every event pays for, handled or not.
  */
-import { isBatonError } from '../core/errors.js';
+import { isBatonError, type Issue } from '../core/errors.js';
 import { CONFIG_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 import { readKept } from '../fs/kept-reads.js';
 import { join } from 'node:path';
 
 export const CONFIG_FILE = 'baton.config.json';
+
+/**
+ * The one-line refusal for a config with problems: the file, the first problem, the fix. Here, not
+ * beside the config's validator, so the mirror checks that report it do not load the validator.
+ */
+export function configRefusal(file: string, issues: Issue[]): string {
+  const [first] = issues;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem(s); baton doctor lists them)` : '';
+  return `${file} ${first?.path}: ${first?.message}${more}; fix the file`;
+}
 
 export type RawConfig =
   { state: 'missing' } | { state: 'ok'; value: Record<string, unknown> } | { state: 'invalid'; error: string };

@@ -8,7 +8,9 @@ import type { ErrorObject } from 'ajv';
 import { BatonError, type Issue } from '../core/errors.js';
 import type { BatonConfig, LimitsConfig } from '../generated/types/baton-config.js';
 import { config as configValidator, limits as limitsValidator } from '../generated/config-validator.js';
-import { CONFIG_FILE } from './config-file.js';
+import { CONFIG_FILE, configRefusal } from './config-file.js';
+
+export { configRefusal } from './config-file.js';
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
@@ -19,13 +21,6 @@ export function checkConfig(raw: unknown): CheckedConfig {
   const regexes = regexIssues(raw);
   if (configValidator(raw) && regexes.length === 0) return { config: raw, issues: [] };
   return { issues: [...schemaIssues(configValidator, raw, []), ...regexes] };
-}
-
-/** The one-line refusal for a config with problems: the file, the first problem, the fix. */
-export function configRefusal(file: string, issues: Issue[]): string {
-  const [first] = issues;
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem(s); baton doctor lists them)` : '';
-  return `${file} ${first?.path}: ${first?.message}${more}; fix the file`;
 }
 
 /** The `limits` section of a project's config; bad values refuse the call (usage, exit 2) rather than being ignored. */

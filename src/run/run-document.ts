@@ -5,7 +5,7 @@
  */
 import { BatonError, isBatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
-import { builtinSchema } from '../core/schema/schema.js';
+import { builtinSchema } from '../core/schema/builtin-schemas.js';
 import { OPERATION, type Doc, type Updater, type WriteResult } from '../doc/doc.js';
 import { openDoc } from '../doc/open.js';
 import type { Phase as PhaseEntry, PipelineRun as RunDoc } from '../generated/types/pipeline-run.js';

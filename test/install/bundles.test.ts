@@ -29,3 +29,23 @@ test('the PostgreSQL driver, Ajv, yaml and re2js are lazy bundles of their own, 
   assert.ok(sources('lazy/postgres.js').some((source) => source.includes('node_modules/pg/')));
   assert.ok(sources('lazy/ajv.js').some((source) => source.includes('node_modules/ajv/')));
 });
+
+// `baton get` is a Node start plus a read: what only a write runs (the validators of the built-in
+// schemas and of the config, the checks of where a mirror may be written) is in lazy bundles a
+// write loads, and a read loads only when a mirror is out of date or the config sets limits.
+test("get's bundle carries no validator and no mirror check; the lazy bundles a write loads do", () => {
+  const writeOnly = [
+    'src/generated/validators.js',
+    'src/generated/config-validator.js',
+    'src/doc/mirrors.ts',
+    'src/project/policy/protect.ts',
+  ];
+  const inGet = sources('commands/get.js').filter((source) => writeOnly.some((path) => source.endsWith(path)));
+  assert.deepEqual(inGet, []);
+  const lazy = ['validators', 'config-checks', 'mirrors'].flatMap((name) => sources(`lazy/${name}.js`));
+  for (const path of writeOnly)
+    assert.ok(
+      lazy.some((source) => source.endsWith(path)),
+      path,
+    );
+});

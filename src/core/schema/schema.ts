@@ -2,18 +2,21 @@ import type { ErrorObject } from 'ajv';
 import { BatonError, type Issue } from '../errors.js';
 import { isObject, type Json, type JsonObject } from '../json.js';
 import { builtinSchemas } from '../../generated/schemas.js';
-import * as builtinValidators from '../../generated/validators.js';
 import { readRules, type BatonRules } from './rules.js';
 
 export type { BatonRules, Mirror } from './rules.js';
 
-type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+export type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-export interface CompiledSchema {
+/** A schema's own rules, without its validator: all a read needs (where its mirrors go). */
+export interface SchemaRules {
   /** Built-in name, or the schema file's path. */
   name: string;
   schema: JsonObject;
   rules: BatonRules;
+}
+
+export interface CompiledSchema extends SchemaRules {
   /** Every issue in the document, collected (empty when valid). */
   validate(doc: Json): Issue[];
 }
@@ -21,11 +24,20 @@ export interface CompiledSchema {
 export const BUILTIN_SCHEMAS = Object.keys(builtinSchemas);
 export const DEFAULT_SCHEMA = 'any';
 
-export function builtinSchema(name: string): CompiledSchema | undefined {
+/**
+ * A built-in schema's rules. Its compiled validator is builtin-schemas.ts, a bundle of its own in
+ * the CLI (scripts/cli-bundles.mjs): 40 KB that a read (`baton get`) never runs.
+ */
+export function builtinRules(name: string): SchemaRules | undefined {
   const schema = builtinSchemas[name];
-  const validator = (builtinValidators as Record<string, Validator>)[name.replace(/[^a-zA-Z0-9]/g, '_')];
-  if (!schema || !validator) return undefined;
-  return wrap(name, schema, validator);
+  return schema ? { name, schema, rules: readRules(schema, name) } : undefined;
+}
+
+/** A user schema's rules, without compiling it (no Ajv): what a read needs. */
+export function schemaRules(name: string, schema: Json): SchemaRules {
+  if (!isObject(schema))
+    throw new BatonError('usage', `schema ${name} is not a JSON object; give a JSON Schema (2020-12) file`);
+  return { name, schema, rules: readRules(schema, name) };
 }
 
 /** Compiles a user schema at run time; Ajv is imported only here, so built-in users never pay for it. */
@@ -46,7 +58,7 @@ export async function compileSchema(name: string, schema: Json): Promise<Compile
   return wrap(name, schema, validator);
 }
 
-function wrap(name: string, schema: JsonObject, validator: Validator): CompiledSchema {
+export function wrap(name: string, schema: JsonObject, validator: Validator): CompiledSchema {
   const rules = readRules(schema, name);
   return {
     name,

@@ -9,7 +9,7 @@
 import { join, resolve } from 'node:path';
 import { realTarget } from '../../fs/confine.js';
 import { CONFIG_FILE } from '../config-file.js';
-import { configRefusal } from '../config-schema.js';
+import { configRefusal } from '../config-file.js';
 import { mergeConfig, validateConfig, type HarnessConfig, type RuleConfig } from '../config.js';
 import type { ProjectContext } from '../project-context.js';
 import { compilePatterns, ruleTest } from './glob.js';
