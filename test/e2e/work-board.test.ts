@@ -362,5 +362,32 @@ test(
       ids.map((id) => board.items[id].status),
       ids.map(() => 'done'),
     );
+
+    // The turn above ended on a Stop that carried stop_hook_active, which never blocks. A fresh
+    // turn of the same session shows the gate itself lets the orchestrator stop now: its Stop
+    // blocks nothing, so the model is asked once and the log gains no block.
+    const next = await startMockModel([{ text: 'Everything is done.' }]);
+    t.after(() => next.close());
+    const resumed = await runClaude(
+      p.project,
+      { ...claudeEnv(p.home, next), BATON_DEBUG_LOG: log },
+      [
+        '-p',
+        'is the feature done?',
+        '--resume',
+        run.result.session_id,
+        '--output-format',
+        'json',
+        '--permission-mode',
+        'bypassPermissions',
+        '--plugin-dir',
+        PLUGIN,
+      ],
+      300_000,
+    );
+    assert.equal(resumed.code, 0, `claude exited ${resumed.code}\n${resumed.stdout}\n${resumed.stderr}`);
+    assert.equal(resumed.result.session_id, run.result.session_id);
+    assert.equal(next.turns().length, 1, JSON.stringify(next.turns().at(-1)?.body.messages?.at(-1)));
+    assert.equal(readFileSync(log, 'utf8').match(/\[stop\] blocked/g)?.length, 1, readFileSync(log, 'utf8'));
   },
 );
