@@ -87,7 +87,9 @@ export default async function board(lib) {
     );
   }
   const median = (list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const gate = reservations(lib, node);
   return [
+    ...gate,
     {
       name: 'work claim (one process, a free item)',
       baton: claim,
@@ -109,6 +111,71 @@ export default async function board(lib) {
       unit: 'ms',
       note: `median of ${WAKEUPS}; baton waits on the store's watch, the reference polls every 100 ms`,
     },
+  ];
+}
+
+/**
+ * The PreToolUse gate with a board (an item claimed by another agent, its paths reserved) against
+ * the same project without one, side by side: what reading the board costs a hook. Without a board
+ * the hook pays one stat.
+ */
+function reservations(lib, node) {
+  const project = (withBoard) => {
+    const dir = lib.tempDir('baton-bench-reserve-');
+    writeFileSync(join(dir, '.git'), '');
+    writeFileSync(join(dir, 'baton.config.json'), '{}\n');
+    const env = lib.benchEnv({ BATON_ROOT: dir });
+    if (withBoard) {
+      for (const args of [
+        ['add', 'api', '--title', 'API', '--paths', 'src/api/**'],
+        ['add', 'ui', '--title', 'UI', '--paths', 'src/ui/**'],
+        ['claim', 'api', '--as', 'holder'],
+      ]) {
+        const r = spawnSync(node, [lib.BATON, 'work', ...args], { cwd: dir, env, encoding: 'utf8' });
+        if (r.status !== 0) throw new Error(`baton work ${args.join(' ')}: ${r.stderr}`);
+      }
+    }
+    return { dir, env };
+  };
+  const board = project(true);
+  const bare = project(false);
+  const write = (dir, path) =>
+    JSON.stringify({
+      session_id: 's',
+      agent_id: 'other',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(dir, path), content: 'x' },
+    });
+  const hook = ({ dir, env }, path) => ({
+    argv: [node, lib.BATON, 'hook', 'PreToolUse'],
+    cwd: dir,
+    env,
+    input: write(dir, path),
+  });
+  const denied = spawnSync(node, [lib.BATON, 'hook', 'PreToolUse'], {
+    cwd: board.dir,
+    env: board.env,
+    input: write(board.dir, 'src/api/x.ts'),
+    encoding: 'utf8',
+  });
+  if (!/board-reserved/.test(denied.stdout)) throw new Error(`the reserved write was not denied: ${denied.stdout}`);
+  const t = lib.timeInterleaved({
+    reserved: hook(board, 'src/api/x.ts'),
+    free: hook(board, 'src/ui/x.ts'),
+    bare: hook(bare, 'src/api/x.ts'),
+  });
+  const row = (name, a, note) => ({
+    name,
+    baton: a.ms,
+    reference: t.bare.ms,
+    unit: 'ms',
+    cpu: [a.cpu, t.bare.cpu],
+    note,
+  });
+  return [
+    row('hook PreToolUse Write, board: reserved path (deny)', t.reserved, 'ref: the same hook, no board'),
+    row('hook PreToolUse Write, board: free path (allow)', t.free, 'ref: the same hook, no board'),
   ];
 }
 

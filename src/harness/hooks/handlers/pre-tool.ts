@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { evaluatePolicy } from '../../policy/evaluate.js';
 import { writerClaim } from '../../policy/writer-claim.js';
 import { bindAgent, boardIdentityDenial, boardName, runsBoard } from '../../policy/board-identity.js';
-import { reservationRules, unreadableBoardRule } from '../../policy/reservations.js';
+import { RESERVED_RULE, reservationRules, unreadableBoardRule } from '../../policy/reservations.js';
 import { readProjectBoard } from './board-events.js';
 import { STATE_RULE } from '../../../project/policy/state-files.js';
 import type { RuleConfig } from '../../../project/config.js';
@@ -68,7 +68,10 @@ async function gate(context: HandlerContext): Promise<HookOutcome> {
     return { deny: { rule: (rules[0] as RuleConfig).id, message: unproved(rules, why, reason, fix) }, log };
   };
   if (mode.kind === 'none') return fallback(mode.reason, mode.fix);
-  const sandboxed = (rule: { id: string }) => rule.id === STATE_RULE || rules.some((r) => r.id === rule.id);
+  // The sandbox also holds other agents' reserved paths read-only: what the parser cannot see of a
+  // command (a script, eval) cannot write them either.
+  const sandboxed = (rule: { id: string }) =>
+    rule.id === STATE_RULE || rule.id === RESERVED_RULE || rules.some((r) => r.id === rule.id);
   const denial = evaluatePolicy(input, config, root, analysis, documents, sandboxed);
   if (denial) return outcome(denial);
   const { wrapCommand, installation } = await import('../../sandbox/wrap.js');
@@ -77,7 +80,7 @@ async function gate(context: HandlerContext): Promise<HookOutcome> {
   if (direct !== undefined) return { rewrite: { command: direct }, log: [] };
   const wrapped = wrapCommand({
     mode,
-    rules,
+    rules: [...rules, ...reserved],
     input,
     config,
     root,
