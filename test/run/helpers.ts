@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { baton as run, CLI, cleanEnv, ROOT, type RunResult } from '../helpers/cli.js';
+import { baton as run, batonInProcess as runInProcess, CLI, cleanEnv, ROOT, type RunResult } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 export { CLI };
@@ -112,4 +112,9 @@ export function finishRequirements(dir: string, extra: string[] = []): void {
     dir,
   );
   if (done.code !== 0) throw new Error(`phase done failed: ${done.stderr}`);
+}
+
+/** baton() run in-process (test/helpers/cli.ts's batonInProcess), for the fast tests. */
+export function batonInProcess(args: string[], cwd: string, env: Record<string, string> = {}): Promise<RunResult> {
+  return runInProcess(args, { cwd, env });
 }
