@@ -6,15 +6,17 @@ import { appendLog } from '../log-file.js';
 import { goalPaths, isValidSlug } from '../goal-paths.js';
 import { writePointer } from '../pointer.js';
 import { foldNewlines, initialState } from '../template.js';
-import { pathsBlock, refuse, usageError, type GoalContext } from './goal-context.js';
+import { pathsBlock, refuse, type GoalContext } from './goal-context.js';
 import { pauseOther } from './pause.js';
 import { lstatOrMissing } from '../../fs/stat.js';
 
-/** `start <slug> <sentence...>`: checks first, then pause, folder, state, log, pointer. */
+/**
+ * `start <slug> <sentence...>`: checks first, then pause, folder, state, log, pointer. A missing
+ * slug or sentence is `baton goal`'s usage error, checked before this runs.
+ */
 export default async function start(ctx: GoalContext, args: string[]): Promise<number> {
-  const slug = args[0] ?? '';
+  const slug = args[0] as string;
   const sentence = foldNewlines(args.slice(1).join(' '));
-  if (slug === '' || sentence === '') throw usageError(ctx);
   if (!isValidSlug(slug)) throw refuse('invalid', `bad slug '${slug}' (lower-case letters, digits, '-')`);
   const paths = goalPaths(ctx.root, slug);
   if (lstatOrMissing(paths.state) !== undefined)
