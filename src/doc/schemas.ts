@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { BatonError, isBatonError } from '../core/errors.js';
 import { CONFIG_FILE_MAX_BYTES, readFileBounded } from '../fs/bounded-read.js';
@@ -14,9 +15,14 @@ import {
 } from '../core/schema/schema.js';
 import { isSchemaPath } from '../project/policy/state-files.js';
 
-const cache = new Map<string, Promise<CompiledSchema>>();
+/**
+ * Compiled schema files, each under the identity of the file it was read from: a process that
+ * lives on (baton serve, baton mcp, the dashboard) sees an edited, replaced or deleted schema file
+ * at its next use, as a new CLI process would.
+ */
+const cache = new Map<string, { version: string; pending: Promise<CompiledSchema> }>();
 
-/** A built-in schema by name, or a JSON Schema file by path (compiled once per process). */
+/** A built-in schema by name, or a JSON Schema file by path (compiled again only when the file changes). */
 export async function loadSchema(ref: string | undefined, root: string): Promise<CompiledSchema> {
   const name = ref ?? DEFAULT_SCHEMA;
   if (builtinRules(name)) {
@@ -25,11 +31,12 @@ export async function loadSchema(ref: string | undefined, root: string): Promise
     if (builtin) return builtin;
   }
   const file = schemaFile(name, root);
-  let pending = cache.get(file);
-  if (!pending) {
-    pending = compileSchema(name, readSchemaFile(file));
-    cache.set(file, pending);
-  }
+  const stat = statSync(file, { throwIfNoEntry: false });
+  const version = stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : '';
+  const cached = cache.get(file);
+  if (cached && cached.version === version && version !== '') return cached.pending;
+  const pending = compileSchema(name, readSchemaFile(file));
+  cache.set(file, { version, pending });
   return pending;
 }
 
