@@ -21,8 +21,8 @@ import { ev, notPath } from './evaluate.js';
 import { binop } from './ops.js';
 import { getIndex } from './path-functions.js';
 import { subSites } from './regex.js';
-import type { Json } from './values.js';
-import { compare, equals, truthy } from './values.js';
+import type { Json, JsonObject } from './values.js';
+import { compare, equals, isObject, objPut, truthy } from './values.js';
 
 type Item = { k: 'emit'; v: Json; p: Path } | { k: 'node'; v: Json; p: Path } | { k: 'raise'; e: Raised };
 type Expand = (v: Json, p: Path, out: Item[]) => void;
@@ -184,6 +184,45 @@ export const LOOPS: Record<string, Loop> = {
         at[k] = 0;
       }
     }
+  },
+  // def walk(f): . as $in | if type == "object" then reduce keys_unsorted[] as $key
+  //   ( {}; . + { ($key): ($in[$key] | walk(f)) } ) | f elif type == "array" then map( walk(f) ) | f else f end;
+  // Run by hand, a few JS frames per level of the document instead of the few dozen that the
+  // definition's reduce, object and pipe cost, so it walks documents as deep as maxDepth's ceiling.
+  // Only the outermost `| f` emits downstream; the inner levels' outputs are collected, as the
+  // definition's reduce and map collect them, so errors and breaks surface where 1.6 raises them.
+  'walk/1': (args, input, path, env, emit) => {
+    const f = arg(args, 0);
+    const rebuild = (v: Json): Json => {
+      tick();
+      if (Array.isArray(v)) {
+        const out: Json[] = [];
+        for (const x of v) for (const o of walked(x)) out.push(o);
+        chargeValue(out);
+        return out;
+      }
+      let state: Json = {};
+      for (const key of Object.keys(v as JsonObject)) {
+        const cur = state;
+        state = null; // jq 1.6: an update producing no output leaves null behind
+        for (const o of walked((v as JsonObject)[key] as Json)) {
+          const entry: JsonObject = {};
+          objPut(entry, key, o);
+          state = binop('+', cur, entry);
+        }
+      }
+      return state;
+    };
+    const walked = (v: Json): Json[] => {
+      const out: Json[] = [];
+      ev(f, isObject(v) || Array.isArray(v) ? rebuild(v) : v, null, env, (o) => {
+        out.push(o);
+      });
+      return out;
+    };
+    if (!isObject(input) && !Array.isArray(input)) return ev(f, input, path, env, emit);
+    notPath(path, 'walk of an array or object');
+    ev(f, rebuild(input), null, env, emit);
   },
   // `_nwise(2) | $s[.[0]:.[1]]` on splits' `[0, start, end, ..., $s|length]`.
   '_cut/1': (args, input, path, env, emit) => {

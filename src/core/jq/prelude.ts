@@ -77,7 +77,6 @@ def truncate_stream(stream): . as $n | null | stream | . as $input | if (.[0]|le
 def fromstream(i): foreach i as $item ([null,false,null,false]; if ($item[0]|length) == 0 then [null,false,.[2],.[3]] elif ($item|length) == 1 and ($item[0]|length) < 2 then [null,false,.[0],.[1]] else . end | . as $state | if ($item|length) > 1 and ($item[0]|length) > 0 then [.[0]|setpath(($item|.[0]); ($item|.[1])), true, $state[2], $state[3]] else . end; if ($item[0]|length) == 1 and ($item|length == 1) and .[3] then .[2] else empty end, if ($item[0]|length) == 0 then $item[1] else empty end);
 def tostream: {string:true,number:true,boolean:true,null:true} as $leaf_types | . as $dot | if $leaf_types[$dot|type] or length==0 then [[],$dot] else keys_unsorted as $keys | $keys[-1] as $last| ((# for each key
  $keys[] | . as $key | $dot[$key] | . as $dot | tostream|.[0]|=[$key]+.), [[$last]]) end;
-def walk(f): . as $in | if type == "object" then reduce keys_unsorted[] as $key ( {}; . + { ($key):  ($in[$key] | walk(f)) } ) | f elif type == "array" then map( walk(f) ) | f else f end;
 def match(re; mode): _match_impl(re; mode; false)|.[];
 def match($val): ($val|type) as $vt | if $vt == "string" then match($val; null) elif $vt == "array" and ($val | length) > 1 then match($val[0]; $val[1]) elif $vt == "array" and ($val | length) > 0 then match($val[0]; null) else error( $vt + " not a string or array") end;
 def test(re; mode): _match_impl(re; mode; true);
