@@ -15,7 +15,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { cliCommands, LAZY, lazyPlugin } from './cli-bundles.mjs';
+import { cliCommands, LAZY, lazyPlugin, WRITE_ONLY } from './cli-bundles.mjs';
 
 /** Commands with a bundle of their own: each runs many times a session, as its own process. */
 const HOT = new Set(['hook', 'statusline']);
@@ -66,10 +66,16 @@ export async function pluginFiles() {
       main: 'src/cli/main.ts',
       ...Object.fromEntries(commands.filter(([name]) => HOT.has(name.slice('commands/'.length)))),
       'commands/_rest': 'rest-entry',
-      ...Object.fromEntries(Object.entries(LAZY).map(([from, name]) => [`lazy/${name}`, from])),
+      // What only a write runs stays inline: every command but the hot ones shares _rest, and the
+      // plugin's commands are mostly writes (the compat helpers, the skills' task updates).
+      ...Object.fromEntries(
+        Object.entries(LAZY)
+          .filter(([from]) => !WRITE_ONLY.includes(from))
+          .map(([from, name]) => [`lazy/${name}`, from]),
+      ),
     },
     supported: { 'dynamic-import': false },
-    plugins: [lazyPlugin(), restEntry],
+    plugins: [lazyPlugin({ inline: WRITE_ONLY }), restEntry],
     define: { BATON_VERSION: JSON.stringify(version) },
   });
   const files = {

@@ -23,7 +23,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { cliCommands, LAZY, lazyPlugin } from './cli-bundles.mjs';
+import { cliCommands, LAZY, lazyPlugin, READ_COMMANDS, WRITE_ONLY } from './cli-bundles.mjs';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
 import { switchTo } from './switch-build.mjs';
 
@@ -49,24 +49,29 @@ const common = {
   logLevel: 'warning',
 };
 const commands = cliCommands();
-const lazy = lazyPlugin();
+const isRead = ([name]) => READ_COMMANDS.includes(name.slice('commands/'.length));
+const cjs = {
+  ...common,
+  outdir: out,
+  format: 'cjs',
+  // import() of what stays outside the bundles (node: builtins) becomes a require: bundles run in
+  // a vm.Script (for the code cache), which has no loader for import().
+  supported: { 'dynamic-import': false },
+  define: { BATON_VERSION: JSON.stringify(version) },
+};
 
 await Promise.all([
   build({
-    ...common,
+    ...cjs,
     entryPoints: {
       cli: 'src/cli/main.ts',
-      ...Object.fromEntries(commands),
+      ...Object.fromEntries(commands.filter((command) => !isRead(command))),
       ...Object.fromEntries(Object.entries(LAZY).map(([from, name]) => [`lazy/${name}`, from])),
     },
-    outdir: out,
-    format: 'cjs',
-    // import() of what stays outside the bundles (node: builtins) becomes a require: bundles run in
-    // a vm.Script (for the code cache), which has no loader for import().
-    supported: { 'dynamic-import': false },
-    plugins: [lazy],
-    define: { BATON_VERSION: JSON.stringify(version) },
+    plugins: [lazyPlugin({ inline: WRITE_ONLY })],
   }),
+  // The commands that only read leave what only a write runs to its lazy bundles (WRITE_ONLY).
+  build({ ...cjs, entryPoints: Object.fromEntries(commands.filter(isRead)), plugins: [lazyPlugin()] }),
   build({
     ...common,
     entryPoints: { index: 'src/index.ts' },
