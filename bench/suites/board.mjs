@@ -25,13 +25,13 @@ export default async function board(lib) {
   const claim = lib.timeProcess([node, lib.BATON, 'work', 'claim', 'x', '--as', 'a'], {
     cwd: dir,
     env,
-    before: () => work('reopen', 'x'),
+    before: () => work('reopen', 'x', '--as', 'a'),
   });
   const done = lib.timeProcess([node, lib.BATON, 'work', 'done', 'x', '--as', 'a'], {
     cwd: dir,
     env,
     before: () => {
-      work('reopen', 'x');
+      work('reopen', 'x', '--as', 'a');
       work('claim', 'x', '--as', 'a');
     },
   });
@@ -71,7 +71,7 @@ export default async function board(lib) {
   const wakeups = [];
   const polls = [];
   for (let i = 0; i < WAKEUPS; i++) {
-    work('reopen', 'x');
+    work('reopen', 'x', '--as', 'a');
     work('claim', 'x', '--as', 'a');
     wakeups.push(
       await wakeup(node, [lib.BATON, 'work', 'wait', 'x', '--all', '--timeout', '60'], dir, env, () =>

@@ -151,8 +151,9 @@ export class Board {
     await this.change((board) => model.release(board, id, agent, this.clock(), token), agent);
   }
 
+  /** `writer` is the caller: a live claim is reopened only by its holder. */
   async reopen(id: string, writer?: string): Promise<void> {
-    await this.change((board) => model.reopen(board, id), writer);
+    await this.change((board) => model.reopen(board, id, this.clock(), writer), writer);
   }
 
   /**

@@ -211,9 +211,18 @@ export function release(board: WorkBoard, id: string, agent: string, now: Date, 
   delete item(board, id).claim;
 }
 
-/** Back to open (a blocked item unblocked, a done one to do again); any claim on it ends. */
-export function reopen(board: WorkBoard, id: string): void {
+/**
+ * Back to open (a blocked item unblocked, a done one to do again). A live claim ends only at its
+ * holder's word: reopening another agent's claimed item would lift its reservation under it.
+ */
+export function reopen(board: WorkBoard, id: string, now: Date, agent?: string): void {
   const entry = item(board, id);
+  const claim = liveClaim(entry, now);
+  if (claim && claim.agent !== agent)
+    throw new BatonError(
+      'conflict',
+      `item ${id} is held by ${claim.agent} until ${claim.expires}; nothing was written; only its holder can give it back (release), or wait for the lease to end`,
+    );
   delete entry.claim;
   delete entry.reason;
   delete entry.done_by;

@@ -395,7 +395,7 @@ const list = [
       done: { usage: 'done ID --as AGENT [--token N]', summary: 'finish the item you hold' },
       block: { usage: 'block ID --as AGENT --reason TEXT', summary: 'give the item back as blocked' },
       release: { usage: 'release ID --as AGENT [--token N]', summary: 'give the item back, still open' },
-      reopen: { usage: 'reopen ID', summary: 'open a blocked or done item again' },
+      reopen: { usage: 'reopen ID', summary: 'open a blocked or done item again (a held item: only its holder)' },
       wait: {
         usage: 'wait ID... (--all|--any|--at-least N) --timeout SECONDS [--json]',
         summary: 'block until the items are done: exit 0 met, 1 at the timeout',

@@ -134,6 +134,34 @@ describe('agent identity on the work board', () => {
     assert.equal(ask(main, 'baton work ready').kind, 'allow');
   });
 
+  it("no agent lifts another's claim (and its reservation) by reopening the item; the holder may, and anyone may reopen a done item", (t) => {
+    const p = boardProject();
+    t.after(p.cleanup);
+    p.work(['add', 'api', '--title', 'API', '--paths', 'src/api/**']);
+    assert.equal(p.work(['claim', 'api'], { BATON_AGENT: 'a1', BATON_SESSION: SESSION }).code, 0);
+    const before = p.read(BOARD_KEY);
+    const command = rewritten(
+      p.hook('PreToolUse', {
+        ...subagent('a2'),
+        tool_name: 'Bash',
+        tool_input: { command: 'baton work reopen api' },
+        cwd: p.dir,
+      }),
+    );
+    const refused = runAsHost(p.dir, p.env, command as string);
+    assert.equal(refused.status, 1);
+    assert.match(
+      refused.stderr,
+      /item api is held by a1 until .*; nothing was written; only its holder can give it back/,
+    );
+    assert.equal(p.work(['reopen', 'api']).code, 1, 'nor anyone unnamed');
+    assert.equal(p.read(BOARD_KEY), before);
+    assert.equal(p.work(['reopen', 'api'], { BATON_AGENT: 'a1' }).code, 0);
+    assert.equal(p.work(['claim', 'api'], { BATON_AGENT: 'a1' }).code, 0);
+    assert.equal(p.work(['done', 'api'], { BATON_AGENT: 'a1' }).code, 0);
+    assert.equal(p.work(['reopen', 'api'], { BATON_AGENT: 'a2' }).code, 0);
+  });
+
   it('baton work refuses --as other than BATON_AGENT (exit 5, nothing written), and uses BATON_AGENT without --as', (t) => {
     const p = boardProject();
     t.after(p.cleanup);

@@ -53,7 +53,7 @@ export default async function work(argv: string[], cli: CommandIo): Promise<numb
   if (verb === 'show') return await show(board, ids, json, cli);
   const id = one(ids, verb);
   if (verb === 'reopen') {
-    await board.reopen(id);
+    await board.reopen(id, bound);
     return EXIT.ok;
   }
   const who = agent(bound, verb);
