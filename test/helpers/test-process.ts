@@ -4,9 +4,13 @@
 // is removed. The runner process (the one starting a process per file) is left alone: only the
 // files' processes carry NODE_TEST_CONTEXT.
 import { chmodSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { register } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { madeTempDirs } from './fixtures.js';
+
+// The dashboard's page files are imported as text (inlined by esbuild); in process too.
+register('./text-imports.mjs', import.meta.url);
 
 const link = process.env.BATON_TEST_TMP_LINK;
 if (process.env.NODE_TEST_CONTEXT && link) ownTempFolder(link);
