@@ -86,19 +86,27 @@ export default async function serve(lib) {
     all.sort((a, b) => a - b);
     agent.destroy();
 
-    const time = (argv, input, extra = {}) => lib.timeProcess(argv, { cwd: dir, env: { ...env, ...extra }, input });
-    const gateAllow = time(['bash', gate], allow);
-    const gateDeny = time(['bash', gate], deny);
     const wrapper = join(lib.ROOT, 'plugin', 'bin', 'baton');
-    const client = time(['sh', wrapper, 'hook', 'PreToolUse'], deny, { CLAUDE_PROJECT_DIR: dir });
-    const inProcess = time(['sh', wrapper, 'hook', 'PreToolUse'], deny, {
-      CLAUDE_PROJECT_DIR: dir,
-      BATON_SERVE_SKIP: '1',
-    });
     // What believing only a signed answer costs the client: the check as serve-client.bash runs it.
     const signed = `${'k'.repeat(43)}\x1e/hooks/PreToolUse?client=sh&nonce=${'0'.repeat(32)}\x1e${deny}\x1e\x1e\x1e0\x1e${'k'.repeat(43)}`;
-    const check = time(['bash', '-c', 'sum=$(sha256sum <<<"$0"); [ "${sum%% *}" != x ]', signed]);
-    const bare = time(['bash', '-c', ':']);
+    // Side by side, in shuffled turns, with CPU time: on a loaded machine the wall time is mostly waiting.
+    const t = lib.timeInterleaved(
+      {
+        gateAllow: { argv: ['bash', gate], input: allow },
+        gateDeny: { argv: ['bash', gate], input: deny },
+        client: { argv: ['sh', wrapper, 'hook', 'PreToolUse'], input: deny, env: { ...env, CLAUDE_PROJECT_DIR: dir } },
+        inProcess: {
+          argv: ['sh', wrapper, 'hook', 'PreToolUse'],
+          input: deny,
+          env: { ...env, CLAUDE_PROJECT_DIR: dir, BATON_SERVE_SKIP: '1' },
+        },
+        check: { argv: ['bash', '-c', 'sum=$(sha256sum <<<"$0"); [ "${sum%% *}" != x ]', signed] },
+        bare: { argv: ['bash', '-c', ':'] },
+      },
+      { cwd: dir, env },
+    );
+    const gateAllow = t.gateAllow.ms;
+    const gateDeny = t.gateDeny.ms;
 
     const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
     const cpu = () => {
@@ -133,17 +141,19 @@ export default async function serve(lib) {
       },
       {
         name: 'serve: client hook (sh + bash /dev/tcp, signed), denied',
-        baton: client,
+        baton: t.client.ms,
         reference: gateDeny,
+        cpu: [t.client.cpu, t.gateDeny.cpu],
         unit: 'ms',
-        note: `plugin/bin/baton with a server; without: ${inProcess.toFixed(1)} ms (Node starts)`,
+        note: `plugin/bin/baton with a server; without: ${t.inProcess.ms.toFixed(1)} ms, CPU ${t.inProcess.cpu?.toFixed(1)} ms (Node starts)`,
       },
       {
         name: "serve: the client's tag check (bash + one sha256sum)",
-        baton: check,
-        reference: bare,
+        baton: t.check.ms,
+        reference: t.bare.ms,
+        cpu: [t.check.cpu, t.bare.cpu],
         unit: 'ms',
-        note: `ref = bash alone; the check costs ${(check - bare).toFixed(1)} ms per hook`,
+        note: 'ref = bash alone: the difference is what the check costs per hook',
       },
       {
         name: 'serve: server memory (RSS) after these rows',
