@@ -78,6 +78,8 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   let inFlight = 0;
   /** Hooks and status lines answered: /health says it, so a client (and a test) can tell the server did the work. */
   let answered = 0;
+  /** Of those, status lines: a test of a real session tells the server drew it. */
+  let statuslines = 0;
   let stopping = false;
   let markStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (markStopped = resolve));
@@ -177,6 +179,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
       const { runStatusline } = await import('../harness/statusline/statusline.js');
       const line = await runStatusline({ stdin, env: options.env, cwd: options.cwd });
       answered++;
+      statuslines++;
       return answer(res, { stdout: line, stderr: '', code: 0 }, url.searchParams.get('client') === 'sh');
     }
     if (url.pathname === '/mcp') {
@@ -192,7 +195,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         res,
         200,
         'application/json',
-        `${JSON.stringify({ version: options.version, pid: process.pid, answered, kept: keptReadCounts() })}\n`,
+        `${JSON.stringify({ version: options.version, pid: process.pid, answered, statuslines, kept: keptReadCounts() })}\n`,
       );
     }
     if (req.method === 'POST' && url.pathname === '/shutdown') {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -400,6 +400,91 @@ test(
     const judge = (file: string) => denials.find((line) => line.includes(file))?.match(/pid=(\d+)/)?.[1];
     assert.equal(judge(first), String(serverPid), readFileSync(log, 'utf8'));
     assert.ok(judge(second) !== undefined && judge(second) !== String(serverPid), readFileSync(log, 'utf8'));
+  },
+);
+
+/**
+ * The interactive UI under a pseudo-terminal (Python's pty: the status line runs only there, not
+ * under -p), read until every needle has been drawn; then the session is killed. Prints what the
+ * terminal showed.
+ */
+const PTY_DRIVER = String.raw`
+import os, pty, signal, sys
+needles = [n.encode() for n in sys.argv[1].split('|')]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+seen = b''
+while not all(n in seen for n in needles):
+    try:
+        data = os.read(fd, 65536)
+    except OSError:
+        break
+    if not data:
+        break
+    seen += data
+os.kill(pid, signal.SIGKILL)
+sys.stdout.buffer.write(seen)
+sys.exit(0 if all(n in seen for n in needles) else 1)
+`;
+
+test(
+  'baton serve: the status line draws in an interactive session, drawn by the server through the plugin wrapper',
+  { timeout: 120_000 },
+  async (t) => {
+    const p = eneoProject();
+    const serveFile = join(p.project, '.baton', 'serve.json');
+    const served = () => JSON.parse(readFileSync(serveFile, 'utf8')) as { url: string; pid: number; token: string };
+    t.after(() => {
+      try {
+        process.kill(served().pid, 'SIGKILL');
+      } catch {
+        // gone already, or never started
+      }
+    });
+    t.after(p.cleanup);
+    // The interactive UI asks once about a key from the environment; the model is never called.
+    writeFileSync(
+      join(p.home, '.claude.json'),
+      JSON.stringify({
+        hasCompletedOnboarding: true,
+        customApiKeyResponses: { approved: ['sk-test'], rejected: [] },
+        projects: { [p.project]: { hasTrustDialogAccepted: true } },
+      }),
+    );
+    // The status line command baton install writes for the plugin: the wrapper, which asks the server.
+    mkdirSync(join(p.project, '.claude'), { recursive: true });
+    writeFileSync(
+      join(p.project, '.claude', 'settings.json'),
+      JSON.stringify({ statusLine: { type: 'command', command: `${join(PLUGIN, 'bin', 'baton')} statusline` } }),
+    );
+    const env = {
+      ...claudeEnv(p.home),
+      BATON_SERVE: '1',
+      TERM: 'xterm-256color',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    };
+    // Started before the session (docs/serve.md: `baton serve --detach` in the project), so the
+    // first line is already the server's: the UI draws it once at start and again only on changes.
+    const started = baton(['serve', '--detach'], { cwd: p.project, baseEnv: env });
+    assert.equal(started.code, 0, started.stderr);
+    const run = await new Promise<{ code: number | null; screen: string }>((resolve) => {
+      const child = spawn('python3', ['-c', PTY_DRIVER, 'demo|GREEN', CLAUDE, '--plugin-dir', PLUGIN], {
+        cwd: p.project,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let screen = '';
+      child.stdout.on('data', (chunk) => (screen += chunk));
+      child.on('close', (code) => resolve({ code, screen }));
+    });
+    assert.equal(run.code, 0, `the status line never drew:\n${run.screen}`);
+    // The line the server drew: the task's slug and its phase, in the status line's colours.
+    assert.match(run.screen, /demo.{0,60}GREEN/);
+    const { url, token } = served();
+    const health = await fetch(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } });
+    const drawn = ((await health.json()) as { statuslines: number }).statuslines;
+    assert.ok(drawn >= 1, `the server drew ${drawn} status lines`);
   },
 );
 
