@@ -227,6 +227,34 @@ describe('agent identity on the work board', () => {
     );
   });
 
+  it("a goal profile's project (orchestrate) with a board: reservations hold, SubagentStop and SessionEnd end claims", (t) => {
+    const p = eneoProject({}, { profile: 'orchestrate' });
+    t.after(p.cleanup);
+    const work = (args: string[], env: Record<string, string> = {}) =>
+      baton(['work', ...args], { cwd: p.dir, env: { ...p.env, ...env } });
+    work(['add', 'api', '--title', 'API', '--paths', 'src/api/**']);
+    work(['add', 'ui', '--title', 'UI']);
+    assert.equal(work(['claim', 'api'], { BATON_AGENT: 'a1', BATON_SESSION: SESSION }).code, 0);
+    assert.equal(work(['claim', 'ui'], { BATON_AGENT: 'main', BATON_SESSION: SESSION }).code, 0);
+    const write = (agent: string) =>
+      decision(
+        p.hook('PreToolUse', {
+          ...subagent(agent),
+          tool_name: 'Write',
+          tool_input: { file_path: join(p.dir, 'src/api/x.ts'), content: '' },
+        }),
+      );
+    assert.equal(write('a2').kind, 'deny');
+    assert.match(write('a2').reason, /held by a1/);
+    assert.equal(write('a1').kind, 'allow');
+    assert.match(p.hook('SubagentStart', subagent('a2')).stdout, /you are agent a2\./);
+    p.hook('SubagentStop', { ...subagent('a1'), last_assistant_message: 'done' });
+    assert.equal(write('a2').kind, 'allow');
+    const end = p.hook('SessionEnd', { session_id: SESSION, reason: 'clear' });
+    assert.equal(end.code, 0, end.stderr);
+    assert.deepEqual(JSON.parse(work(['ready', '--json']).stdout), ['api', 'ui']);
+  });
+
   it('no board, no config: the board hooks stay silent and write nothing', (t) => {
     const p = boardProject();
     t.after(p.cleanup);

@@ -15,6 +15,7 @@ import type { HookRun } from './pipeline.js';
 import { parsePayload } from './stdin.js';
 import type { HostAdapter, Rendered } from './types.js';
 import { projectContext } from '../../project/project-context.js';
+import { defaultRoot } from '../../project/root.js';
 import { profileNamed, type Profile } from '../../project/profiles/registry.js';
 
 export interface HookCall {
@@ -73,7 +74,8 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
     return IGNORED_EVENTS.has(call.event) ? SILENT : unknownEvent(call.event, host as HostName, adapter, call);
   const flagged = profileNamed(call.profile);
   // Goal hooks need no config file: decided before one is looked for.
-  if (flagged?.kind === 'goal') return goal(flagged, canonical, adapter, call, call.profile as string);
+  if (flagged?.kind === 'goal')
+    return goalAndBoard(flagged, canonical, adapter, call, call.profile as string, defaultRoot(call.cwd, call.env));
   const { data, garbage } = parsePayload(call.payload);
   // Cursor names its workspace in the payload; BATON_ROOT / CLAUDE_PROJECT_DIR still win.
   const roots = data.workspace_roots;
@@ -88,7 +90,7 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
   const board = BOARD_EVENTS.has(canonical) && boardMayExist(root, config, call.env);
   if (file.state === 'missing' && profile === undefined && !board) return SILENT;
   const front = profileNamed(profile) ?? CONFIG_ONLY;
-  if (front.kind === 'goal') return goal(front, canonical, adapter, call, profile as string);
+  if (front.kind === 'goal') return goalAndBoard(front, canonical, adapter, call, profile as string, root);
   const handled = new Set([...front.events, ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical) && !board) return SILENT;
   const { runHook } = await import('./harness-handlers.js');
@@ -106,6 +108,41 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
     ...(profile !== undefined ? { profile } : {}),
     ...(file.state === 'invalid' ? { configError: file.error } : {}),
   });
+}
+
+/**
+ * A goal profile's project may have a work board too: its events run the board's handlers (the
+ * harness pipeline with no rules of its own: reservations, identity, claims ending) besides the goal
+ * hooks. An event both handle (SessionEnd) answers with the goal hooks' answer.
+ */
+async function goalAndBoard(
+  front: Pick<Profile, 'events' | 'active'>,
+  canonical: EventName,
+  adapter: HostAdapter,
+  call: HookCall,
+  profile: string,
+  root: string,
+): Promise<Rendered> {
+  if (!BOARD_EVENTS.has(canonical) || !boardMayExist(root, {}, call.env))
+    return goal(front, canonical, adapter, call, profile);
+  const { data, garbage } = parsePayload(call.payload);
+  const { runHook } = await import('./harness-handlers.js');
+  const board = () =>
+    runHook({
+      adapter,
+      hostEvent: call.event,
+      raw: data,
+      garbage,
+      config: {},
+      root,
+      cwd: call.cwd,
+      env: call.env,
+      ...(call.script ? { script: call.script } : {}),
+    });
+  if (!front.events.includes(canonical)) return board();
+  const answer = await goal(front, canonical, adapter, call, profile);
+  await board();
+  return answer;
 }
 
 /** The goal hooks: the common case, no active goal, costs one stat. Silent whatever happens. */
