@@ -93,11 +93,11 @@ phases:
     outputs: [backend_code]
 `;
 
-/** Takes phase 0-requirements of run `r` through start and done as the pm: the PRD as its output, its log as evidence. */
-export function finishRequirements(dir: string, extra: string[] = []): void {
-  const start = baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], dir);
+/** Takes phase 0-requirements of run `r` through start and done as the pm (in-process): the PRD as its output, its log as evidence. */
+export async function finishRequirements(dir: string, extra: string[] = []): Promise<void> {
+  const start = await batonInProcess(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], dir);
   if (start.code !== 0) throw new Error(`phase start failed: ${start.stderr}`);
-  const done = baton(
+  const done = await batonInProcess(
     [
       'phase',
       'done',

@@ -3,18 +3,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baton, CONTRACT_YAML, finishRequirements, project, snapshot, state } from './helpers.js';
+import { batonInProcess as baton, CONTRACT_YAML, finishRequirements, project, snapshot, state } from './helpers.js';
 import { messageLines } from '../helpers/cli.js';
 
 describe('baton phase: entries, state machine, contracts, inputs', () => {
-  it('start then done records agent, status, outputs, evidence, work items and times', (t) => {
+  it('start then done records agent, status, outputs, evidence, work items and times', async (t) => {
     const p = project();
     t.after(p.cleanup);
-    baton(['run', 'init', 'r'], p.dir);
-    const started = baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
+    await baton(['run', 'init', 'r'], p.dir);
+    const started = await baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
     assert.deepEqual([started.code, started.stdout, started.stderr], [0, '', '']);
     assert.equal(state(p.dir, 'r').phases['0-requirements'].status, 'in_progress');
-    const done = baton(
+    const done = await baton(
       [
         'phase',
         'done',
@@ -59,12 +59,12 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     assert.equal(state(p.dir, 'r').prd_document, undefined, 'outputs stay in the phase without --promote');
   });
 
-  it('--json types outputs and --promote also sets them at the top level', (t) => {
+  it('--json types outputs and --promote also sets them at the top level', async (t) => {
     const p = project();
     t.after(p.cleanup);
-    baton(['run', 'init', 'r'], p.dir);
-    baton(['phase', 'start', 'r', '5-verification', '--agent', 'architect'], p.dir);
-    const done = baton(
+    await baton(['run', 'init', 'r'], p.dir);
+    await baton(['phase', 'start', 'r', '5-verification', '--agent', 'architect'], p.dir);
+    const done = await baton(
       [
         'phase',
         'done',
@@ -83,35 +83,35 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     const doc = state(p.dir, 'r');
     assert.deepEqual(doc.phases['5-verification'].outputs, { gate: 'pass', checks: 12 });
     assert.deepEqual([doc.gate, doc.checks], ['pass', 12]);
-    assert.equal(baton(['run', 'get', 'r', 'phases.5-verification.outputs.gate'], p.dir).stdout, 'pass\n');
-    assert.equal(baton(['phase', 'get', 'r', '5-verification', 'outputs.checks'], p.dir).stdout, '12\n');
-    assert.equal(JSON.parse(baton(['phase', 'get', 'r', '5-verification'], p.dir).stdout).agent, 'architect');
+    assert.equal((await baton(['run', 'get', 'r', 'phases.5-verification.outputs.gate'], p.dir)).stdout, 'pass\n');
+    assert.equal((await baton(['phase', 'get', 'r', '5-verification', 'outputs.checks'], p.dir)).stdout, '12\n');
+    assert.equal(JSON.parse((await baton(['phase', 'get', 'r', '5-verification'], p.dir)).stdout).agent, 'architect');
   });
 
-  it('--also FIELD mirrors the evidence into a top-level list, as `append S phase-N-evidence` did', (t) => {
+  it('--also FIELD mirrors the evidence into a top-level list, as `append S phase-N-evidence` did', async (t) => {
     const p = project();
     t.after(p.cleanup);
-    baton(['run', 'init', 'r'], p.dir);
-    baton(['run', 'append', 'r', 'phase-2-evidence', '.ai_log/old.md'], p.dir);
-    baton(['run', 'set', 'r', 'flat', 'text'], p.dir);
-    baton(['phase', 'start', 'r', '2-build', '--agent', 'backend'], p.dir);
+    await baton(['run', 'init', 'r'], p.dir);
+    await baton(['run', 'append', 'r', 'phase-2-evidence', '.ai_log/old.md'], p.dir);
+    await baton(['run', 'set', 'r', 'flat', 'text'], p.dir);
+    await baton(['phase', 'start', 'r', '2-build', '--agent', 'backend'], p.dir);
     const before = snapshot(p.dir);
     for (const [also, code, message] of [
       ['flat', 1, /field flat is not a list/],
       ['phases', 2, /--also/],
       ['bad key', 2, /--also/],
     ] as const) {
-      const r = baton(['phase', 'done', 'r', '2-build', '--evidence', '.ai_log/a.log', '--also', also], p.dir);
+      const r = await baton(['phase', 'done', 'r', '2-build', '--evidence', '.ai_log/a.log', '--also', also], p.dir);
       assert.deepEqual([r.code, messageLines(r.stderr).length], [code, 1], r.stderr);
       assert.match(r.stderr, message);
     }
     assert.equal(
-      baton(['phase', 'done', 'r', '2-build', '--also', 'phase-2-evidence'], p.dir).code,
+      (await baton(['phase', 'done', 'r', '2-build', '--also', 'phase-2-evidence'], p.dir)).code,
       2,
       '--also without --evidence',
     );
     assert.deepEqual(snapshot(p.dir), before);
-    const done = baton(
+    const done = await baton(
       [
         'phase',
         'done',
@@ -129,31 +129,31 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     assert.deepEqual(state(p.dir, 'r')['phase-2-evidence'], ['.ai_log/old.md', '.ai_log/a.log', '.ai_log/b.log']);
     assert.deepEqual(state(p.dir, 'r').phases['2-build'].evidence, ['.ai_log/a.log', '.ai_log/b.log']);
     assert.equal(
-      baton(['run', 'get', 'r', 'phase-2-evidence'], p.dir).stdout,
+      (await baton(['run', 'get', 'r', 'phase-2-evidence'], p.dir)).stdout,
       '[\n  ".ai_log/old.md",\n  ".ai_log/a.log",\n  ".ai_log/b.log"\n]\n',
     );
   });
 
-  it('only todo -> in_progress -> done is allowed; --rerun reopens a done phase', (t) => {
+  it('only todo -> in_progress -> done is allowed; --rerun reopens a done phase', async (t) => {
     const p = project();
     t.after(p.cleanup);
-    baton(['run', 'init', 'r'], p.dir);
-    const early = baton(['phase', 'done', 'r', '1-design'], p.dir);
+    await baton(['run', 'init', 'r'], p.dir);
+    const early = await baton(['phase', 'done', 'r', '1-design'], p.dir);
     assert.equal(early.code, 1);
     assert.match(early.stderr, /^baton phase: phase 1-design is todo and cannot move to done .*start it first/);
-    baton(['phase', 'start', 'r', '1-design', '--agent', 'd'], p.dir);
-    const twice = baton(['phase', 'start', 'r', '1-design', '--agent', 'd'], p.dir);
+    await baton(['phase', 'start', 'r', '1-design', '--agent', 'd'], p.dir);
+    const twice = await baton(['phase', 'start', 'r', '1-design', '--agent', 'd'], p.dir);
     assert.deepEqual([twice.code, /is in_progress and cannot move to in_progress/.test(twice.stderr)], [1, true]);
-    baton(['phase', 'done', 'r', '1-design', '--evidence', '.ai_log/x.md'], p.dir);
+    await baton(['phase', 'done', 'r', '1-design', '--evidence', '.ai_log/x.md'], p.dir);
     const before = snapshot(p.dir);
     for (const args of [
       ['done', 'r', '1-design'],
       ['start', 'r', '1-design', '--agent', 'd'],
     ]) {
-      assert.equal(baton(['phase', ...args], p.dir).code, 1, args.join(' '));
+      assert.equal((await baton(['phase', ...args], p.dir)).code, 1, args.join(' '));
     }
     assert.deepEqual(snapshot(p.dir), before, 'refused transitions write nothing');
-    assert.equal(baton(['phase', 'start', 'r', '1-design', '--agent', 'd2', '--rerun'], p.dir).code, 0);
+    assert.equal((await baton(['phase', 'start', 'r', '1-design', '--agent', 'd2', '--rerun'], p.dir)).code, 0);
     const entry = state(p.dir, 'r').phases['1-design'];
     assert.deepEqual(
       [entry.status, entry.agent, entry.finished_at, entry.evidence],
@@ -161,17 +161,17 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
     );
   });
 
-  it('bad phase keys, statuses, outputs and paths are usage errors (exit 2) that write nothing', (t) => {
+  it('bad phase keys, statuses, outputs and paths are usage errors (exit 2) that write nothing', async (t) => {
     const p = project();
     t.after(p.cleanup);
     // Symlinks out of the project are refused like `..`: a file and a folder (the file not written yet).
     const outside = mkdtempSync(join(tmpdir(), 'baton-outside-'));
     t.after(() => rmSync(outside, { recursive: true, force: true }));
     writeFileSync(join(outside, 'secret.log'), 'x');
-    baton(['run', 'init', 'r'], p.dir);
+    await baton(['run', 'init', 'r'], p.dir);
     symlinkSync(join(outside, 'secret.log'), join(p.dir, '.ai_log', 'out-link.log'));
     symlinkSync(outside, join(p.dir, '.ai_log', 'out-dir'));
-    baton(['phase', 'start', 'r', '0-a', '--agent', 'x'], p.dir);
+    await baton(['phase', 'start', 'r', '0-a', '--agent', 'x'], p.dir);
     const before = snapshot(p.dir);
     const cases = [
       ['start', 'r', 'Design', '--agent', 'x'],
@@ -191,18 +191,18 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
       ['get', 'r'],
     ];
     for (const args of cases) {
-      const r = baton(['phase', ...args], p.dir);
+      const r = await baton(['phase', ...args], p.dir);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(messageLines(r.stderr).length, 1, r.stderr);
     }
     assert.deepEqual(snapshot(p.dir), before);
-    assert.equal(baton(['phase', 'get', 'r', '9-none'], p.dir).code, 1);
+    assert.equal((await baton(['phase', 'get', 'r', '9-none'], p.dir)).code, 1);
   });
 
-  it('a YAML contract creates todo phases in order and `phase inputs` resolves keys and evidence paths', (t) => {
+  it('a YAML contract creates todo phases in order and `phase inputs` resolves keys and evidence paths', async (t) => {
     const p = project({ 'workflow.yaml': CONTRACT_YAML });
     t.after(p.cleanup);
-    assert.equal(baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir).code, 0);
+    assert.equal((await baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir)).code, 0);
     const doc = state(p.dir, 'r');
     assert.deepEqual(Object.keys(doc.phases), ['0-requirements', '1-design', '2-build']);
     assert.deepEqual(doc.phases['1-design'], {
@@ -218,14 +218,14 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
       inputs: ['prd_document', 'design_spec'],
       outputs: ['backend_code'],
     });
-    baton(['run', 'set', 'r', 'user_request', 'Gate the member blog'], p.dir);
-    const first = baton(['phase', 'inputs', 'r', '0-requirements'], p.dir);
+    await baton(['run', 'set', 'r', 'user_request', 'Gate the member blog'], p.dir);
+    const first = await baton(['phase', 'inputs', 'r', '0-requirements'], p.dir);
     assert.deepEqual(
       [first.code, first.stdout],
       [0, 'inputs of 0-requirements (agent pm):\n  user_request = Gate the member blog  (run variable)\n'],
     );
-    finishRequirements(p.dir);
-    const build = baton(['phase', 'inputs', '.ai_log/session-r.json', '2-build'], p.dir);
+    await finishRequirements(p.dir);
+    const build = await baton(['phase', 'inputs', '.ai_log/session-r.json', '2-build'], p.dir);
     assert.equal(build.code, 1, 'an input is missing');
     assert.equal(
       build.stdout,
@@ -238,31 +238,31 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
         '',
       ].join('\n'),
     );
-    const none = baton(['phase', 'inputs', 'r', '7-other'], p.dir);
+    const none = await baton(['phase', 'inputs', 'r', '7-other'], p.dir);
     // A phase outside the contract is a usage error, as for phase start and done (exit 2).
     assert.deepEqual([none.code, /not in the contract/.test(none.stderr)], [2, true]);
   });
 
-  it("a phase the run's workflow does not have is refused (exit 2, naming the workflow's phases), nothing written", (t) => {
+  it("a phase the run's workflow does not have is refused (exit 2, naming the workflow's phases), nothing written", async (t) => {
     const p = project({ 'workflow.yaml': CONTRACT_YAML });
     t.after(p.cleanup);
-    assert.equal(baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir).code, 0);
+    assert.equal((await baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir)).code, 0);
     const before = snapshot(p.dir);
     for (const args of [
       ['phase', 'start', 'r', '3-deploy', '--agent', 'ops'],
       ['phase', 'done', 'r', '3-deploy', '--output', 'url=x'],
     ]) {
-      const refused = baton(args, p.dir);
+      const refused = await baton(args, p.dir);
       assert.equal(refused.code, 2, refused.stderr);
       assert.deepEqual(messageLines(refused.stderr), [
         "baton phase: phase 3-deploy is not in this run's workflow (workflow.yaml), whose phases are 0-requirements, 1-design, 2-build; use one of them",
       ]);
     }
     assert.deepEqual(snapshot(p.dir), before);
-    assert.equal(baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir).code, 0);
+    assert.equal((await baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir)).code, 0);
   });
 
-  it('a JSON contract in map form works; bad contract files exit 2 and write nothing', (t) => {
+  it('a JSON contract in map form works; bad contract files exit 2 and write nothing', async (t) => {
     const p = project({
       'ok.json': JSON.stringify({ phases: { '0-plan': { agent: 'a', output: 'plan' }, '1-do': { input: ['plan'] } } }),
       'broken.json': '{"phases": [',
@@ -272,12 +272,12 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
       'dup.yaml': 'phases:\n  - phase: 0-a\n  - phase: 0-a\n',
     });
     t.after(p.cleanup);
-    assert.equal(baton(['run', 'init', 'j', '--contract', 'ok.json'], p.dir).code, 0);
+    assert.equal((await baton(['run', 'init', 'j', '--contract', 'ok.json'], p.dir)).code, 0);
     assert.deepEqual(state(p.dir, 'j').contract.phases, [
       { phase: '0-plan', agent: 'a', inputs: [], outputs: ['plan'] },
       { phase: '1-do', inputs: ['plan'], outputs: [] },
     ]);
-    baton(['run', 'init', 'keep'], p.dir);
+    await baton(['run', 'init', 'keep'], p.dir);
     const before = snapshot(p.dir);
     for (const [file, why] of [
       ['broken.json', /not valid JSON/],
@@ -287,7 +287,7 @@ describe('baton phase: entries, state machine, contracts, inputs', () => {
       ['dup.yaml', /listed twice/],
       ['missing.yaml', /cannot be read/],
     ] as const) {
-      const r = baton(['run', 'init', 'keep', '--contract', file], p.dir);
+      const r = await baton(['run', 'init', 'keep', '--contract', file], p.dir);
       assert.equal(r.code, 2, file);
       assert.match(r.stderr, why);
       assert.equal(messageLines(r.stderr).length, 1);

@@ -3,22 +3,22 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baton, CONTRACT_YAML, finishRequirements, project, snapshot, state } from './helpers.js';
+import { batonInProcess as baton, CONTRACT_YAML, finishRequirements, project, snapshot, state } from './helpers.js';
 
 describe('baton gate and baton run show', () => {
-  it('passes only when the phase is done, contract outputs are present and every path is a real file', (t) => {
+  it('passes only when the phase is done, contract outputs are present and every path is a real file', async (t) => {
     const p = project({
       'workflow.yaml': CONTRACT_YAML,
       'docs/prd/x.md': '# PRD\n',
       '.ai_log/phase-0-pm-prd.md': 'log\n',
     });
     t.after(p.cleanup);
-    baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir);
-    const notDone = baton(['gate', 'r', '0-requirements'], p.dir);
+    await baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir);
+    const notDone = await baton(['gate', 'r', '0-requirements'], p.dir);
     assert.equal(notDone.code, 1);
     assert.match(notDone.stdout, /MISSING status +0-requirements +todo/);
-    finishRequirements(p.dir, ['--work-item', 'docs/prd/x.md']);
-    const pass = baton(['gate', 'r', '0-requirements'], p.dir);
+    await finishRequirements(p.dir, ['--work-item', 'docs/prd/x.md']);
+    const pass = await baton(['gate', 'r', '0-requirements'], p.dir);
     assert.equal(pass.code, 0, pass.stdout);
     assert.equal(
       pass.stdout,
@@ -34,12 +34,12 @@ describe('baton gate and baton run show', () => {
     assert.equal(state(p.dir, 'r').phases['0-requirements'].gate.result, 'pass');
   });
 
-  it('fails on a missing contract output, a missing or empty evidence file, and no evidence at all', (t) => {
+  it('fails on a missing contract output, a missing or empty evidence file, and no evidence at all', async (t) => {
     const p = project({ 'workflow.yaml': CONTRACT_YAML, '.ai_log/empty.log': '', '.ai_log/real.log': 'x' });
     t.after(p.cleanup);
-    baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir);
-    baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir);
-    baton(
+    await baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir);
+    await baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir);
+    await baton(
       [
         'phase',
         'done',
@@ -56,7 +56,7 @@ describe('baton gate and baton run show', () => {
       ],
       p.dir,
     );
-    const fail = baton(['gate', 'r', '1-design'], p.dir);
+    const fail = await baton(['gate', 'r', '1-design'], p.dir);
     assert.equal(fail.code, 1);
     assert.match(fail.stdout, /MISSING output +design_spec +missing \(the contract requires it\)/);
     assert.match(fail.stdout, /ok +evidence +\.ai_log\/real\.log +exists/);
@@ -68,9 +68,9 @@ describe('baton gate and baton run show', () => {
       [gate.result, gate.missing],
       ['fail', ['output design_spec', 'evidence .ai_log/empty.log', 'evidence .ai_log/gone.log']],
     );
-    baton(['phase', 'start', 'r', '2-build', '--agent', 'b'], p.dir);
-    baton(['phase', 'done', 'r', '2-build', '--output', 'backend_code=.ai_log/real.log'], p.dir);
-    const bare = baton(['gate', 'r', '2-build', '--json'], p.dir);
+    await baton(['phase', 'start', 'r', '2-build', '--agent', 'b'], p.dir);
+    await baton(['phase', 'done', 'r', '2-build', '--output', 'backend_code=.ai_log/real.log'], p.dir);
+    const bare = await baton(['gate', 'r', '2-build', '--json'], p.dir);
     assert.equal(bare.code, 1);
     assert.deepEqual(
       JSON.parse(bare.stdout)
@@ -80,15 +80,15 @@ describe('baton gate and baton run show', () => {
     );
   });
 
-  it('the gate follows files, not claims: a symlink out of the project or a hand-edited outside path fails', (t) => {
+  it('the gate follows files, not claims: a symlink out of the project or a hand-edited outside path fails', async (t) => {
     const p = project({ '.ai_log/in.log': 'x' });
     t.after(p.cleanup);
     const outside = join(tmpdir(), `baton-outside-${process.pid}.log`);
     writeFileSync(outside, 'secret');
     t.after(() => rmSync(outside, { force: true }));
-    baton(['run', 'init', 'r'], p.dir);
-    baton(['phase', 'start', 'r', '0-a', '--agent', 'x'], p.dir);
-    baton(['phase', 'done', 'r', '0-a', '--evidence', '.ai_log/in.log', '--evidence', '.ai_log/link.log'], p.dir);
+    await baton(['run', 'init', 'r'], p.dir);
+    await baton(['phase', 'start', 'r', '0-a', '--agent', 'x'], p.dir);
+    await baton(['phase', 'done', 'r', '0-a', '--evidence', '.ai_log/in.log', '--evidence', '.ai_log/link.log'], p.dir);
     // `phase done` refuses a symlink out; one made after it is caught by the gate, which reads files.
     symlinkSync(outside, join(p.dir, '.ai_log', 'link.log'));
     // An agent that edits the file by hand cannot smuggle in an outside path either.
@@ -96,42 +96,42 @@ describe('baton gate and baton run show', () => {
     const doc = state(p.dir, 'r');
     doc.phases['0-a'].work_items = ['../../etc/hostname'];
     writeFileSync(file, JSON.stringify(doc));
-    const r = baton(['gate', 'r', '0-a'], p.dir);
+    const r = await baton(['gate', 'r', '0-a'], p.dir);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /MISSING evidence +\.ai_log\/link\.log +outside the project/);
     assert.match(r.stdout, /MISSING work_item +\.\.\/\.\.\/etc\/hostname +outside the project/);
     assert.match(r.stdout, /ok +evidence +\.ai_log\/in\.log/);
   });
 
-  it('bad input: unknown run exits 1, bad label or phase key exits 2', (t) => {
+  it('bad input: unknown run exits 1, bad label or phase key exits 2', async (t) => {
     const p = project();
     t.after(p.cleanup);
-    assert.equal(baton(['gate', 'nope', '0-a'], p.dir).code, 1);
-    assert.equal(baton(['gate', 'a/b', '0-a'], p.dir).code, 2);
-    assert.equal(baton(['gate', 'ok', 'A'], p.dir).code, 2);
-    assert.equal(baton(['gate', 'ok'], p.dir).code, 2);
-    baton(['run', 'init', 'ok'], p.dir);
+    assert.equal((await baton(['gate', 'nope', '0-a'], p.dir)).code, 1);
+    assert.equal((await baton(['gate', 'a/b', '0-a'], p.dir)).code, 2);
+    assert.equal((await baton(['gate', 'ok', 'A'], p.dir)).code, 2);
+    assert.equal((await baton(['gate', 'ok'], p.dir)).code, 2);
+    await baton(['run', 'init', 'ok'], p.dir);
     const before = snapshot(p.dir);
-    const none = baton(['gate', 'ok', '5-none'], p.dir);
+    const none = await baton(['gate', 'ok', '5-none'], p.dir);
     assert.deepEqual([none.code, /MISSING status +5-none +no such phase/.test(none.stdout)], [1, true]);
     assert.deepEqual(snapshot(p.dir), before, 'a gate on an unknown phase records nothing');
   });
 
-  it('run show lists phases in contract order with status, agent, duration, outputs, evidence and gate', (t) => {
+  it('run show lists phases in contract order with status, agent, duration, outputs, evidence and gate', async (t) => {
     const p = project({ 'workflow.yaml': CONTRACT_YAML, 'docs/prd/x.md': 'x', '.ai_log/p0.md': 'x' });
     t.after(p.cleanup);
-    baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir);
-    baton(['run', 'set', 'r', 'user_request', 'Gate the blog'], p.dir);
-    baton(['run', 'set', 'r', 'big', 'y'.repeat(300)], p.dir);
-    baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
-    baton(
+    await baton(['run', 'init', 'r', '--contract', 'workflow.yaml'], p.dir);
+    await baton(['run', 'set', 'r', 'user_request', 'Gate the blog'], p.dir);
+    await baton(['run', 'set', 'r', 'big', 'y'.repeat(300)], p.dir);
+    await baton(['phase', 'start', 'r', '0-requirements', '--agent', 'pm'], p.dir);
+    await baton(
       ['phase', 'done', 'r', '0-requirements', '--output', 'prd_document=docs/prd/x.md', '--evidence', '.ai_log/p0.md'],
       p.dir,
     );
-    baton(['gate', 'r', '0-requirements'], p.dir);
-    baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir);
+    await baton(['gate', 'r', '0-requirements'], p.dir);
+    await baton(['phase', 'start', 'r', '1-design', '--agent', 'designer'], p.dir);
     mkdirSync(join(p.dir, 'sub'));
-    const show = baton(['run', 'show', 'r'], join(p.dir, 'sub'));
+    const show = await baton(['run', 'show', 'r'], join(p.dir, 'sub'));
     assert.equal(show.code, 0, show.stderr);
     const lines = show.stdout.split('\n');
     assert.deepEqual(lines.slice(0, 3), ['run r  .ai_log/session-r.json', 'contract: workflow.yaml', 'phases:']);
@@ -144,7 +144,7 @@ describe('baton gate and baton run show', () => {
     assert.match(lines[7] ?? '', /^ {2}2-build +todo +backend +-$/);
     assert.deepEqual(lines.slice(8), ['run variables:', '  user_request = Gate the blog', '  big = (300 bytes)', '']);
 
-    const json = baton(['run', 'show', 'r', '--json'], p.dir);
+    const json = await baton(['run', 'show', 'r', '--json'], p.dir);
     assert.equal(json.code, 0, json.stderr);
     const view = JSON.parse(json.stdout);
     assert.deepEqual([view.session, view.file, view.contract], ['r', '.ai_log/session-r.json', 'workflow.yaml']);
