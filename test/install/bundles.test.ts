@@ -19,8 +19,10 @@ const sources = (file: string): string[] =>
 test('the PostgreSQL driver, Ajv, yaml and re2js are lazy bundles of their own, in no command bundle', () => {
   const libraries = ['pg', 'ajv', 'yaml', 're2js'];
   for (const file of readdirSync(join(build, 'commands')).filter((name) => name.endsWith('.js'))) {
-    // The MCP server is one long-lived process, and its SDK imports Ajv itself.
-    const kept = file === 'mcp.js' ? libraries.filter((name) => name !== 'ajv') : libraries;
+    // The MCP server is one long-lived process, and its SDK imports Ajv itself; baton serve is one
+    // too, and serves the same MCP tools over HTTP.
+    const longLived = file === 'mcp.js' || file === 'serve.js';
+    const kept = longLived ? libraries.filter((name) => name !== 'ajv') : libraries;
     const inside = sources(`commands/${file}`).filter((source) =>
       kept.some((name) => source.includes(`node_modules/${name}/`)),
     );
