@@ -270,7 +270,16 @@ test(
         held = JSON.stringify(body.messages?.at(-1) ?? {});
         stopHeld.open();
         if (broken !== undefined) return { text: 'The plan broke.' };
-        return bash(`baton work wait ${ids.join(' ')} --all --timeout 600`, 'wait for the board');
+        // Claude Code moves a Bash call still running after 2 minutes to the background, unless the
+        // call asks for longer (at most 10): the wait may outlast the agents' work on a loaded machine.
+        return {
+          tool: 'Bash',
+          input: {
+            command: `baton work wait ${ids.join(' ')} --all --timeout 600`,
+            description: 'wait for the board',
+            timeout: 600_000,
+          },
+        };
       },
       { text: 'All five items are done.' },
     ];
