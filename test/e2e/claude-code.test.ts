@@ -399,6 +399,8 @@ test(
       .filter((line) => line.includes('deny by gate-green'));
     const judge = (file: string) => denials.find((line) => line.includes(file))?.match(/pid=(\d+)/)?.[1];
     assert.equal(judge(first), String(serverPid), readFileSync(log, 'utf8'));
+    // Judged once: the client believed the server's signed answer and judged nothing again in process.
+    assert.equal(denials.filter((line) => line.includes(first)).length, 1, readFileSync(log, 'utf8'));
     assert.ok(judge(second) !== undefined && judge(second) !== String(serverPid), readFileSync(log, 'utf8'));
   },
 );
