@@ -54,15 +54,18 @@ for (const expr of [
   });
 }
 
-test("update 'def f: f; f' ends as a runaway recursion: exit 2, nothing written, the lock free", () => {
-  const dir = project();
-  const before = snapshot(dir);
-  const r = baton(dir, 'update', 'c.json', 'def f: f; f');
-  assert.equal(r.code, 2);
-  assert.match(r.stderr, /recursed deeper/);
-  assert.doesNotMatch(r.stderr, /unsupported/, 'a runaway expression is not an unsupported one');
-  assertUntouchedAndUnlocked(dir, before);
-});
+for (const expr of ['def f: f; f', 'def f: 1 + f; f', 'def f(n): if n == -1 then 0 else 1 + f(n + 1) end; f(0)']) {
+  test(`update '${expr}' ends as a runaway recursion: exit 2, nothing written, the lock free`, () => {
+    const dir = project();
+    const before = snapshot(dir);
+    const r = baton(dir, 'update', 'c.json', expr);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /recursed deeper/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /unsupported/, 'a runaway expression is not an unsupported one');
+    assertUntouchedAndUnlocked(dir, before);
+  });
+}
 
 // A value of 2^40 logical nodes shared by reference: every builtin that walks a value (comparing,
 // sorting, serialising, merging) touches each path to each node. Each used to run for hours in

@@ -86,3 +86,19 @@ test('differential: walk(f) gives jq 1.6 outputs when f yields none, several or 
     ].map((expr) => ({ expr, input })),
   );
 });
+
+// Recursive defs of the user's own, each level a closure over the last (`n - 1` is evaluated
+// through every enclosing level's `n`): ~30 nested calls exhausted the JS stack before terms of
+// one value were evaluated directly.
+const RECURSIVE = [
+  (n: number) => `def f(n): if n == 0 then 0 else 1 + f(n - 1) end; f(${n})`,
+  (n: number) => `def f($n): if $n == 0 then 0 else 1 + f($n - 1) end; f(${n})`,
+  (n: number) => `def f: if . < ${n} then . + 1 | f else . end; 0 | f`,
+  (n: number) => `def f: if . < ${n} then (. + 1 | f) + 0 else . end; 0 | f`,
+  (n: number) => `def f(n): if n > 0 then [f(n - 1)] else [] end; f(${n}) | [paths] | length`,
+  (n: number) => `def f(n; acc): if n == 0 then acc else f(n - 1; acc + n) end; f(${n}; 0)`,
+];
+
+test('differential: recursive defs 100 and 400 calls deep answer as in jq 1.6', async () => {
+  await sameAsJq([100, 400].flatMap((depth) => RECURSIVE.map((f) => ({ expr: f(depth), input: 'null' }))));
+});

@@ -1,5 +1,6 @@
 import type { FuncDef, Node, Pattern } from './ast.js';
 import { chargeValue, tick } from './budget.js';
+import { canDirect, direct } from './direct.js';
 import { Raised, unsupported } from './errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat, toText } from './format.js';
@@ -141,6 +142,18 @@ function bindParams(
   const arg = args[i] as Node;
   const withClosure: Env = { k: 'closure', name: param.name, node: arg, env: callerEnv, parent: acc };
   if (!param.isVar) return bindParams(def, args, i + 1, input, callerEnv, withClosure, k);
+  if (canDirect(arg, callerEnv)) {
+    const v = direct(arg, input, callerEnv);
+    return bindParams(
+      def,
+      args,
+      i + 1,
+      input,
+      callerEnv,
+      { k: 'var', name: param.name, value: v, parent: withClosure },
+      k,
+    );
+  }
   ev(arg, input, null, callerEnv, (v) => {
     bindParams(def, args, i + 1, input, callerEnv, { k: 'var', name: param.name, value: v, parent: withClosure }, k);
   });

@@ -1,6 +1,7 @@
 import type { FuncDef, Node } from './ast.js';
 import { bind, buildObject, call, interpolate } from './evaluate-calls.js';
 import { chargeValue, tick } from './budget.js';
+import { canDirect, direct } from './direct.js';
 import { Raised, unsupported } from './errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat } from './format.js';
@@ -114,6 +115,15 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
       return;
     case 'binop':
       notPath(path, `operator ${n.op}`);
+      if (canDirect(n.right, env)) {
+        const b = direct(n.right, input, env);
+        ev(n.left, input, null, env, (a) => {
+          const v = binop(n.op, a, b);
+          chargeValue(v);
+          emit(v, null);
+        });
+        return;
+      }
       ev(n.right, input, null, env, (b) =>
         ev(n.left, input, null, env, (a) => {
           const v = binop(n.op, a, b);
@@ -142,6 +152,10 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
       return;
     }
     case 'if':
+      if (canDirect(n.cond, env)) {
+        ev(truthy(direct(n.cond, input, env)) ? n.then : n.else, input, path, env, emit);
+        return;
+      }
       ev(n.cond, input, null, env, (c) => ev(truthy(c) ? n.then : n.else, input, path, env, emit));
       return;
     case 'try': {
