@@ -318,20 +318,39 @@ export async function historyPage(project: Project, id: string, limit: number): 
   return entries.map(({ snapshot: _snapshot, ...entry }) => entry);
 }
 
-/** One revision with the documents before and after it, so the page can show old and new values. */
+/**
+ * One revision with the old value at each path its patch changes (null where there was none, or
+ * the revision before is past what history keeps), so the page shows old and new values. Only
+ * those values, never the documents: a revision of a board of many items sends what changed.
+ */
 export async function revisionDiff(project: Project, id: string, rev: number): Promise<JsonObject> {
   const d = doc(project, id);
-  const { entry, doc: after } = await d.show(rev);
-  // The revision before may be past what history keeps: the diff then shows new values only.
+  const { entry } = await d.show(rev);
   const before =
     rev > 1
       ? await d.show(rev - 1).then(
           (r) => r.doc,
-          () => null,
+          () => undefined,
         )
-      : null;
+      : undefined;
+  const old = entry.patch.map((op) => {
+    const value = op.op === 'add' ? undefined : valueAt(before, op.path);
+    return value === undefined ? null : { value };
+  });
   const { snapshot: _snapshot, ...rest } = entry;
-  return { entry: rest as unknown as Json, before, after };
+  return { entry: rest as unknown as Json, old };
+}
+
+/** The value at an RFC 6901 pointer, or undefined where the document has none. */
+function valueAt(value: Json | undefined, pointer: string): Json | undefined {
+  let at = value;
+  for (const token of pointer.split('/').slice(1)) {
+    const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(at)) at = at[Number(key)];
+    else if (isObject(at) && Object.hasOwn(at, key)) at = at[key];
+    else return undefined;
+  }
+  return at;
 }
 
 export async function revertTo(project: Project, id: string, rev: number, writer: string): Promise<number> {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { openDoc } from '../../src/index.js';
+import { Board, openDoc } from '../../src/index.js';
 import { browsableHost, isLoopback, isWildcard, startUi, type UiServer } from '../../src/ui/server.js';
 import { tempTree } from '../helpers/fixtures.js';
 
@@ -180,10 +180,24 @@ describe('the dashboard server', () => {
     assert.deepEqual(await revs('-5'), [2]);
     assert.deepEqual(await revs('junk'), [2, 1]);
     const diff = await ask(`${url}api/diff?doc=notes.json&rev=2`);
-    assert.deepEqual([diff.json.before, diff.json.after], [{ n: 1 }, { n: 2 }]);
-    assert.equal((await ask(`${url}api/diff?doc=notes.json&rev=1`)).json.before, null);
+    assert.deepEqual(diff.json.old, [{ value: 1 }]);
+    assert.deepEqual((diff.json.entry as { patch: unknown[] }).patch, [{ op: 'replace', path: '/n', value: 2 }]);
+    assert.equal('before' in diff.json || 'after' in diff.json, false);
+    assert.deepEqual((await ask(`${url}api/diff?doc=notes.json&rev=1`)).json.old, [null]);
     for (const rev of ['0', 'x', '1.5'])
       assert.equal((await ask(`${url}api/diff?doc=notes.json&rev=${rev}`)).json.error?.code, 'usage');
+  });
+
+  it('sends a revision of a large board as the values it changed, not the document', async () => {
+    const board = new Board({ cwd: dir, env, path: join(dir, 'team', 'board.json') });
+    for (let n = 0; n < 60; n++) await board.add({ id: `item-${n}`, title: `${n} `.padEnd(400, 'x') });
+    await board.claim('item-7', 'agent-7');
+    const { url } = await start();
+    const entries = (await ask(`${url}api/history?doc=team%2Fboard.json&limit=1`)).json.entries as { rev: number }[];
+    const diff = await ask(`${url}api/diff?doc=team%2Fboard.json&rev=${entries[0]!.rev}`);
+    const patch = (diff.json.entry as { patch: { path: string }[] }).patch;
+    assert.ok(patch.some((op) => op.path === '/items/item-7/claim'));
+    assert.ok(diff.body.length < 2000, `${diff.body.length} bytes for one claim of a 24 KB board`);
   });
 
   it('refuses every write a read-only dashboard is sent, and writes nothing', async () => {

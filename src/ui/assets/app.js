@@ -524,22 +524,10 @@ function renderFile(file) {
 
 // ---- history ---------------------------------------------------------------------------------
 
-function pointer(doc, path) {
-  let at = doc;
-  for (const part of path
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))) {
-    if (at === null || typeof at !== 'object' || !(part in at)) return undefined;
-    at = at[part];
-  }
-  return at;
-}
-
 function renderDiff(diff) {
   if (diff.error) return el('div', { class: 'message bad' }, diff.error.message);
-  const rows = diff.entry.patch.map((op) => {
-    const old = pointer(diff.before, op.path);
+  const rows = diff.entry.patch.map((op, i) => {
+    const old = diff.old[i] ? diff.old[i].value : undefined;
     return el(
       'div',
       {},
