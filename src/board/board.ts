@@ -244,6 +244,11 @@ function checkAgent(agent: string, what = '--as'): void {
     throw new BatonError('usage', `${what} must name the agent: 1 to 200 characters, no control characters`);
 }
 
+/** A board document read elsewhere (a resident server keeps it), checked as a read checks it. */
+export function boardOf(doc: Json, key: string): WorkBoard {
+  return typed(doc, key);
+}
+
 function typed(doc: Json, key: string): WorkBoard {
   if (isBoard(doc)) return doc;
   const [issue] = builtinSchema(BOARD_SCHEMA)?.validate(doc) ?? [];

@@ -19,6 +19,7 @@ import { SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 import { deepFreeze, readKept } from '../fs/kept-reads.js';
 import type { HarnessConfig } from '../project/config.js';
 import { locate } from '../project/root.js';
+import { BOARD_KEY } from '../board/model.js';
 import { chooseStore, hooksFetch, openStore, type Store, type StoreChoice } from '../stores/index.js';
 import { HOOK_STORE_BUDGET_MS, type Fetched } from '../harness/hooks/shared-documents.js';
 import { debugLog } from '../harness/hooks/debug-log.js';
@@ -46,10 +47,13 @@ export interface SharedState {
     event: string,
   ) => Promise<Fetched | undefined>;
   close: () => Promise<void>;
+  /** Revision checks made and documents read since the start (GET /health). */
+  counts: () => { checks: number; reads: number };
 }
 
 export function sharedState(): SharedState {
   const sources = new Map<string, Source>();
+  const counts = { checks: 0, reads: 0 };
 
   const source = (choice: StoreChoice, root: string): Source => {
     const id = JSON.stringify([root, choice.url, choice.project]);
@@ -69,7 +73,10 @@ export function sharedState(): SharedState {
 
   /** Revisions committed no earlier than this call: a query already under way may predate a commit the caller must see. */
   const revisions = (from: Source): Promise<Map<string, number>> => {
-    const ask = () => (from.store.revisions as (keys: string[]) => Promise<Map<string, number>>)([...from.keys]);
+    const ask = () => {
+      counts.checks++;
+      return (from.store as Required<Pick<Store, 'revisions'>>).revisions([...from.keys]);
+    };
     if (!from.asking) {
       const asking = ask();
       from.asking = asking;
@@ -98,24 +105,29 @@ export function sharedState(): SharedState {
       const located = locate('.', root, env).root;
       const from = source(choice, located);
       for (const { key } of named) from.keys.add(key);
+      // The work board's reservations are rules too (harness/policy/reservations.ts): kept alike.
+      const board = locate(BOARD_KEY, root, env).key;
+      from.keys.add(board);
       const documents = new Map<string, Document>();
       const started = Date.now();
       try {
         const committed = await revisions(from);
-        for (const { name, key } of named) {
+        const current = async (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
           const rev = committed.get(key) ?? 0;
           let kept = from.kept.get(key);
-          const mirrors = config.documents[name]?.mirrors ?? {};
           if (kept?.rev !== rev || !mirrorsHold(mirrors, kept.doc, root)) {
             // Read through the engine, which rewrites this machine's mirror files that differ.
+            counts.reads++;
             const { openDoc } = await import('../doc/open.js');
             const doc = await openDoc(key, { store: from.store, cwd: located, env }).read();
             kept = { rev, doc: deepFreeze(doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined) };
             from.kept.set(key, kept);
           }
-          documents.set(name, kept.doc);
-        }
-        return { documents };
+          return kept.doc;
+        };
+        for (const { name, key } of named)
+          documents.set(name, await current(key, config.documents[name]?.mirrors ?? {}));
+        return { documents, board: { doc: await current(board, {}) } };
       } catch (error) {
         // Unreachable: nothing kept is trusted, this machine's files judge, and the answer says so.
         from.kept.clear();
@@ -124,6 +136,7 @@ export function sharedState(): SharedState {
         return { documents, problem };
       }
     },
+    counts: () => ({ ...counts }),
     async close() {
       await Promise.all([...sources.values()].map((from) => from.store.close().catch(() => undefined)));
       sources.clear();

@@ -52,6 +52,27 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     }
   });
 
+  it("another machine's claim on the work board reserves its paths for this machine's very next PreToolUse, and its done frees them", async (t) => {
+    const a = machine('board');
+    const b = machine('board');
+    const work = (args: string[]) =>
+      baton(['work', ...args], { cwd: a.dir, env: { ...a.env, BATON_AGENT: 'holder', BATON_SESSION: 'other' } });
+    assert.equal(work(['add', 'api', '--title', 'API', '--paths', 'src/api/**']).code, 0);
+    const server = await serve(b.dir, b.env);
+    t.after(() => server.child.kill('SIGKILL'));
+    for (let round = 0; round < 3; round++) {
+      assert.equal(await server.write('src/api/x.ts'), 'allow', `round ${round}: free`);
+      assert.equal(work(['claim', 'api']).code, 0);
+      assert.match(
+        await server.raw('src/api/x.ts'),
+        /"permissionDecision":"deny".*board-reserved/,
+        `round ${round}: held`,
+      );
+      assert.equal(work(['release', 'api']).code, 0);
+    }
+    assert.equal(await server.write('src/api/x.ts'), 'allow');
+  });
+
   it('a mirror removed here under a kept document is restored before the decision, which denies', async (t) => {
     const p = machine('mirror');
     assert.equal(p.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);

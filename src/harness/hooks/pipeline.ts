@@ -92,6 +92,7 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
         host: { name: run.adapter.name, rewritesShell: run.adapter.rewritesShell === true },
         ...(run.script ? { script: run.script } : {}),
         ...(fetched ? { documents: fetched.documents } : {}),
+        ...(fetched?.board ? { board: fetched.board } : {}),
       });
       if (fetched?.problem) outcome.notice = outcome.notice ? `${outcome.notice}\n${fetched.problem}` : fetched.problem;
     } else outcome = { log: [] };

@@ -19,6 +19,11 @@ export const HOOK_STORE_BUDGET_MS = 750;
 
 export interface Fetched {
   documents: SharedDocuments;
+  /**
+   * The work board as a resident server keeps it (serve/shared-state.ts), checked by revision like
+   * the documents; absent, a handler reads the board through the store itself.
+   */
+  board?: { doc: Record<string, unknown> | undefined };
   /** Why the store could not be read; the documents not fetched are judged by the local files. */
   problem?: string;
 }

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Board, WorkBoard } from '../../../board/board.js';
 import { BOARD_KEY } from '../../../board/model.js';
+import type { Json } from '../../../core/json.js';
 import { boardName } from '../../policy/board-identity.js';
 import { HOOK_STORE_BUDGET_MS } from '../shared-documents.js';
 import type { HookOutcome } from '../types.js';
@@ -32,6 +33,12 @@ export async function projectBoard(context: HandlerContext): Promise<Board | und
 
 /** The committed board, undefined when there is none; a board that cannot be read throws. */
 export async function readProjectBoard(context: HandlerContext): Promise<WorkBoard | undefined> {
+  if (context.board) {
+    // Kept by the server with the revision it was read at, checked before this decision: no new connection per call.
+    if (context.board.doc === undefined) return undefined;
+    const { boardOf } = await import('../../../board/board.js');
+    return boardOf(context.board.doc as Json, BOARD_KEY);
+  }
   return (await projectBoard(context))?.read();
 }
 

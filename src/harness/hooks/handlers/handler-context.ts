@@ -18,6 +18,8 @@ export interface HandlerContext {
   script?: string;
   /** On a shared store, the documents as the store has them (this machine's files may be stale). */
   documents?: SharedDocuments;
+  /** On a shared store, the work board as a resident server keeps it (Fetched.board). */
+  board?: { doc: Record<string, unknown> | undefined };
 }
 
 export type Handler = (context: HandlerContext) => Promise<HookOutcome>;
