@@ -1,103 +1,90 @@
 // baton serve rows: a PreToolUse decision as Claude Code's HTTP client asks it (in-process,
-// keep-alive), alone and with 8 agents at once, against the minimal bash+jq gate; the plugin's
-// client (bash's /dev/tcp, the answer's tag checked with one sha256sum) as a command hook, and
-// that check alone; the server's memory and its CPU while idle.
+// keep-alive), alone and with 8 agents at once, on the file store and on PostgreSQL, side by side
+// with the minimal bash+jq gate; the plugin's client (bash's /dev/tcp, the answer's tag checked
+// with one sha256sum) as a command hook, and that check alone; the server's memory in a project of
+// 100 documents and 10,000 revisions, and its CPU while idle.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { GATE } from './hooks.mjs';
 
 const AGENTS = 8;
 const PER_AGENT = 100;
 const IDLE_MS = 5000;
+const DOCUMENTS = 100;
+const REVISIONS = 10_000;
 
 export default async function serve(lib) {
-  const dir = lib.tempDir('baton-bench-serve-');
-  // XDG_STATE_HOME: the server's answer key goes in this run's folder, not the user's home.
-  const env = lib.benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log'), XDG_STATE_HOME: dir });
-  const node = process.execPath;
-  writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo"}\n');
-  for (const args of [
-    ['task', 'init', '--', 'bench', 'deep', '4', 'none', 'none'],
-    ['task', 'phase-set', 'GREEN'],
-  ]) {
-    const r = spawnSync(node, [lib.BATON, ...args], { cwd: dir, env });
-    if (r.status !== 0) throw new Error(`baton ${args.join(' ')} failed: ${r.stderr}`);
-  }
-  const gate = join(dir, 'gate.sh');
+  const file = await project(lib, {});
+  const gate = join(file.dir, 'gate.sh');
   writeFileSync(gate, GATE, { mode: 0o755 });
-  const payload = (path) =>
-    JSON.stringify({
-      session_id: 's',
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Write',
-      tool_input: { file_path: join(dir, path), content: 'x' },
-    });
-  const allow = payload('backend/src/app.py');
-  const deny = payload('backend/tests/test_app.py');
 
-  const server = spawn(node, [lib.BATON, 'serve', '--port', '0', '--idle-timeout', '0'], {
-    cwd: dir,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // 100 documents of 100 revisions each beside the task: the server's memory must not grow with them.
+  const { openDoc } = await import(pathToFileURL(join(lib.ROOT, 'dist', 'index.mjs')).href);
+  await Promise.all(
+    Array.from({ length: DOCUMENTS }, async (_, i) => {
+      const doc = openDoc(join(file.dir, 'docs', `d${i}.json`), { cwd: file.dir, env: file.env });
+      await doc.init({ n: 0, text: 'x'.repeat(200) });
+      for (let rev = 1; rev < REVISIONS / DOCUMENTS; rev++) await doc.update('.n += 1');
+    }),
+  );
+
+  const cluster = await postgresCluster(lib);
+  const pg = cluster ? await project(lib, { store: cluster.url, project: 'bench-serve' }) : undefined;
+  const servers = [];
   try {
-    await new Promise((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (chunk) => (out += chunk).includes('\n') && resolve());
-      server.once('exit', (code) => reject(new Error(`baton serve exited ${code}`)));
-    });
-    const { url, token } = JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8'));
-    const agent = new Agent({ keepAlive: true, maxSockets: AGENTS });
-    const ask = (body) =>
-      new Promise((resolve, reject) => {
-        const start = process.hrtime.bigint();
-        const req = request(
-          `${url}/hooks/PreToolUse`,
-          { method: 'POST', agent, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } },
-          (res) => {
-            let text = '';
-            res.on('data', (chunk) => (text += chunk));
-            res.on('end', () => resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, text }));
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
-    if (!/deny/.test((await ask(deny)).text) || /deny/.test((await ask(allow)).text))
-      throw new Error('baton serve did not decide as baton hook does');
-    const sequential = async (body, runs = 200) => {
-      for (let i = 0; i < 20; i++) await ask(body);
-      const times = [];
-      for (let i = 0; i < runs; i++) times.push((await ask(body)).ms);
-      return times.sort((a, b) => a - b);
+    const onFile = await start(lib, file);
+    servers.push(onFile);
+    const onPg = pg ? await start(lib, pg) : undefined;
+    if (onPg) servers.push(onPg);
+    // Side by side: each turn measures both stores, so a loaded machine weighs on both alike.
+    const sequential = { file: { allow: [], deny: [] }, pg: { allow: [], deny: [] } };
+    for (const s of servers) for (let i = 0; i < 20; i++) await s.ask(i % 2 ? s.deny : s.allow);
+    for (let turn = 0; turn < 10; turn++) {
+      for (const [name, s] of [
+        ['file', onFile],
+        ['pg', onPg],
+      ]) {
+        if (!s) continue;
+        for (let i = 0; i < 20; i++) {
+          sequential[name].allow.push((await s.ask(s.allow)).ms);
+          sequential[name].deny.push((await s.ask(s.deny)).ms);
+        }
+      }
+    }
+    const burst = async (s) => {
+      const all = [];
+      await Promise.all(
+        Array.from({ length: AGENTS }, async (_, a) => {
+          for (let i = 0; i < PER_AGENT; i++) all.push((await s.ask((i + a) % 2 ? s.deny : s.allow)).ms);
+        }),
+      );
+      return all.sort((x, y) => x - y);
     };
-    const at = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
-    const allowed = await sequential(allow);
-    const denied = await sequential(deny);
-    // 8 agents at once, each calling as soon as its last answer came, alternating allow and deny.
-    const all = [];
-    await Promise.all(
-      Array.from({ length: AGENTS }, async (_, a) => {
-        for (let i = 0; i < PER_AGENT; i++) all.push((await ask((i + a) % 2 ? deny : allow)).ms);
-      }),
-    );
-    all.sort((a, b) => a - b);
-    agent.destroy();
+    for (const s of servers) await s.health();
+    const fileBurst = await burst(onFile);
+    const pgBurst = onPg ? await burst(onPg) : undefined;
+    for (const list of Object.values(sequential)) for (const times of Object.values(list)) times.sort((x, y) => x - y);
 
     const wrapper = join(lib.ROOT, 'plugin', 'bin', 'baton');
+    const { dir, env } = file;
     // What believing only a signed answer costs the client: the check as serve-client.bash runs it.
-    const signed = `${'k'.repeat(43)}\x1e/hooks/PreToolUse?client=sh&nonce=${'0'.repeat(32)}\x1e${deny}\x1e\x1e\x1e0\x1e${'k'.repeat(43)}`;
+    const signed = `${'k'.repeat(43)}\x1e/hooks/PreToolUse?client=sh&nonce=${'0'.repeat(32)}\x1e${onFile.deny}\x1e\x1e\x1e0\x1e${'k'.repeat(43)}`;
     // Side by side, in shuffled turns, with CPU time: on a loaded machine the wall time is mostly waiting.
     const t = lib.timeInterleaved(
       {
-        gateAllow: { argv: ['bash', gate], input: allow },
-        gateDeny: { argv: ['bash', gate], input: deny },
-        client: { argv: ['sh', wrapper, 'hook', 'PreToolUse'], input: deny, env: { ...env, CLAUDE_PROJECT_DIR: dir } },
+        gateAllow: { argv: ['bash', gate], input: onFile.allow },
+        gateDeny: { argv: ['bash', gate], input: onFile.deny },
+        client: {
+          argv: ['sh', wrapper, 'hook', 'PreToolUse'],
+          input: onFile.deny,
+          env: { ...env, CLAUDE_PROJECT_DIR: dir },
+        },
         inProcess: {
           argv: ['sh', wrapper, 'hook', 'PreToolUse'],
-          input: deny,
+          input: onFile.deny,
           env: { ...env, CLAUDE_PROJECT_DIR: dir, BATON_SERVE_SKIP: '1' },
         },
         check: { argv: ['bash', '-c', 'sum=$(sha256sum <<<"$0"); [ "${sum%% *}" != x ]', signed] },
@@ -108,37 +95,32 @@ export default async function serve(lib) {
     const gateAllow = t.gateAllow.ms;
     const gateDeny = t.gateDeny.ms;
 
-    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
-    const cpu = () => {
-      const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (10 ms)
-    };
-    const memory = rss();
-    const before = cpu();
+    const memory = onFile.rss();
+    const before = onFile.cpu();
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const idleTicks = cpu() - before;
-    return [
-      {
-        name: 'serve: PreToolUse Write allowed, HTTP keep-alive (p50)',
-        baton: at(allowed, 0.5),
-        reference: gateAllow,
-        unit: 'ms',
-        note: `p99 ${at(allowed, 0.99).toFixed(1)} ms of 200 in one process; ref = bash+jq gate process`,
-      },
-      {
-        name: 'serve: PreToolUse Write denied, HTTP keep-alive (p50)',
-        baton: at(denied, 0.5),
-        reference: gateDeny,
-        unit: 'ms',
-        note: `p99 ${at(denied, 0.99).toFixed(1)} ms`,
-      },
-      {
-        name: `serve: PreToolUse, ${AGENTS} agents at once (p99)`,
-        baton: at(all, 0.99),
-        reference: gateDeny,
-        unit: 'ms',
-        note: `p50 ${at(all, 0.5).toFixed(1)} ms of ${all.length}; ref = one bash+jq gate process`,
-      },
+    const idleTicks = onFile.cpu() - before;
+    const rows = [];
+    const decision = (store, s, times, kind, reference) => ({
+      name: `serve: PreToolUse Write ${kind}, keep-alive (p50), ${store}`,
+      baton: at(times, 0.5),
+      reference,
+      unit: 'ms',
+      note: `p99 ${at(times, 0.99).toFixed(1)} ms of ${times.length}; ref = bash+jq gate process${kind === 'allowed' ? `; ${s.kept()}` : ''}`,
+    });
+    const burstRow = (store, times) => ({
+      name: `serve: PreToolUse, ${AGENTS} agents at once (p99), ${store}`,
+      baton: at(times, 0.99),
+      reference: gateDeny,
+      unit: 'ms',
+      note: `p50 ${at(times, 0.5).toFixed(1)} ms of ${times.length}; ref = one bash+jq gate process`,
+    });
+    rows.push(decision('file store', onFile, sequential.file.allow, 'allowed', gateAllow));
+    if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.allow, 'allowed', gateAllow));
+    rows.push(decision('file store', onFile, sequential.file.deny, 'denied', gateDeny));
+    if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.deny, 'denied', gateDeny));
+    rows.push(burstRow('file store', fileBurst));
+    if (pgBurst) rows.push(burstRow('PostgreSQL', pgBurst));
+    rows.push(
       {
         name: 'serve: client hook (sh + bash /dev/tcp, signed), denied',
         baton: t.client.ms,
@@ -156,21 +138,125 @@ export default async function serve(lib) {
         note: 'ref = bash alone: the difference is what the check costs per hook',
       },
       {
-        name: 'serve: server memory (RSS) after these rows',
+        name: `serve: server memory (RSS), ${DOCUMENTS} documents, ${REVISIONS} revisions`,
         baton: memory,
         reference: null,
         unit: 'MB',
-        note: 'file store; documents are read per call, not cached',
+        note: `file store, after the rows above${onPg ? `; the PostgreSQL server: ${onPg.rss().toFixed(1)} MB` : ''}`,
       },
       {
         name: `serve: CPU while idle for ${IDLE_MS / 1000} s`,
         baton: idleTicks * 10,
         reference: null,
         unit: 'ms',
-        note: 'utime + stime from /proc (10 ms ticks)',
+        note: 'file store; utime + stime from /proc (10 ms ticks)',
       },
-    ];
+    );
+    if (!onPg)
+      rows.push({
+        name: 'serve: PostgreSQL rows skipped',
+        baton: null,
+        reference: null,
+        unit: 'ms',
+        note: 'no PostgreSQL server binaries on this machine',
+      });
+    return rows;
   } finally {
-    server.kill('SIGTERM');
+    for (const s of servers) s.stop();
+    cluster?.stop();
   }
+}
+
+const at = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+
+/** A project on the eneo profile, its task in GREEN, on the store the config names. */
+async function project(lib, config) {
+  const dir = lib.tempDir('baton-bench-serve-');
+  // XDG_STATE_HOME: the server's answer key goes in this run's folder, not the user's home.
+  const env = lib.benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log'), XDG_STATE_HOME: dir });
+  writeFileSync(join(dir, 'baton.config.json'), `${JSON.stringify({ profile: 'eneo', ...config })}\n`);
+  mkdirSync(join(dir, 'docs'));
+  const cli = (args) => {
+    const r = spawnSync(process.execPath, [lib.BATON, ...args], { cwd: dir, env });
+    if (r.status !== 0) throw new Error(`baton ${args.join(' ')} failed: ${r.stderr}`);
+  };
+  if (config.store) cli(['store', 'migrate']);
+  cli(['task', 'init', '--', 'bench', 'deep', '4', 'none', 'none']);
+  cli(['task', 'phase-set', 'GREEN']);
+  return { dir, env };
+}
+
+async function postgresCluster(lib) {
+  try {
+    const { tsImport } = await import('tsx/esm/api');
+    const { startCluster } = await tsImport(join(lib.ROOT, 'test/helpers/postgres-cluster.ts'), import.meta.url);
+    const cluster = await startCluster({ durable: true });
+    return { url: await cluster.createDatabase('serve'), stop: () => cluster.stop() };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `baton serve` for the project, and a keep-alive client asking it as Claude Code does. */
+async function start(lib, { dir, env }) {
+  const server = spawn(process.execPath, [lib.BATON, 'serve', '--port', '0', '--idle-timeout', '0'], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk) => (out += chunk).includes('\n') && resolve());
+    server.once('exit', (code) => reject(new Error(`baton serve exited ${code}`)));
+  });
+  const { url, token } = JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8'));
+  const agent = new Agent({ keepAlive: true, maxSockets: AGENTS });
+  const payload = (path) =>
+    JSON.stringify({
+      session_id: 's',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(dir, path), content: 'x' },
+    });
+  const call = (path, body, method = 'POST') =>
+    new Promise((resolve, reject) => {
+      const began = process.hrtime.bigint();
+      const req = request(
+        `${url}${path}`,
+        { method, agent, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ ms: Number(process.hrtime.bigint() - began) / 1e6, text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const ask = (body) => call('/hooks/PreToolUse', body);
+  const allow = payload('backend/src/app.py');
+  const deny = payload('backend/tests/test_app.py');
+  if (!/deny/.test((await ask(deny)).text) || /deny/.test((await ask(allow)).text))
+    throw new Error('baton serve did not decide as baton hook does');
+  let kept = '';
+  const health = async () => {
+    const seen = JSON.parse((await call('/health', '', 'GET')).text).kept;
+    kept = `kept reads: ${seen.hits} from memory, ${seen.reads} read`;
+  };
+  return {
+    allow,
+    deny,
+    ask,
+    kept: () => kept,
+    health,
+    rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024,
+    cpu: () => {
+      const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (10 ms)
+    },
+    stop: () => {
+      agent.destroy();
+      server.kill('SIGTERM');
+    },
+  };
 }
