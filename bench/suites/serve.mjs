@@ -101,44 +101,55 @@ export default async function serve(lib) {
     const idleTicks = onFile.cpu() - before;
     const rows = [];
     const decision = (store, s, times, kind, reference) => ({
-      name: `serve: PreToolUse Write ${kind}, keep-alive (p50), ${store}`,
+      name: `serve: PreToolUse ${kind} p50, keep-alive, ${store}`,
       baton: at(times, 0.5),
       reference,
       unit: 'ms',
-      note: `p99 ${at(times, 0.99).toFixed(1)} ms of ${times.length}; ref = bash+jq gate process${kind === 'allowed' ? `; ${s.kept()}` : ''}`,
+      note: `p99 ${at(times, 0.99).toFixed(1)} ms of ${times.length}; ref = bash+jq gate process${kind === 'allow' ? `; ${s.kept()}` : ''}`,
     });
     const burstRow = (store, times) => ({
-      name: `serve: PreToolUse, ${AGENTS} agents at once (p99), ${store}`,
+      name: `serve: ${AGENTS} agents at once p99, ${store}`,
       baton: at(times, 0.99),
       reference: gateDeny,
       unit: 'ms',
       note: `p50 ${at(times, 0.5).toFixed(1)} ms of ${times.length}; ref = one bash+jq gate process`,
     });
-    rows.push(decision('file store', onFile, sequential.file.allow, 'allowed', gateAllow));
-    if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.allow, 'allowed', gateAllow));
-    rows.push(decision('file store', onFile, sequential.file.deny, 'denied', gateDeny));
-    if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.deny, 'denied', gateDeny));
+    rows.push(decision('file store', onFile, sequential.file.allow, 'allow', gateAllow));
+    if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.allow, 'allow', gateAllow));
+    rows.push(decision('file store', onFile, sequential.file.deny, 'deny', gateDeny));
+    if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.deny, 'deny', gateDeny));
     rows.push(burstRow('file store', fileBurst));
     if (pgBurst) rows.push(burstRow('PostgreSQL', pgBurst));
     rows.push(
       {
+<<<<<<< HEAD
         name: 'serve: client hook (sh + bash /dev/tcp, signed), denied',
         baton: t.client.ms,
+=======
+        name: 'serve: client hook (bash /dev/tcp, signed), deny',
+        baton: client,
+>>>>>>> cc71b04 (bench: shorter serve row names (they fit the table's column))
         reference: gateDeny,
         cpu: [t.client.cpu, t.gateDeny.cpu],
         unit: 'ms',
         note: `plugin/bin/baton with a server; without: ${t.inProcess.ms.toFixed(1)} ms, CPU ${t.inProcess.cpu?.toFixed(1)} ms (Node starts)`,
       },
       {
+<<<<<<< HEAD
         name: "serve: the client's tag check (bash + one sha256sum)",
         baton: t.check.ms,
         reference: t.bare.ms,
         cpu: [t.check.cpu, t.bare.cpu],
+=======
+        name: "serve: the client's tag check (bash + sha256sum)",
+        baton: check,
+        reference: bare,
+>>>>>>> cc71b04 (bench: shorter serve row names (they fit the table's column))
         unit: 'ms',
         note: 'ref = bash alone: the difference is what the check costs per hook',
       },
       {
-        name: `serve: server memory (RSS), ${DOCUMENTS} documents, ${REVISIONS} revisions`,
+        name: `serve: RSS, ${DOCUMENTS} documents, ${REVISIONS} revisions`,
         baton: memory,
         reference: null,
         unit: 'MB',
