@@ -122,29 +122,18 @@ export default async function serve(lib) {
     if (pgBurst) rows.push(burstRow('PostgreSQL', pgBurst));
     rows.push(
       {
-<<<<<<< HEAD
-        name: 'serve: client hook (sh + bash /dev/tcp, signed), denied',
-        baton: t.client.ms,
-=======
         name: 'serve: client hook (bash /dev/tcp, signed), deny',
-        baton: client,
->>>>>>> cc71b04 (bench: shorter serve row names (they fit the table's column))
+        baton: t.client.ms,
         reference: gateDeny,
         cpu: [t.client.cpu, t.gateDeny.cpu],
         unit: 'ms',
         note: `plugin/bin/baton with a server; without: ${t.inProcess.ms.toFixed(1)} ms, CPU ${t.inProcess.cpu?.toFixed(1)} ms (Node starts)`,
       },
       {
-<<<<<<< HEAD
-        name: "serve: the client's tag check (bash + one sha256sum)",
+        name: "serve: the client's tag check (bash + sha256sum)",
         baton: t.check.ms,
         reference: t.bare.ms,
         cpu: [t.check.cpu, t.bare.cpu],
-=======
-        name: "serve: the client's tag check (bash + sha256sum)",
-        baton: check,
-        reference: bare,
->>>>>>> cc71b04 (bench: shorter serve row names (they fit the table's column))
         unit: 'ms',
         note: 'ref = bash alone: the difference is what the check costs per hook',
       },
