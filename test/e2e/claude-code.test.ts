@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { startCluster } from '../helpers/postgres-cluster.js';
-import { CLAUDE, claudeEnv, runClaude, session, toolResults } from './claude-session.js';
+import { CLAUDE, claudeEnv, drawUntil, runClaude, session, toolResults } from './claude-session.js';
 import { startMockModel, type Turn } from './mock-model.js';
 
 const PLUGIN = join(ROOT, 'plugin');
@@ -405,31 +405,6 @@ test(
   },
 );
 
-/**
- * The interactive UI under a pseudo-terminal (Python's pty: the status line runs only there, not
- * under -p), read until every needle has been drawn; then the session is killed. Prints what the
- * terminal showed.
- */
-const PTY_DRIVER = String.raw`
-import os, pty, signal, sys
-needles = [n.encode() for n in sys.argv[1].split('|')]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvp(sys.argv[2], sys.argv[2:])
-seen = b''
-while not all(n in seen for n in needles):
-    try:
-        data = os.read(fd, 65536)
-    except OSError:
-        break
-    if not data:
-        break
-    seen += data
-os.kill(pid, signal.SIGKILL)
-sys.stdout.buffer.write(seen)
-sys.exit(0 if all(n in seen for n in needles) else 1)
-`;
-
 test(
   'baton serve: the status line draws in an interactive session, drawn by the server through the plugin wrapper',
   { timeout: 120_000 },
@@ -470,16 +445,7 @@ test(
     // first line is already the server's: the UI draws it once at start and again only on changes.
     const started = baton(['serve', '--detach'], { cwd: p.project, baseEnv: env });
     assert.equal(started.code, 0, started.stderr);
-    const run = await new Promise<{ code: number | null; screen: string }>((resolve) => {
-      const child = spawn('python3', ['-c', PTY_DRIVER, 'demo|GREEN', CLAUDE, '--plugin-dir', PLUGIN], {
-        cwd: p.project,
-        env,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let screen = '';
-      child.stdout.on('data', (chunk) => (screen += chunk));
-      child.on('close', (code) => resolve({ code, screen }));
-    });
+    const run = await drawUntil(p.project, env, ['demo', 'GREEN'], ['--plugin-dir', PLUGIN]);
     assert.equal(run.code, 0, `the status line never drew:\n${run.screen}`);
     // The line the server drew: the task's slug and its phase, in the status line's colours.
     assert.match(run.screen, /demo.{0,60}GREEN/);

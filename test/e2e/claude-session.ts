@@ -94,3 +94,54 @@ export function toolResults(model: MockModel): Map<string, { text: string; isErr
   }
   return results;
 }
+
+/**
+ * The interactive UI under a pseudo-terminal (Python's pty: the status line runs only there, not
+ * under -p), read until every needle has been drawn; then the session is killed. Prints what the
+ * terminal showed; exits 1 when the session ended first.
+ */
+const PTY_DRIVER = String.raw`
+import os, pty, signal, sys
+needles = [n.encode() for n in sys.argv[1].split('|')]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+seen = b''
+while not all(n in seen for n in needles):
+    try:
+        data = os.read(fd, 65536)
+    except OSError:
+        break
+    if not data:
+        break
+    seen += data
+os.kill(pid, signal.SIGKILL)
+sys.stdout.buffer.write(seen)
+sys.exit(0 if all(n in seen for n in needles) else 1)
+`;
+
+/** The interactive UI run until every needle was drawn (code 0) or it ended (1), with what it drew. */
+export function drawUntil(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  needles: string[],
+  args: string[],
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; screen: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('python3', ['-c', PTY_DRIVER, needles.join('|'), CLAUDE, ...args], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
+    let screen = '';
+    child.stdout.on('data', (chunk) => (screen += chunk));
+    // The driver, and the session under it, end when a needle never comes (a hang guard only).
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}

@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { claudeEnv, runClaude } from './claude-session.js';
+import { claudeEnv, drawUntil, runClaude } from './claude-session.js';
 import { callsOf, startMockModel, type Step, type Turn } from './mock-model.js';
 
 const PLUGIN = join(ROOT, 'plugin');
@@ -398,5 +398,55 @@ test(
     assert.equal(resumed.result.session_id, run.result.session_id);
     assert.equal(next.turns().length, 1, JSON.stringify(next.turns().at(-1)?.body.messages?.at(-1)));
     assert.equal(readFileSync(log, 'utf8').match(/\[stop\] blocked/g)?.length, 1, readFileSync(log, 'utf8'));
+  },
+);
+
+test(
+  'the status line in an interactive Claude Code session names the board’s holders while their items are pending',
+  { timeout: 180_000 },
+  async (t) => {
+    const p = boardProject();
+    t.after(p.cleanup);
+    // The interactive UI asks once about a key from the environment; the model is never called.
+    writeFileSync(
+      join(p.home, '.claude.json'),
+      JSON.stringify({
+        hasCompletedOnboarding: true,
+        customApiKeyResponses: { approved: ['sk-test'], rejected: [] },
+        projects: { [p.project]: { hasTrustDialogAccepted: true } },
+      }),
+    );
+    const work = (...args: string[]) => {
+      const result = baton(['work', ...args], { cwd: p.project });
+      assert.equal(result.code, 0, `baton work ${args.join(' ')}: ${result.stderr}`);
+    };
+    for (const item of ITEMS)
+      work(
+        'add',
+        item.id,
+        '--title',
+        item.title,
+        ...item.paths.flatMap((path) => ['--paths', path]),
+        ...item.after.flatMap((dep) => ['--after', dep]),
+      );
+    work('claim', 'api', '--as', 'agent-1');
+    work('claim', 'ui', '--as', 'agent-2');
+    // The status line command baton install writes, in the project's settings.
+    const dry = baton(['install', 'claude', '--project', '--dry-run'], { cwd: p.project });
+    assert.equal(dry.code, 0, dry.stderr);
+    mkdirSync(join(p.project, '.claude'), { recursive: true });
+    writeFileSync(
+      join(p.project, '.claude', 'settings.json'),
+      JSON.stringify({ statusLine: JSON.parse(dry.stdout).statusLine }),
+    );
+    const env = { ...claudeEnv(p.home), TERM: 'xterm-256color', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
+    const run = await drawUntil(
+      p.project,
+      env,
+      ['0/5 done', 'agent-1: api', 'agent-2: ui', '3 open'],
+      ['--plugin-dir', PLUGIN],
+    );
+    assert.equal(run.code, 0, `the board's row never drew:\n${run.screen}`);
+    assert.match(run.screen, /board.{0,20} 0\/5 done.{0,40}↻.{0,20} agent-1: api, agent-2: ui.{0,20} · 3 open/);
   },
 );
