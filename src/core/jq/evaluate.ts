@@ -103,6 +103,10 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
       });
       return;
     case 'pipe':
+      if (path === null && canDirect(n.left, env)) {
+        ev(n.right, direct(n.left, input, env), null, env, emit);
+        return;
+      }
       ev(n.left, input, path, env, (v, p) => ev(n.right, v, p, env, emit));
       return;
     case 'comma':
