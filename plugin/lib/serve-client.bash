@@ -13,10 +13,17 @@ shift 3
 # cat, not $(</dev/stdin): hosts started by Node give stdin as a socket, which /dev/stdin cannot open.
 payload=$(cat)
 fallback() {
+  disarm
   exec 3>&-
   BATON_SERVE_SKIP=1 exec sh "$wrapper" "$@" <<<"$payload"
 }
 RS=$'\x1e'
+wd=
+disarm() {
+  # Waited for, so no alarm of its can reach this pid once the wrapper runs here in process.
+  [ -n "$wd" ] && kill "$wd" 2>/dev/null && wait "$wd"
+  wd=
+}
 
 IFS= read -r line <"$serve" || fallback "$@"
 url=${line#*\"url\":\"} url=${url%%\"*}
@@ -52,6 +59,25 @@ if [ "$1" = hook ]; then
   path="$path&nonce=$nonce"
 fi
 
+# connect() has no timeout here: a live server that does not accept (stopped, its backlog full)
+# holds it for the kernel's SYN retries (~2 min), past the host's hook timeout, and a timed-out
+# PreToolUse hook lets the call through. An alarm from a watchdog interrupts whichever of connect,
+# write and read still blocks after $limit (bash installs a trap without SA_RESTART), so that step
+# fails and the wrapper judges in process. Its sleep is killed with it, and it holds none of the
+# host's pipes, so nothing of it outlives the hook.
+trap : USR1
+{
+  trap 'kill $! 2>/dev/null; exit' TERM # $! is this sleep's: the script starts no job before
+  # The wait is a read on a new pty's master, which nothing ever writes: no sleep to exec (about
+  # 1 ms of CPU per call); sleep only where no pty can be opened.
+  read -r -t "$limit" </dev/ptmx
+  [ $? -gt 128 ] || {
+    sleep "$limit" &
+    wait
+  }
+  kill -USR1 $$
+} </dev/null >/dev/null 2>&1 &
+wd=$!
 # (A redirection on exec itself would stay for the whole script: the braces keep it to this line.)
 { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || fallback "$@"
 printf 'POST /%s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
@@ -59,6 +85,7 @@ printf 'POST /%s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nAuthorization: Bearer %s\r\nC
 IFS= read -r -d '' -t "$limit" answer <&3
 # 1: the server closed the connection after its answer; anything else (a timeout: >128) is no answer.
 [ $? = 1 ] || fallback "$@"
+disarm
 exec 3>&-
 case $answer in "HTTP/1.1 200 "*) ;; *) fallback "$@" ;; esac
 body=${answer#*$'\r\n\r\n'}

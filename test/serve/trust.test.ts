@@ -7,9 +7,9 @@
  * writes here, says so).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -199,6 +199,58 @@ describe('baton serve: the client believes only answers signed with the key outs
     assert.match(out, /"permissionDecision":"deny".*gate-green/);
     assert.match(readFileSync(log, 'utf8'), /deny by gate-green/);
   });
+
+  // Before the client bounded its connect, the hook hung for the kernel's SYN retries (~2 min), past
+  // Claude Code's hook timeout, which lets the call through: the guard is that failure, not a timing.
+  it(
+    'a live server that does not accept (stopped, its backlog full): the client gives up on the connect, the gated write is still denied, judged in process',
+    { timeout: 100_000 },
+    async (t) => {
+      const p = greenProject();
+      t.after(p.cleanup);
+      const state = join(p.dir, '..', `${p.dir.split('/').at(-1)}-state`);
+      t.after(() => rmSync(state, { recursive: true, force: true }));
+      mkdirSync(join(state, 'baton'), { recursive: true, mode: 0o700 });
+      writeFileSync(join(state, 'baton', 'serve.key'), `${'k'.repeat(43)}\n`, { mode: 0o600 });
+      const listener = spawn(
+        process.execPath,
+        [
+          '-e',
+          "const s = require('net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => console.log(s.address().port))",
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      // Killed, its port refuses: a hook still hanging in connect then ends.
+      t.after(() => listener.kill('SIGKILL'));
+      const port = await new Promise<number>((resolve) =>
+        listener.stdout.once('data', (d) => resolve(Number(String(d).trim()))),
+      );
+      listener.kill('SIGSTOP');
+      // Backlog 1 queues two connections it never accepts; a third SYN is dropped.
+      const fillers = await Promise.all(
+        [0, 1].map(
+          () =>
+            new Promise<Socket>((resolve) => {
+              const socket = connect(port, '127.0.0.1', () => resolve(socket));
+            }),
+        ),
+      );
+      t.after(() => fillers.forEach((socket) => socket.destroy()));
+      mkdirSync(join(p.dir, '.baton'), { recursive: true });
+      writeFileSync(
+        join(p.dir, '.baton', 'serve.json'),
+        `${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: listener.pid, token: 't', version: 'x' })}\n`,
+        { mode: 0o600 },
+      );
+      const log = join(p.dir, 'client.log');
+      const out = await hook(p.dir, writePayload(p.dir, 'tests/test_gate.py'), {
+        XDG_STATE_HOME: state,
+        BATON_DEBUG_LOG: log,
+      });
+      assert.match(out, /"permissionDecision":"deny".*gate-green/);
+      assert.match(readFileSync(log, 'utf8'), /deny by gate-green/);
+    },
+  );
 
   it('a key file others can read, or a link planted at its name, is refused at start, naming the fix, and left as it is', (t) => {
     const p = greenProject();
