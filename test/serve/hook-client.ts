@@ -10,6 +10,8 @@ import { BIN, cleanEnv } from '../helpers/cli.js';
 
 export interface Served {
   child: ChildProcess;
+  /** SIGTERM, as a user's Ctrl-C: the server closes and exits on its own (coverage is written at exit). */
+  stop(): Promise<void>;
   /** The hook's answer: 'deny' or 'allow' for a Write of `file`. */
   write(file: string): Promise<'deny' | 'allow'>;
   raw(file: string): Promise<string>;
@@ -54,8 +56,14 @@ export async function serve(dir: string, env: Record<string, string> = {}): Prom
         cwd: dir,
       }),
     );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,
+    stop: async () => {
+      agent.destroy();
+      child.kill('SIGTERM');
+      await exited;
+    },
     raw,
     write: async (file) => (/"permissionDecision":"deny"/.test(await raw(file)) ? 'deny' : 'allow'),
     kept: async () => (JSON.parse(await ask('/health', '', 'GET')) as { kept: { hits: number; reads: number } }).kept,

@@ -41,7 +41,7 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     const b = machine('race');
     assert.equal(a.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
     const server = await serve(b.dir, b.env);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(() => server.stop());
     for (let round = 0; round < 10; round++) {
       const phase = round % 2 ? 'GREEN' : 'RED';
       const set = a.task(['phase-set', phase]);
@@ -59,7 +59,7 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
       baton(['work', ...args], { cwd: a.dir, env: { ...a.env, BATON_AGENT: 'holder', BATON_SESSION: 'other' } });
     assert.equal(work(['add', 'api', '--title', 'API', '--paths', 'src/api/**']).code, 0);
     const server = await serve(b.dir, b.env);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(() => server.stop());
     for (let round = 0; round < 3; round++) {
       assert.equal(await server.write('src/api/x.ts'), 'allow', `round ${round}: free`);
       assert.equal(work(['claim', 'api']).code, 0);
@@ -78,7 +78,7 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     assert.equal(p.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
     assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
     const server = await serve(p.dir, p.env);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(() => server.stop());
     assert.equal(await server.write(TEST_FILE), 'deny');
     rmSync(join(p.dir, '.claude/state/phase'));
     // Missing, the mirror would read as FREE and allow: the kept GREEN task puts it back first.
@@ -91,7 +91,7 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     assert.equal(p.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
     assert.equal(p.task(['phase-set', 'RED']).code, 0);
     const server = await serve(p.dir, p.env);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(() => server.stop());
     assert.equal(await server.write(TEST_FILE), 'allow');
     const cut = await cluster.sql<{ n: string }>(
       new URL(url).pathname.slice(1),

@@ -36,7 +36,7 @@ describe('baton serve: the state a decision reads, kept in memory', () => {
     const p = project();
     t.after(p.cleanup);
     const server = await serve(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(() => server.stop());
     for (let round = 0; round < 12; round++) {
       const phase = round % 2 ? 'GREEN' : 'RED';
       const set = baton(['task', 'phase-set', phase], { cwd: p.dir });
@@ -58,7 +58,7 @@ describe('baton serve: the state a decision reads, kept in memory', () => {
     const p = project();
     t.after(p.cleanup);
     const server = await serve(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(() => server.stop());
     const mirror = join(p.dir, MIRROR);
     // 'FREEZ' is no phase, so it reads as the empty word (FREE): test writes allowed. Both words
     // are six bytes with the newline, and written into the same inode: only the times can differ,
@@ -84,7 +84,7 @@ describe('baton serve: the state a decision reads, kept in memory', () => {
     const p = project();
     t.after(p.cleanup);
     const server = await serve(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(() => server.stop());
     const mirror = join(p.dir, MIRROR);
     assert.equal(baton(['task', 'phase-set', 'RED'], { cwd: p.dir }).code, 0);
     await sleep(SETTLE_MS);
