@@ -35,7 +35,7 @@ function makeBoard() {
   return {
     board,
     tick: (seconds: number) => void (now += seconds * 1000),
-    view: async (limit?: number) => boardView((await board.current()), new Date(now), limit) as unknown as View,
+    view: async (limit?: number) => boardView(await board.current(), new Date(now), limit) as unknown as View,
     now: () => new Date(now),
   };
 }
@@ -75,7 +75,7 @@ describe('the dashboard board view', () => {
     assert.equal(by.d!.done_by, 'w-d');
     assert.deepEqual(shown.counts, { held: 1, expired: 1, blocked: 1, open: 0, waiting: 1, done: 1 });
     assert.equal(shown.pending, 4);
-    assert.equal(boardSummary((await board.current()), now()), '1/5 done · 1 held');
+    assert.equal(boardSummary(await board.current(), now()), '1/5 done · 1 held');
   });
 
   it('gives at most the limit of items, pending first, and cuts long lists with a count', async () => {
