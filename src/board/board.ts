@@ -13,6 +13,7 @@ import { openDoc } from '../doc/open.js';
 import { work_board as isBoard } from '../generated/validators.js';
 import { defaultRoot } from '../project/root.js';
 import type { Store } from '../stores/index.js';
+import { noteBoardOnStore } from './store-marker.js';
 import { barrier, needed, type BarrierState, type WaitMode } from './barrier.js';
 import * as model from './model.js';
 import { BOARD_KEY } from './model.js';
@@ -47,12 +48,14 @@ export type { Claim, Item, NewItem, WorkBoard } from './model.js';
 export class Board {
   readonly doc: Doc;
   private readonly clock: () => Date;
+  private readonly root: string;
 
   constructor(options: BoardOptions = {}) {
     const cwd = options.cwd ?? process.cwd();
     const env = options.env ?? process.env;
     this.clock = options.now ?? (() => new Date());
-    const path = options.path ?? join(defaultRoot(cwd, env), BOARD_KEY);
+    this.root = defaultRoot(cwd, env);
+    const path = options.path ?? join(this.root, BOARD_KEY);
     this.doc = openDoc(typeof options.store === 'object' ? BOARD_KEY : path, {
       cwd,
       env,
@@ -67,7 +70,13 @@ export class Board {
   /** The committed board, or undefined when nothing was ever added. */
   async read(): Promise<WorkBoard | undefined> {
     const doc = await this.doc.read();
+    this.seen(doc !== undefined);
     return doc === undefined ? undefined : typed(doc, this.doc.key);
+  }
+
+  /** On a shared store, this machine's record of whether the board is there (store-marker.ts). */
+  private seen(present: boolean): void {
+    if (this.doc.store.kind !== 'file') noteBoardOnStore(this.root, present);
   }
 
   /** The board, or the error saying how to start one. */
@@ -86,6 +95,7 @@ export class Board {
         // Another agent made the board first: the add goes onto theirs.
         if (!isBatonError(error, 'exists')) throw error;
       }
+    this.seen(true);
     await this.change((board) => void model.addItem(board, spec, now), writer);
   }
 

@@ -102,3 +102,73 @@ describe('file reservations of a work board on PostgreSQL', () => {
     }
   });
 });
+
+describe('a server that is down, on a machine that has or has not seen the board', () => {
+  let cluster: Cluster;
+  let stopped = false;
+  const projects: EneoProject[] = [];
+  before(async () => {
+    cluster = await startCluster();
+  });
+  after(() => {
+    for (const p of projects) p.cleanup();
+    if (!stopped) cluster.stop();
+  });
+
+  it('machine b, which saw the board on the store, denies every write; a fresh machine c, which never saw one, judges by its own files and says so; the marker cannot be written or removed by the agent', async () => {
+    const url = await cluster.createDatabase('marker');
+    const migrate = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: url } });
+    assert.equal(migrate.code, 0, migrate.stderr);
+    const machine = () => {
+      const p = eneoProject({ 'src/api/handler.ts': 'x' }, { store: url, project: 'marker' });
+      projects.push(p);
+      return p;
+    };
+    const [a, b, c] = [machine(), machine(), machine()];
+    const added = baton(['work', 'add', 'api', '--title', 'API endpoint', '--paths', 'src/api/**'], {
+      cwd: a.dir,
+      env: a.env,
+    });
+    assert.equal(added.code, 0, added.stderr);
+    assert.ok(existsSync(join(a.dir, '.baton/board-on-store')), "a's add records the board on the store");
+    const claimed = baton(['work', 'claim', 'api'], {
+      cwd: a.dir,
+      env: { ...a.env, BATON_AGENT: A, BATON_SESSION: SESSION },
+    });
+    assert.equal(claimed.code, 0, claimed.stderr);
+    const call = (at: EneoProject, tool: string, input: Record<string, unknown>) =>
+      at.hook('PreToolUse', { session_id: SESSION, agent_id: B, cwd: at.dir, tool_name: tool, tool_input: input });
+    const write = (at: EneoProject) =>
+      call(at, 'Write', { file_path: join(at.dir, 'src/api/handler.ts'), content: 'y' });
+
+    // b's hook reads the board through the store (A's claim denies B) and records that it saw it.
+    assert.equal(decision(write(b)).kind, 'deny');
+    const marker = join(b.dir, '.baton/board-on-store');
+    assert.ok(existsSync(marker), "b's hook records the board on the store");
+    // The agent cannot lift the reservations by removing or replacing the marker.
+    for (const [tool, input] of [
+      ['Write', { file_path: marker, content: '' }],
+      ['Bash', { command: 'rm -f .baton/board-on-store' }],
+      ['Bash', { command: 'rm -rf .baton' }],
+    ] as const) {
+      const r = call(b, tool, input);
+      assert.equal(decision(r).kind, 'deny', `${tool} ${JSON.stringify(input)}`);
+      assert.match(decision(r).reason, /is baton state/);
+    }
+    assert.equal(existsSync(join(c.dir, '.baton/board-on-store')), false, 'c never read the board');
+
+    cluster.stop();
+    stopped = true;
+    const onB = write(b);
+    assert.equal(onB.code, 0, onB.stderr);
+    assert.equal(decision(onB).kind, 'deny', 'b saw the board: a reservation does not lapse with the server');
+    assert.match(decision(onB).reason, /the work board could not be read \(cannot connect to PostgreSQL/);
+    const onC = write(c);
+    assert.equal(onC.code, 0, onC.stderr);
+    assert.equal(decision(onC).kind, 'allow', `c never saw a board: judged by its own files\n${onC.stdout}`);
+    assert.match(
+      (JSON.parse(onC.stdout) as { systemMessage?: string }).systemMessage ?? '',
+      /the shared store could not be read \(cannot connect to PostgreSQL.*this hook judged by this machine's files, which may be stale/,
+    );
+  });
+});

@@ -93,6 +93,7 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
         ...(run.script ? { script: run.script } : {}),
         ...(fetched ? { documents: fetched.documents } : {}),
         ...(fetched?.board ? { board: fetched.board } : {}),
+        ...(fetched?.reason !== undefined ? { storeProblem: fetched.reason } : {}),
       });
       if (fetched?.problem) outcome.notice = outcome.notice ? `${outcome.notice}\n${fetched.problem}` : fetched.problem;
     } else outcome = { log: [] };

@@ -26,6 +26,8 @@ export interface Fetched {
   board?: { doc: Record<string, unknown> | undefined };
   /** Why the store could not be read; the documents not fetched are judged by the local files. */
   problem?: string;
+  /** The store's own error behind `problem`. */
+  reason?: string;
 }
 
 export async function fetchSharedDocuments(
@@ -52,7 +54,7 @@ export async function fetchSharedDocuments(
       debugLog(env, event, [
         `[baton hook] ${name}: ${problem} (gave up after ${Date.now() - started} ms; the hook had run ${Math.round(performance.now())} ms)`,
       ]);
-      return { documents, problem };
+      return { documents, problem, reason: (error as Error).message };
     }
   }
   return { documents };

@@ -35,6 +35,8 @@ export async function projectBoard(context: HandlerContext): Promise<Board | und
 export async function readProjectBoard(context: HandlerContext): Promise<WorkBoard | undefined> {
   if (context.board) {
     // Kept by the server with the revision it was read at, checked before this decision: no new connection per call.
+    const { noteBoardOnStore } = await import('../../../board/store-marker.js');
+    noteBoardOnStore(context.root, context.board.doc !== undefined);
     if (context.board.doc === undefined) return undefined;
     const { boardOf } = await import('../../../board/board.js');
     return boardOf(context.board.doc as Json, BOARD_KEY);

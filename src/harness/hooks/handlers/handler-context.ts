@@ -20,6 +20,8 @@ export interface HandlerContext {
   documents?: SharedDocuments;
   /** On a shared store, the work board as a resident server keeps it (Fetched.board). */
   board?: { doc: Record<string, unknown> | undefined };
+  /** On a shared store, why this hook could not read it (Fetched.problem): it is not asked again. */
+  storeProblem?: string;
 }
 
 export type Handler = (context: HandlerContext) => Promise<HookOutcome>;

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { isBatonError } from '../../../core/errors.js';
 import { evaluatePolicy } from '../../policy/evaluate.js';
 import { writerClaim } from '../../policy/writer-claim.js';
 import { bindAgent, boardIdentityDenial, boardName, runsBoard } from '../../policy/board-identity.js';
@@ -22,7 +23,9 @@ export async function preTool(context: HandlerContext): Promise<HookOutcome> {
   const { input } = context;
   const claim = writerClaim(input) ?? boardIdentityDenial(input);
   if (claim) return { deny: claim, log: [] };
-  const decided = await gate(context);
+  const { rules: reserved, notice } = await reservations(context);
+  const decided = await gate(context, reserved);
+  if (notice) decided.notice = decided.notice ? `${decided.notice}\n${notice}` : notice;
   // A shell call that runs `baton work` learns who runs it (board-identity.ts); a host that cannot
   // run a rewritten command leaves it to --as, which the check above holds to the caller's name.
   if (decided.deny || input.toolKind !== 'bash' || !context.host.rewritesShell || !runsBoard(input.command))
@@ -30,9 +33,8 @@ export async function preTool(context: HandlerContext): Promise<HookOutcome> {
   return { ...decided, rewrite: { command: bindAgent(decided.rewrite?.command ?? input.command, input) } };
 }
 
-async function gate(context: HandlerContext): Promise<HookOutcome> {
+async function gate(context: HandlerContext, reserved: RuleConfig[]): Promise<HookOutcome> {
   const { input, root, env, documents } = context;
-  const reserved = await reservations(context);
   const config =
     reserved.length === 0 ? context.config : { ...context.config, rules: [...context.config.rules, ...reserved] };
   if (input.toolKind !== 'bash' || input.command.trim() === '')
@@ -127,19 +129,42 @@ async function probed(
 /**
  * The work board's reservations this call must respect: a rule per item another agent holds, or,
  * when the board cannot be read, one denying every write in the project (a gated event fails
- * closed). A project without a board reads nothing.
+ * closed). A project without a board reads nothing. A shared store that cannot be reached is the
+ * one exception: where this machine never saw a board on it (board/store-marker.ts) no
+ * reservation is known, and the call is judged by this machine's files, which the notice says.
  */
-async function reservations(context: HandlerContext): Promise<RuleConfig[]> {
+async function reservations(context: HandlerContext): Promise<{ rules: RuleConfig[]; notice?: string }> {
   const { input, root } = context;
-  if (input.toolKind === 'other') return [];
-  let board;
-  try {
-    board = await readProjectBoard(context);
-  } catch (error) {
-    return [unreadableBoardRule(root, error instanceof Error ? error.message : String(error))];
+  if (input.toolKind === 'other') return { rules: [] };
+  // The documents' fetch already found the store down: one connect wait per hook, not two.
+  let down = context.storeProblem;
+  if (down === undefined) {
+    let board;
+    try {
+      board = await readProjectBoard(context);
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      // A board read and found corrupt, or a file store's board, stands for any reservation.
+      if (context.documents === undefined || !isBatonError(error, 'io'))
+        return { rules: [unreadableBoardRule(root, problem)] };
+      down = problem;
+    }
+    if (down === undefined)
+      return {
+        rules: board
+          ? reservationRules(board, { agent: boardName(input), session: input.sessionId }, root, context.now)
+          : [],
+      };
   }
-  if (!board) return [];
-  return reservationRules(board, { agent: boardName(input), session: input.sessionId }, root, context.now);
+  const { boardOnStoreMarked } = await import('../../../board/store-marker.js');
+  if (boardOnStoreMarked(root)) return { rules: [unreadableBoardRule(root, down)] };
+  // The pipeline's notice already says the store was down when the documents' fetch found it.
+  return context.storeProblem !== undefined
+    ? { rules: [] }
+    : {
+        rules: [],
+        notice: `baton: the shared store could not be read (${down}); no work board was ever seen on this machine, so this hook judged by this machine's files, which may be stale`,
+      };
 }
 
 const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
