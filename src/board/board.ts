@@ -76,7 +76,9 @@ export class Board {
 
   /** On a shared store, this machine's record of whether the board is there (store-marker.ts). */
   private seen(present: boolean): void {
-    if (this.doc.store.kind !== 'file') noteBoardOnStore(this.root, present);
+    // The file store's board is a file here, an in-process store's lives and dies with the process.
+    const kind = this.doc.store.kind;
+    if (kind !== 'file' && kind !== 'memory') noteBoardOnStore(this.root, present);
   }
 
   /** The board, or the error saying how to start one. */
