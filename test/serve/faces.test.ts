@@ -62,8 +62,8 @@ describe('baton serve: MCP over streamable HTTP and the dashboard', () => {
     base = serveFile(dir).url;
   });
 
-  after(() => {
-    server?.child.kill('SIGKILL');
+  after(async () => {
+    await server?.stop();
     tree.cleanup();
   });
 

@@ -11,6 +11,8 @@ export interface Server {
   ui: string;
   child: ChildProcess;
   exited: Promise<number | null>;
+  /** SIGTERM, as a user's Ctrl-C, and its exit code: the server closes on its own path (coverage is written at exit). */
+  stop(): Promise<number | null>;
   stderr(): string;
 }
 
@@ -38,6 +40,10 @@ export function startServe(
           ui: lines[1]!.replace(/^baton serve: dashboard /, ''),
           child,
           exited,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
           stderr: () => err,
         });
     });

@@ -82,7 +82,7 @@ describe('baton serve', () => {
     const p = greenProject();
     t.after(p.cleanup);
     const server = await startServe(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(server.stop);
     assert.match(server.url, /^baton serve: http:\/\/127\.0\.0\.1:\d+$/);
     const info = serveFile(p.dir);
     assert.equal(`baton serve: ${info.url}`, server.url);
@@ -122,7 +122,7 @@ describe('baton serve', () => {
     const p = greenProject();
     t.after(p.cleanup);
     const server = await startServe(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(server.stop);
     const { url, token } = serveFile(p.dir);
     const port = new URL(url).port;
     const payload = writePayload(p.dir, 'tests/test_gate.py');
@@ -150,7 +150,7 @@ describe('baton serve', () => {
     const p = greenProject();
     t.after(p.cleanup);
     const first = await startServe(p.dir, ['--port', '0', '--idle-timeout', '0']);
-    t.after(() => first.child.kill('SIGKILL'));
+    t.after(first.stop);
     const second = baton(['serve', '--port', '0'], { cwd: p.dir });
     assert.equal(second.code, 0, second.stderr);
     assert.equal(second.stdout.split('\n')[0], first.url);
@@ -160,13 +160,28 @@ describe('baton serve', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     const third = await startServe(p.dir, ['--port', '0', '--idle-timeout', '1']);
-    t.after(() => third.child.kill('SIGKILL'));
+    t.after(third.stop);
     assert.notEqual(third.url, first.url);
     assert.equal(serveFile(p.dir).pid, third.child.pid);
     // Idle for a second: it ends by itself, and says so by leaving nothing behind.
     assert.equal(await third.exited, 0);
     assert.ok(!existsSync(join(p.dir, '.baton', 'serve.json')));
     assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')));
+  });
+
+  it("stopped by SIGTERM or a user's Ctrl-C (SIGINT), it exits 0 and leaves neither serve.json nor its lock", async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    // Signalled as soon as the first line is read, twice each: before, the signal could come before the
+    // handlers, and the server died with serve.json and its lock behind.
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGTERM', 'SIGINT'] as const) {
+      const server = await startServe(p.dir, ['--port', '0', '--idle-timeout', '0']);
+      t.after(server.stop);
+      server.child.kill(signal);
+      assert.equal(await server.exited, 0, signal);
+      assert.ok(!existsSync(join(p.dir, '.baton', 'serve.json')), signal);
+      assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')), signal);
+    }
   });
 
   // Before, the start read serve.json whole and blocked on a FIFO for ever: the two-minute test
@@ -180,7 +195,7 @@ describe('baton serve', () => {
       mkdirSync(join(p.dir, '.baton'), { recursive: true });
       assert.equal(spawnSync('mkfifo', [join(p.dir, '.baton', 'serve.json')]).status, 0);
       const server = await startServe(p.dir, ['--port', '0', '--idle-timeout', '1']);
-      t.after(() => server.child.kill('SIGKILL'));
+      t.after(server.stop);
       assert.ok(statSync(join(p.dir, '.baton', 'serve.json')).isFile());
       assert.equal(serveFile(p.dir).pid, server.child.pid);
       assert.equal(await server.exited, 0);
@@ -207,7 +222,7 @@ describe('baton serve', () => {
       { mode: 0o600 },
     );
     const server = await startServe(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(server.stop);
     assert.equal(shutdowns, 1);
     assert.notEqual(serveFile(p.dir).version, '0.0.1-old');
     assert.equal(serveFile(p.dir).pid, server.child.pid);
@@ -217,7 +232,7 @@ describe('baton serve', () => {
     const p = greenProject();
     t.after(p.cleanup);
     const server = await startServe(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(server.stop);
     const test = writePayload(p.dir, 'tests/test_gate.py');
     const source = writePayload(p.dir, 'src/app.py');
     for (const payload of [test, source]) {
@@ -325,7 +340,7 @@ describe('baton serve', () => {
     const info = serveFile(p.dir);
     t.after(() => {
       try {
-        process.kill(info.pid, 'SIGKILL');
+        process.kill(info.pid, 'SIGTERM');
       } catch {
         // ended by itself
       }

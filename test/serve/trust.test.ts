@@ -108,7 +108,7 @@ describe('baton serve: the client believes only answers signed with the key outs
     const state = join(p.dir, '..', `${p.dir.split('/').at(-1)}-state`);
     t.after(() => rmSync(state, { recursive: true, force: true }));
     const server = await startServe(p.dir, ['--port', '0'], { XDG_STATE_HOME: state });
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(server.stop);
     const key = join(state, 'baton', 'serve.key');
     assert.equal(statSync(key).mode & 0o777, 0o600);
     assert.equal(statSync(join(state, 'baton')).mode & 0o777, 0o700);
@@ -131,7 +131,7 @@ describe('baton serve: the client believes only answers signed with the key outs
       const p = greenProject();
       t.after(p.cleanup);
       const server = await startServe(p.dir);
-      t.after(() => server.child.kill('SIGKILL'));
+      t.after(server.stop);
       const planted = await fake(p.dir, await attack());
       t.after(planted.close);
       const log = join(p.dir, 'client.log');
@@ -146,7 +146,7 @@ describe('baton serve: the client believes only answers signed with the key outs
     const p = greenProject();
     t.after(p.cleanup);
     const server = await startServe(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(server.stop);
     const real = serveFile(p.dir);
     const harmless = writePayload(p.dir, 'src/app.py');
     const relayed: string[] = [];
@@ -167,7 +167,7 @@ describe('baton serve: the client believes only answers signed with the key outs
     const p = greenProject();
     t.after(p.cleanup);
     const server = await startServe(p.dir);
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(server.stop);
     const real = serveFile(p.dir);
     const gated = writePayload(p.dir, 'tests/test_gate.py');
     assert.equal(baton(['set', TASK, 'tdd_phase', 'FREE'], { cwd: p.dir }).code, 0);
@@ -189,7 +189,7 @@ describe('baton serve: the client believes only answers signed with the key outs
     const state = join(p.dir, '..', `${p.dir.split('/').at(-1)}-state`);
     t.after(() => rmSync(state, { recursive: true, force: true }));
     const server = await startServe(p.dir, ['--port', '0'], { XDG_STATE_HOME: state });
-    t.after(() => server.child.kill('SIGKILL'));
+    t.after(server.stop);
     rmSync(join(state, 'baton', 'serve.key'));
     const log = join(p.dir, 'client.log');
     const out = await hook(p.dir, writePayload(p.dir, 'tests/test_gate.py'), {

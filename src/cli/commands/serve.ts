@@ -82,11 +82,13 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
         );
       throw error;
     });
-    writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, ui: served.ui });
-    cli.out(`baton serve: ${served.url}\nbaton serve: dashboard ${served.ui}\n`);
+    // Listening before serve.json and the line announce it: whoever reads either may stop it at
+    // once, and a stop that came first killed it with both left behind.
     const signal = () => void served.close();
     process.once('SIGINT', signal);
     process.once('SIGTERM', signal);
+    writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, ui: served.ui });
+    cli.out(`baton serve: ${served.url}\nbaton serve: dashboard ${served.ui}\n`);
     await served.stopped;
     process.off('SIGINT', signal);
     process.off('SIGTERM', signal);
