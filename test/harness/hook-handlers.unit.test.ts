@@ -128,7 +128,10 @@ describe('Stop', () => {
     assert.match(reason, /• api \(the API\): held by agent-1 until \d{4}-/);
     assert.match(reason, /• ui \(the UI\): open, waits for api/);
     assert.match(reason, /• docs \(the docs\): blocked: no access/);
-    assert.match(reason, /Fix: {2}wait for them \(baton work wait api ui docs --all --timeout 600\)/);
+    assert.match(
+      reason,
+      /Fix: {2}wait for them \(baton work wait api ui docs --all --timeout 600; in Claude Code give that Bash call a timeout of 600000 ms/,
+    );
 
     // "held": only what an agent holds keeps the turn going.
     p.write('baton.config.json', JSON.stringify({ profile: 'tdd', stop: { waveGate: 'off', boardGate: 'held' } }));

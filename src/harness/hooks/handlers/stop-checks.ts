@@ -101,7 +101,7 @@ export function boardGate({ config }: CheckContext, read: BoardRead | undefined)
       `✗ ${pending.length} work-board item(s) ${mode === 'held' ? 'still held by agents' : 'not done'}:`,
       ...shown,
       ...(pending.length > shown.length ? [`  • ... and ${pending.length - shown.length} more (baton work show)`] : []),
-      `  Fix:  wait for them (baton work wait ${waitFor} --all --timeout 600), or launch agents for the open ones, or block/reopen what cannot go on, before ending the turn.`,
+      `  Fix:  wait for them (baton work wait ${waitFor} --all --timeout 600; in Claude Code give that Bash call a timeout of 600000 ms, or it moves to the background after 2 minutes), or launch agents for the open ones, or block/reopen what cannot go on, before ending the turn.`,
       `  Rule: stop.boardGate is "${mode}" in baton.config.json; set it to "off" to allow stopping with work open.`,
     ].join('\n'),
   };
