@@ -10,10 +10,11 @@
  * lstat: nothing is read through a link planted there, and whatever sits at the name (a link, a
  * folder) counts as present, so a gated decision fails closed.
  */
-import { lstatSync, writeFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { unlinkQuietly, writeFileAtomic } from '../fs/atomic.js';
 import { confine, mkdirInside } from '../fs/confine.js';
+import { ignoreLocalState } from '../fs/local-state-folder.js';
 
 export const STORE_MARKER = '.baton/board-on-store';
 
@@ -44,13 +45,7 @@ export function noteBoardOnStore(root: string, present: boolean): void {
     }
     if (boardOnStoreMarked(root)) return;
     mkdirInside(root, dir, '.baton folder');
-    try {
-      writeFileSync(join(dir, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n', {
-        flag: 'wx',
-      });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    ignoreLocalState(dir);
     // Atomic rename: a link planted at the name is replaced, never written through.
     writeFileAtomic(file, 'the work board of this project lives on its shared store\n', { durable: false });
   } catch {

@@ -4,12 +4,12 @@
  * server per project: `.baton/serve.lock` (fs/lock.ts) is held for the server's whole life, so a
  * second start waits for it or reports the running one, and a dead server's lock is taken over.
  */
-import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { writeFileAtomic, unlinkQuietly } from '../fs/atomic.js';
 import { readFileBounded, SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 import { mkdirInside } from '../fs/confine.js';
+import { ignoreLocalState } from '../fs/local-state-folder.js';
 
 export interface ServeInfo {
   url: string;
@@ -47,14 +47,8 @@ export function readServeFile(root: string): ServeInfo | undefined {
 export function writeServeFile(root: string, info: ServeInfo): void {
   const { dir, file } = servePaths(root);
   mkdirInside(root, dir, '.baton folder');
-  // Local state with a secret in it: never committed ('wx' never writes through a planted link).
-  try {
-    writeFileSync(join(dir, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n', {
-      flag: 'wx',
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
+  // Local state with a secret in it: never committed.
+  ignoreLocalState(dir);
   writeFileAtomic(file, `${JSON.stringify(info)}\n`, { mode: 0o600, durable: false });
 }
 

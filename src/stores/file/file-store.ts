@@ -1,4 +1,4 @@
-import { existsSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, statSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError, fromSystemError, isBatonError } from '../../core/errors.js';
 import { hashText, type Json } from '../../core/json.js';
@@ -16,6 +16,7 @@ import {
   type Store,
 } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
+import { ignoreLocalState } from '../../fs/local-state-folder.js';
 import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal, METADATA_MAX_BYTES, readFileBounded } from '../../fs/bounded-read.js';
 import {
   appendEntry,
@@ -239,21 +240,11 @@ export class FileStore implements Store {
   }
 }
 
-/**
- * The `.baton/` folder beside documents, with a `.gitignore` of `*` in it (as pytest and mypy do
- * for their caches): history and locks are this machine's state, never something to commit.
- */
+/** The `.baton/` folder beside documents, ignored by git (fs/local-state-folder.ts). */
 export function ensureSidecar(sidecar: string): void {
   if (existsSync(join(sidecar, '.gitignore'))) return;
   makeDir(sidecar);
-  try {
-    // 'wx' never writes through a link planted at the name (a dangling one reads as missing above).
-    writeFileSync(join(sidecar, '.gitignore'), '# baton history and locks: local state, not for commits\n*\n', {
-      flag: 'wx',
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
+  ignoreLocalState(sidecar);
 }
 
 export function readDocument(file: string): ReadResult {
