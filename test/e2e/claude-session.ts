@@ -101,13 +101,19 @@ export function toolResults(model: MockModel): Map<string, { text: string; isErr
  * terminal showed; exits 1 when the session ended first.
  */
 const PTY_DRIVER = String.raw`
-import os, pty, signal, sys
+import os, pty, re, signal, sys
 needles = [n.encode() for n in sys.argv[1].split('|')]
 pid, fd = pty.fork()
 if pid == 0:
     os.execvp(sys.argv[2], sys.argv[2:])
+# With CI set, the UI moves the cursor where it would print spaces (ESC [ n C forward, ESC [ n G to a
+# column between words): the terminal shows spaces there.
+forward = re.compile(rb'\x1b\[(\d*)C')
+column = re.compile(rb'\x1b\[\d*G')
+def shown(raw):
+    return column.sub(b' ', forward.sub(lambda m: b' ' * int(m.group(1) or b'1'), raw))
 seen = b''
-while not all(n in seen for n in needles):
+while not all(n in shown(seen) for n in needles):
     try:
         data = os.read(fd, 65536)
     except OSError:
@@ -116,8 +122,8 @@ while not all(n in seen for n in needles):
         break
     seen += data
 os.kill(pid, signal.SIGKILL)
-sys.stdout.buffer.write(seen)
-sys.exit(0 if all(n in seen for n in needles) else 1)
+sys.stdout.buffer.write(shown(seen))
+sys.exit(0 if all(n in shown(seen) for n in needles) else 1)
 `;
 
 /** The interactive UI run until every needle was drawn (code 0) or it ended (1), with what it drew. */
