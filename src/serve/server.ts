@@ -246,6 +246,10 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());
+  }).catch(async (error: unknown) => {
+    // Not listening, so nothing will ever stop it: the idle timer would hold the process up for its hour.
+    await stop();
+    throw error;
   });
   port = (server.address() as AddressInfo).port;
   return {

@@ -64,6 +64,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
     if (winner) return report(cli, winner);
     throw error;
   }
+  let signal = () => {};
   try {
     const served = await startServe({
       cwd: root,
@@ -84,16 +85,25 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
     });
     // Listening before serve.json and the line announce it: whoever reads either may stop it at
     // once, and a stop that came first killed it with both left behind.
-    const signal = () => void served.close();
+    signal = () => void served.close();
     process.once('SIGINT', signal);
     process.once('SIGTERM', signal);
-    writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, ui: served.ui });
-    cli.out(`baton serve: ${served.url}\nbaton serve: dashboard ${served.ui}\n`);
+    try {
+      writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, ui: served.ui });
+      cli.out(`baton serve: ${served.url}\nbaton serve: dashboard ${served.ui}\n`);
+    } catch (error) {
+      // Unannounced, no client can find it: a server left listening would hold the lock, and so the
+      // project, for its idle hour while every hook ran in process. It ends here, with the reason.
+      await served.close();
+      removeServeFile(root, served.token);
+      if (!isBatonError(error)) throw error;
+      throw new BatonError('io', `stopped, it could not announce itself: ${error.message}`, { cause: error });
+    }
     await served.stopped;
-    process.off('SIGINT', signal);
-    process.off('SIGTERM', signal);
     removeServeFile(root, served.token);
   } finally {
+    process.off('SIGINT', signal);
+    process.off('SIGTERM', signal);
     lock.release();
   }
   return 0;

@@ -1,0 +1,74 @@
+/**
+ * `baton serve` between listen and ready: a server that cannot announce itself (serve.json cannot
+ * be written) must not stay up, unknown to every client, holding the project's server lock.
+ */
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { BIN, baton, cleanEnv } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+/** `baton serve ARGS` run to its end; killed after 30 s (a hang guard: the failure is a signal, not a code). */
+function serveUntilExit(cwd: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+      cwd,
+      env: cleanEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('baton serve: start-up', () => {
+  // Before the fix the server went on listening after the failed write: the kill below (a hang
+  // guard, not a timing) was what ended it, and the result was a signal, not an exit code.
+  it('serve.json that cannot be written: exits non-zero with one line naming the fix, lock released, nothing announced', (t) => {
+    const p = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+    t.after(p.cleanup);
+    // A folder at serve.json's name: the atomic rename over it fails.
+    mkdirSync(join(p.dir, '.baton', 'serve.json'), { recursive: true });
+    const result = baton(['serve', '--port', '0'], { cwd: p.dir, killAfterMs: 30_000 });
+    assert.equal(result.code, 8, `exit ${result.code}: ${result.stderr}`);
+    assert.equal(result.stdout, '', 'nothing announced on stdout');
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(
+      lines[0]!,
+      /^baton serve: stopped, it could not announce itself: cannot write .*serve\.json: .*; move the folder away/,
+    );
+    // What was at the name is left as it was; no temp file of the write is left beside it.
+    assert.ok(statSync(join(p.dir, '.baton', 'serve.json')).isDirectory());
+    assert.deepEqual(
+      readdirSync(join(p.dir, '.baton')).filter((name) => name.startsWith('serve.json.')),
+      [],
+    );
+    // The lock is given back (its file removed), not left for the next start to judge stale.
+    assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')), 'serve.lock released');
+  });
+
+  // Before the fix the idle timer, armed before listen, held the process up for its hour after the
+  // error was printed; the kill (a hang guard) ended it.
+  it('a port already taken: exits 2 naming the fix, and the process ends', async (t) => {
+    const p = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+    t.after(p.cleanup);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    t.after(() => taken.close());
+    const port = (taken.address() as { port: number }).port;
+    const result = await serveUntilExit(p.dir, ['--port', String(port)]);
+    assert.equal(result.code, 2, `exit ${result.code}: ${result.stderr}`);
+    assert.match(result.stderr, /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); choose another --port, or 0/);
+    assert.ok(!existsSync(join(p.dir, '.baton', 'serve.json')));
+    assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')), 'serve.lock released');
+  });
+});
