@@ -1,19 +1,29 @@
 # baton's client of a running `baton serve` (docs/serve.md), run by plugin/bin/baton as
 #   bash serve-client.bash SERVE_JSON PATH WRAPPER ARGS...
 # for a hook or the status line. bash alone: the request goes through bash's /dev/tcp and the answer
-# is read with `read`, so no curl (about 9 ms of CPU to start) and, for a status line, no fork at
-# all. Whenever the server cannot give a believable answer (gone, killed, slow, out of shape, a port
-# now held by another program, or a hook answer whose tag does not prove the server holds the key of
-# src/serve/answer-key.ts), the wrapper runs again with BATON_SERVE_SKIP=1 and the same payload, and
-# baton judges in process: a gated event is judged either way.
+# is read with `read`, so no curl (about 9 ms of CPU to start); the only process it starts is the
+# watchdog below (and, for a hook, one sha256sum). Whenever the server cannot give a believable
+# answer (gone, killed, slow, out of shape, a port now held by another program, or a hook answer
+# whose tag does not prove the server holds the key of src/serve/answer-key.ts), the wrapper runs
+# again with BATON_SERVE_SKIP=1 and the same payload, and baton judges in process: a gated event is
+# judged either way.
 trap '' PIPE # a server that hangs up mid-request is a failed answer, never a killed hook
 LC_ALL=C     # ${#payload} in bytes, as Content-Length wants
 serve=$1 path=$2 wrapper=$3
 shift 3
-# cat, not $(</dev/stdin): hosts started by Node give stdin as a socket, which /dev/stdin cannot open.
-payload=$(cat)
+# Not $(</dev/stdin): hosts started by Node give stdin as a socket, which /dev/stdin cannot open.
+# read -N (bash 4.1+) takes a pipe or socket in blocks, with no cat to fork and wait for; read -d ''
+# would take a byte per read(2). Past 32 MiB + 1 it stops, and the rest is what baton's own bound
+# refuses anyway (fs/bounded-read.ts).
+blocks=
+((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 401)) && blocks=1
+if [ -n "$blocks" ]; then IFS= read -r -N 33554433 payload; else payload=$(cat); fi
 fallback() {
+  # An alarm from here on must not start a second fallback (in disarm, with no arguments); once the
+  # watchdog is gone, none can come, and the wrapper gets USR1 as it was.
+  trap '' USR1
   disarm
+  trap - USR1
   exec 3>&-
   BATON_SERVE_SKIP=1 exec sh "$wrapper" "$@" <<<"$payload"
 }
@@ -61,11 +71,13 @@ fi
 
 # connect() has no timeout here: a live server that does not accept (stopped, its backlog full)
 # holds it for the kernel's SYN retries (~2 min), past the host's hook timeout, and a timed-out
-# PreToolUse hook lets the call through. An alarm from a watchdog interrupts whichever of connect,
-# write and read still blocks after $limit (bash installs a trap without SA_RESTART), so that step
-# fails and the wrapper judges in process. Its sleep is killed with it, and it holds none of the
-# host's pipes, so nothing of it outlives the hook.
-trap : USR1
+# PreToolUse hook lets the call through. An alarm from a watchdog after $limit runs the fallback
+# from its trap, whichever of connect, write and read still blocks: bash installs the trap without
+# SA_RESTART, so a blocked connect or write fails, and a read builtin, which retries read(2) after
+# a trap, never returns, as the trap execs the wrapper. So the answer's read needs no -t of its
+# own (which costs two sigprocmask calls per byte read). Its sleep is killed with it, and it holds
+# none of the host's pipes, so nothing of it outlives the hook.
+trap 'fallback "$@"' USR1
 {
   trap 'kill $! 2>/dev/null; exit' TERM # $! is this sleep's: the script starts no job before
   # The wait is a read on a new pty's master, which nothing ever writes: no sleep to exec (about
@@ -82,10 +94,13 @@ wd=$!
 { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || fallback "$@"
 printf 'POST /%s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
   "$path" "$port" "$token" "${#payload}" "$payload" >&3 2>/dev/null || fallback "$@"
-IFS= read -r -d '' -t "$limit" answer <&3
-# 1: the server closed the connection after its answer; anything else (a timeout: >128) is no answer.
+# 1: the server closed the connection after its answer (within 1 MiB); anything else is no answer.
+if [ -n "$blocks" ]; then IFS= read -r -N 1048576 answer <&3; else IFS= read -r -d '' answer <&3; fi
 [ $? = 1 ] || fallback "$@"
-disarm
+# Past here no alarm may run the fallback: the answer is in. The watchdog is not waited for, as
+# this script ends before any alarm of a killed watchdog could matter (fallback still waits).
+trap '' USR1
+kill "$wd" 2>/dev/null
 exec 3>&-
 case $answer in "HTTP/1.1 200 "*) ;; *) fallback "$@" ;; esac
 body=${answer#*$'\r\n\r\n'}
@@ -94,7 +109,9 @@ if [ "$1" = hook ]; then
   tag=${body: -64}
   case $tag in *[!0-9a-f]* | '') fallback "$@" ;; esac
   body=${body%"$tag"}
-  sum=$(sha256sum <<<"$key$RS/$path$RS$payload$RS$body$key") || fallback "$@"
+  # exec: the substitution's subshell becomes sha256sum, one fork, not two (with a redirection,
+  # bash forks again by itself).
+  sum=$(exec sha256sum <<<"$key$RS/$path$RS$payload$RS$body$key") || fallback "$@"
   [ "${sum%% *}" = "$tag" ] || fallback "$@"
 fi
 

@@ -1,0 +1,137 @@
+/**
+ * The plugin's shell client (plugin/bin/baton -> plugin/lib/serve-client.bash) and what it reads:
+ * the host's payload whole, whatever its size and bytes, and the server's answer, bounded by the
+ * watchdog's alarm alone (the read has no timeout of its own), so a server that takes a request and
+ * never answers still ends in an in-process judgment: the gated write denied, the status line drawn.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+import { serveFile, startServe } from './serve-process.js';
+
+const TASK = '.claude/state/current-task.json';
+const WRAPPER = join(ROOT, 'plugin', 'bin', 'baton');
+
+function greenProject() {
+  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+  spawnSync('git', ['init', '-q'], { cwd: tree.dir });
+  for (const args of [
+    ['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
+    ['set', TASK, 'tdd_phase', 'GREEN'],
+  ]) {
+    const result = baton(args, { cwd: tree.dir });
+    assert.equal(result.code, 0, result.stderr);
+  }
+  return tree;
+}
+
+function writePayload(dir: string, file: string, content = 'x\n'): string {
+  return JSON.stringify({
+    session_id: 's1',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(dir, file), content },
+    cwd: dir,
+  });
+}
+
+/** The wrapper as a host runs it, asynchronously (a server in this process must be able to answer). */
+function run(
+  dir: string,
+  args: string[],
+  input: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', [WRAPPER, ...args], { cwd: dir, env: cleanEnv({ CLAUDE_PROJECT_DIR: dir, ...env }) });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (code) => resolve({ code, stdout }));
+    child.stdin.end(input);
+  });
+}
+
+function answered(dir: string): Promise<number> {
+  const { url, token } = serveFile(dir);
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve((JSON.parse(text) as { answered: number }).answered));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe("baton serve's shell client", () => {
+  it('hands the server the payload whole: 1 MiB of lines, backslashes, quotes and UTF-8, answered and signed as in process', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const server = await startServe(p.dir);
+    t.after(server.stop);
+    const line = 'const s = "a\\\\b \\"q\\" \t ünïcödé ✓";\n';
+    const content = line.repeat(Math.ceil((1 << 20) / line.length));
+    for (const file of ['tests/test_gate.py', 'src/app.py']) {
+      // A trailing newline, as some hosts send one, is kept as sent.
+      for (const payload of [writePayload(p.dir, file, content), `${writePayload(p.dir, file, content)}\n`]) {
+        const before = await answered(p.dir);
+        const served = await run(p.dir, ['hook', 'PreToolUse'], payload);
+        assert.equal(await answered(p.dir), before + 1, 'the server answered, and its tag checked');
+        assert.deepEqual(served, await run(p.dir, ['hook', 'PreToolUse'], payload, { BATON_SERVE_SKIP: '1' }));
+        if (file.startsWith('tests/')) assert.match(served.stdout, /"permissionDecision":"deny".*gate-green/);
+        else assert.equal(served.stdout, '');
+      }
+    }
+  });
+
+  // The guard is the hang itself: a read that only the alarm can end never returned when the alarm's
+  // trap did nothing (bash retries read(2) after a trap), so this test would time out.
+  it(
+    'a server that takes the request and never answers: at the alarm, the write is denied and the status line drawn, both in process',
+    { timeout: 100_000 },
+    async (t) => {
+      const p = greenProject();
+      t.after(p.cleanup);
+      const sockets: Socket[] = [];
+      const silent = createServer((socket) => {
+        sockets.push(socket);
+        socket.resume();
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      t.after(() => {
+        sockets.forEach((socket) => socket.destroy());
+        silent.close();
+      });
+      const port = (silent.address() as AddressInfo).port;
+      spawnSync('mkdir', ['-p', join(p.dir, '.baton')]);
+      // A live pid (this test's), so the client asks it.
+      writeFileSync(
+        join(p.dir, '.baton', 'serve.json'),
+        `${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid, token: 't', version: 'x' })}\n`,
+        { mode: 0o600 },
+      );
+      const log = join(p.dir, 'client.log');
+      const denied = await run(p.dir, ['hook', 'PreToolUse'], writePayload(p.dir, 'tests/test_gate.py'), {
+        BATON_DEBUG_LOG: log,
+      });
+      assert.match(denied.stdout, /"permissionDecision":"deny".*gate-green/);
+      assert.match(readFileSync(log, 'utf8'), /deny by gate-green/);
+      const status = JSON.stringify({
+        model: { display_name: 'Opus' },
+        workspace: { current_dir: p.dir, project_dir: p.dir },
+      });
+      const drawn = await run(p.dir, ['statusline'], status);
+      assert.equal(drawn.code, 0);
+      assert.match(drawn.stdout, /demo/);
+      assert.deepEqual(drawn, await run(p.dir, ['statusline'], status, { BATON_SERVE_SKIP: '1' }));
+      assert.ok(sockets.length >= 2, 'both asked the silent server first');
+    },
+  );
+});
