@@ -99,6 +99,13 @@ export default async function serve(lib) {
     const before = onFile.cpu();
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const idleTicks = onFile.cpu() - before;
+    // Again after a dashboard page was opened and closed: its live updates stop with the last page.
+    // (Measured after a settle: the login's keep-alive socket ends, the page's garbage is collected.)
+    await onFile.visitDashboard();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const [runNs, wakeups] = [onFile.runNs(), onFile.wakeups()];
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const afterPage = { ms: (onFile.runNs() - runNs) / 1e6, wakeups: onFile.wakeups() - wakeups };
     const rows = [];
     const decision = (store, s, times, kind, reference) => ({
       name: `serve: PreToolUse ${kind} p50, keep-alive, ${store}`,
@@ -150,6 +157,13 @@ export default async function serve(lib) {
         reference: null,
         unit: 'ms',
         note: 'file store; utime + stime from /proc (10 ms ticks)',
+      },
+      {
+        name: `serve: CPU while idle for ${IDLE_MS / 1000} s after a dashboard page was closed`,
+        baton: afterPage.ms,
+        reference: null,
+        unit: 'ms',
+        note: `file store; run time of the main thread (/proc schedstat), ${afterPage.wakeups} wake-ups; the page logged in, held the live-update stream, closed`,
       },
     );
     if (!onPg)
@@ -209,7 +223,7 @@ async function start(lib, { dir, env }) {
     server.stdout.on('data', (chunk) => (out += chunk).includes('\n') && resolve());
     server.once('exit', (code) => reject(new Error(`baton serve exited ${code}`)));
   });
-  const { url, token } = JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8'));
+  const { url, token, ui } = JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8'));
   const agent = new Agent({ keepAlive: true, maxSockets: AGENTS });
   const payload = (path) =>
     JSON.stringify({
@@ -249,6 +263,21 @@ async function start(lib, { dir, env }) {
     ask,
     kept: () => kept,
     health,
+    visitDashboard: async () => {
+      const login = await new Promise((resolve) => request(ui, resolve).end());
+      login.resume();
+      const cookie = String(login.headers['set-cookie']).split(';')[0];
+      const page = await new Promise((resolve) =>
+        request(`${url}/api/events`, { headers: { Cookie: cookie } }, resolve).end(),
+      );
+      await new Promise((resolve) => page.once('data', resolve));
+      page.destroy();
+      const pages = async () => JSON.parse((await call('/health', '', 'GET')).text).dashboard?.pages ?? 0;
+      while ((await pages()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+    runNs: () => Number(readFileSync(`/proc/${server.pid}/schedstat`, 'utf8').split(' ')[0]),
+    wakeups: () =>
+      Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]),
     rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024,
     cpu: () => {
       const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');

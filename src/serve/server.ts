@@ -195,7 +195,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         res,
         200,
         'application/json',
-        `${JSON.stringify({ version: options.version, pid: process.pid, answered, statuslines, kept: keptReadCounts(), shared: shared.counts() })}\n`,
+        `${JSON.stringify({ version: options.version, pid: process.pid, answered, statuslines, kept: keptReadCounts(), shared: shared.counts(), dashboard: dashboard?.live() ?? { pages: 0, rescanning: false, watches: 0 } })}\n`,
       );
     }
     if (req.method === 'POST' && url.pathname === '/shutdown') {

@@ -103,6 +103,8 @@ export interface DashboardOptions {
 export interface Dashboard {
   /** Answers a request its server has already let in (Host, token or cookie checked). */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): void;
+  /** Pages listening for live updates, and whether their rescan timer and watches run. */
+  live(): { pages: number; rescanning: boolean; watches: number };
   close(): void;
 }
 
@@ -166,6 +168,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
 
   return {
     handle: (req, res, url) => void handle(req, res, url).catch((error: unknown) => fail(res, error)),
+    live: () => live.state(),
     close: () => live.close(),
   };
 }
@@ -284,11 +287,17 @@ async function readJson(req: IncomingMessage, ownOrigin: (origin: string) => boo
  * the goals and the wave file's folder), rather than the store's per-document watch, so one
  * watcher covers a folder's documents and also sees new ones. Any change is debounced briefly
  * and sent to every open page as one `change` event; the page then refetches what it shows.
+ *
+ * Only while a page listens: the watches, the rescan and the ping start with the first stream
+ * and stop with the last, so a server a page once visited (`baton serve` lives for hours) is
+ * idle again, with no timer and no watch, once the page is closed.
  */
 function liveUpdates(project: Project) {
   const clients = new Set<ServerResponse>();
   const watchers = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
+  let rescan: NodeJS.Timeout | undefined;
+  let ping: NodeJS.Timeout | undefined;
 
   const changed = () => {
     clearTimeout(timer);
@@ -301,7 +310,7 @@ function liveUpdates(project: Project) {
   let listed: string | undefined;
   const refresh = async () => {
     const watched = await watchedFolders(project);
-    if (closed) return;
+    if (closed || rescan === undefined) return;
     // A commit no folder here shows (a shared store, another machine) changes the listing.
     if (listed !== undefined && watched.listing !== listed) changed();
     listed = watched.listing;
@@ -326,29 +335,45 @@ function liveUpdates(project: Project) {
       }
     }
   };
-  void refresh();
-  // A document in a folder nobody watched yet (a new subfolder deep down), or committed on another
-  // machine, is found by a rescan.
-  const rescan = setInterval(() => void refresh(), 3000);
-  const ping = setInterval(() => {
-    for (const res of clients) res.write(': ping\n\n');
-  }, 15000);
-  rescan.unref();
-  ping.unref();
+  const start = () => {
+    // A document in a folder nobody watched yet (a new subfolder deep down), or committed on
+    // another machine, is found by a rescan.
+    rescan = setInterval(() => void refresh(), 3000);
+    ping = setInterval(() => {
+      for (const res of clients) res.write(': ping\n\n');
+    }, 15000);
+    rescan.unref();
+    ping.unref();
+    // Nothing was watched while no page listened: once the watches are up, the pages refetch, so a
+    // change made before (while the page loaded its data) is not missed.
+    void refresh().then(() => rescan !== undefined && changed());
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    clearInterval(rescan);
+    clearInterval(ping);
+    rescan = ping = timer = undefined;
+    listed = undefined;
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+  };
 
   return {
     subscribe(res: ServerResponse) {
       res.writeHead(200, { ...HEADERS, 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
       res.write('retry: 500\n\n');
       clients.add(res);
-      res.on('close', () => clients.delete(res));
+      if (clients.size === 1 && !closed) start();
+      res.on('close', () => {
+        clients.delete(res);
+        if (clients.size === 0) stop();
+      });
     },
+    /** The pages listening now, and whether the rescan timer is armed: a test reads it, not a clock. */
+    state: () => ({ pages: clients.size, rescanning: rescan !== undefined, watches: watchers.size }),
     close() {
       closed = true;
-      clearTimeout(timer);
-      clearInterval(rescan);
-      clearInterval(ping);
-      for (const watcher of watchers.values()) watcher.close();
+      stop();
       for (const res of clients) res.end();
     },
   };

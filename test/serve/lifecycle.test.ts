@@ -4,12 +4,14 @@
  */
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { get, request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { BIN, baton, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { serveFile, startServe } from './serve-process.js';
 
 /** `baton serve ARGS` run to its end; killed after 30 s (a hang guard: the failure is a signal, not a code). */
 function serveUntilExit(cwd: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
@@ -70,5 +72,83 @@ describe('baton serve: start-up', () => {
     assert.match(result.stderr, /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); choose another --port, or 0/);
     assert.ok(!existsSync(join(p.dir, '.baton', 'serve.json')));
     assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')), 'serve.lock released');
+  });
+});
+
+interface Live {
+  pages: number;
+  rescanning: boolean;
+  watches: number;
+}
+
+function health(dir: string): Promise<{ dashboard: Live }> {
+  const { url, token } = serveFile(dir);
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve(JSON.parse(text)));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Asks /health until `done` holds: the server sees a stream's end in its own time, so no clock is asserted. */
+async function until(dir: string, done: (live: Live) => boolean): Promise<Live> {
+  for (;;) {
+    const live = (await health(dir)).dashboard;
+    if (done(live)) return live;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The dashboard's live-update stream, as an open page holds it; `next` resolves on its next `change`. */
+function stream(base: string, cookie: string): Promise<{ res: IncomingMessage; next(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    get(`${base}/api/events`, { headers: { Cookie: cookie } }, (res) => {
+      let waiting: (() => void) | undefined;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        if (chunk.includes('event: change')) waiting?.();
+      });
+      resolve({ res, next: () => new Promise<void>((done) => (waiting = done)) });
+    }).on('error', reject);
+  });
+}
+
+describe('baton serve: the dashboard costs nothing once no page is open', () => {
+  // Before the fix the rescan timer started with the first dashboard request and ran for the
+  // server's life: /health then said rescanning with no page open (and idle CPU was not zero).
+  it('the rescan timer and the watches run only while a page listens, and live updates still arrive after a page comes back', async (t) => {
+    const p = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+    t.after(p.cleanup);
+    assert.equal(baton(['init', 'notes.json', '--arg', 'owner', 'ada'], { cwd: p.dir }).code, 0);
+    const server = await startServe(p.dir, ['--port', '0', '--idle-timeout', '0']);
+    t.after(server.stop);
+    const base = server.url.replace(/^baton serve: /, '');
+    const login = await new Promise<IncomingMessage>((resolve) => get(server.ui, resolve));
+    login.resume();
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    assert.deepEqual((await health(p.dir)).dashboard, { pages: 0, rescanning: false, watches: 0 });
+
+    const page = await stream(base, cookie);
+    const armed = await until(p.dir, (live) => live.watches > 0);
+    assert.deepEqual([armed.pages, armed.rescanning], [1, true]);
+    page.res.destroy();
+    assert.deepEqual(
+      await until(p.dir, (live) => live.pages === 0),
+      { pages: 0, rescanning: false, watches: 0 },
+      'the last page gone: no timer, no watch',
+    );
+
+    // A page opened again is told of a write as before.
+    const again = await stream(base, cookie);
+    t.after(() => again.res.destroy());
+    await again.next(); // the change sent once its watches are up
+    const told = again.next();
+    assert.equal(baton(['set', 'notes.json', 'owner', 'grace'], { cwd: p.dir }).code, 0);
+    await told;
+    assert.equal((await health(p.dir)).dashboard.rescanning, true);
   });
 });
