@@ -16,7 +16,12 @@ const SESSION = 'session-1';
 const A = 'a4dfaab062324b293';
 const B = 'a31f580b12cdf42a2';
 
-describe('file reservations of a work board on PostgreSQL', () => {
+/**
+ * A throwaway cluster for one describe (its test stops the server). `database(name)` makes a
+ * fresh database, migrated, and returns `machine()`: one more project folder on it, as another
+ * machine would be.
+ */
+function boardOnPostgres() {
   let cluster: Cluster;
   let stopped = false;
   const projects: EneoProject[] = [];
@@ -27,23 +32,38 @@ describe('file reservations of a work board on PostgreSQL', () => {
     for (const p of projects) p.cleanup();
     if (!stopped) cluster.stop();
   });
+  return {
+    async database(name: string): Promise<() => EneoProject> {
+      const url = await cluster.createDatabase(name);
+      const migrate = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: url } });
+      assert.equal(migrate.code, 0, migrate.stderr);
+      return () => {
+        const p = eneoProject({ 'src/api/handler.ts': 'x' }, { store: url, project: name });
+        projects.push(p);
+        return p;
+      };
+    },
+    stopServer(): void {
+      cluster.stop();
+      stopped = true;
+    },
+  };
+}
+
+/** `baton work` on a machine, as `agent` of SESSION when one is named. */
+const work = (p: EneoProject, args: string[], agent?: string) =>
+  baton(['work', ...args], {
+    cwd: p.dir,
+    env: { ...p.env, ...(agent ? { BATON_AGENT: agent, BATON_SESSION: SESSION } : {}) },
+  });
+
+describe('file reservations of a work board on PostgreSQL', () => {
+  const board = boardOnPostgres();
 
   it("another agent's write to a claimed item's paths is denied naming the holder, the holder's allowed; SubagentStop gives the item back; with the server down every write fails closed naming the fix", async () => {
-    const url = await cluster.createDatabase('board');
-    const migrate = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: url } });
-    assert.equal(migrate.code, 0, migrate.stderr);
-    const machine = () => {
-      const p = eneoProject({ 'src/api/handler.ts': 'x' }, { store: url, project: 'board' });
-      projects.push(p);
-      return p;
-    };
+    const machine = await board.database('board');
     const a = machine();
     const b = machine();
-    const work = (p: EneoProject, args: string[], agent?: string) =>
-      baton(['work', ...args], {
-        cwd: p.dir,
-        env: { ...p.env, ...(agent ? { BATON_AGENT: agent, BATON_SESSION: SESSION } : {}) },
-      });
     const added = work(a, ['add', 'api', '--title', 'API endpoint', '--paths', 'src/api/**']);
     assert.equal(added.code, 0, added.stderr);
     const claimed = work(a, ['claim', 'api'], A);
@@ -81,8 +101,7 @@ describe('file reservations of a work board on PostgreSQL', () => {
     // Claimed again, then the server goes: the board cannot be read, so no write may pass on a guess.
     assert.equal(work(a, ['claim', 'api'], A).code, 0);
     assert.equal(decision(edit(B, 'Write')).kind, 'deny');
-    cluster.stop();
-    stopped = true;
+    board.stopServer();
     // On either machine, whatever its own folder holds: neither judges by a copy of the board.
     for (const [agent, at] of [
       [B, b],
@@ -104,37 +123,15 @@ describe('file reservations of a work board on PostgreSQL', () => {
 });
 
 describe('a server that is down, on a machine that has or has not seen the board', () => {
-  let cluster: Cluster;
-  let stopped = false;
-  const projects: EneoProject[] = [];
-  before(async () => {
-    cluster = await startCluster();
-  });
-  after(() => {
-    for (const p of projects) p.cleanup();
-    if (!stopped) cluster.stop();
-  });
+  const board = boardOnPostgres();
 
   it('machine b, which saw the board on the store, denies every write; a fresh machine c, which never saw one, judges by its own files and says so; the marker cannot be written or removed by the agent', async () => {
-    const url = await cluster.createDatabase('marker');
-    const migrate = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: url } });
-    assert.equal(migrate.code, 0, migrate.stderr);
-    const machine = () => {
-      const p = eneoProject({ 'src/api/handler.ts': 'x' }, { store: url, project: 'marker' });
-      projects.push(p);
-      return p;
-    };
+    const machine = await board.database('marker');
     const [a, b, c] = [machine(), machine(), machine()];
-    const added = baton(['work', 'add', 'api', '--title', 'API endpoint', '--paths', 'src/api/**'], {
-      cwd: a.dir,
-      env: a.env,
-    });
+    const added = work(a, ['add', 'api', '--title', 'API endpoint', '--paths', 'src/api/**']);
     assert.equal(added.code, 0, added.stderr);
     assert.ok(existsSync(join(a.dir, '.baton/board-on-store')), "a's add records the board on the store");
-    const claimed = baton(['work', 'claim', 'api'], {
-      cwd: a.dir,
-      env: { ...a.env, BATON_AGENT: A, BATON_SESSION: SESSION },
-    });
+    const claimed = work(a, ['claim', 'api'], A);
     assert.equal(claimed.code, 0, claimed.stderr);
     const call = (at: EneoProject, tool: string, input: Record<string, unknown>) =>
       at.hook('PreToolUse', { session_id: SESSION, agent_id: B, cwd: at.dir, tool_name: tool, tool_input: input });
@@ -157,8 +154,7 @@ describe('a server that is down, on a machine that has or has not seen the board
     }
     assert.equal(existsSync(join(c.dir, '.baton/board-on-store')), false, 'c never read the board');
 
-    cluster.stop();
-    stopped = true;
+    board.stopServer();
     const onB = write(b);
     assert.equal(onB.code, 0, onB.stderr);
     assert.equal(decision(onB).kind, 'deny', 'b saw the board: a reservation does not lapse with the server');
