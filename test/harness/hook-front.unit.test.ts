@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hostEvents } from '../../src/harness/hooks/events.js';
 import { answerHook } from '../../src/harness/hooks/hook-front.js';
 import type { Rendered } from '../../src/harness/hooks/types.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { frontProject } from './front-project.js';
 
 /**
  * The hook front (`answerHook`), in-process: what `baton hook` and `baton serve` both answer, for
@@ -17,39 +18,12 @@ const TASK = '.claude/state/current-task.json';
 
 /** A project on the tdd profile (or the given config), with a task in `phase` when one is given. */
 function project(config: object = { profile: 'tdd' }, phase?: string) {
-  const tree = tempTree({ 'baton.config.json': JSON.stringify(config), '.tmp/.keep': '' });
-  const env: Record<string, string> = {
-    BATON_ROOT: tree.dir,
-    BATON_DEBUG_LOG: join(tree.dir, '.debug.log'),
-    TMPDIR: join(tree.dir, '.tmp'),
-    BATON_SANDBOX: 'off',
-  };
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(tree.dir, path)), { recursive: true });
-    writeFileSync(join(tree.dir, path), text);
-  };
+  const p = frontProject(config);
   if (phase !== undefined) {
-    write(TASK, `${JSON.stringify({ slug: 'demo', lane: 'fast', tdd_phase: phase, next_hint: 'write the code' })}\n`);
-    write('.claude/state/phase', `${phase}\n`);
+    p.write(TASK, `${JSON.stringify({ slug: 'demo', lane: 'fast', tdd_phase: phase, next_hint: 'write the code' })}\n`);
+    p.write('.claude/state/phase', `${phase}\n`);
   }
-  const hook = (event: string, payload: unknown, options: { host?: string; profile?: string } = {}) =>
-    answerHook({
-      event,
-      host: options.host,
-      profile: options.profile,
-      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-      cwd: tree.dir,
-      env,
-      goalHooks: async () => (await import('../../src/goal/hooks/goal-handlers.js')).runGoalHook,
-    });
-  const log = () => {
-    try {
-      return readFileSync(env.BATON_DEBUG_LOG as string, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  return { dir: tree.dir, env, write, hook, log, cleanup: tree.cleanup };
+  return p;
 }
 
 const json = (rendered: Rendered): Record<string, any> => JSON.parse(rendered.stdout) as Record<string, any>;

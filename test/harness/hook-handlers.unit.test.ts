@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Board } from '../../src/board/board.js';
 import { openDoc } from '../../src/doc/open.js';
 import { answerHook } from '../../src/harness/hooks/hook-front.js';
 import type { Rendered } from '../../src/harness/hooks/types.js';
-import { tempTree } from '../helpers/fixtures.js';
+import { frontProject } from './front-project.js';
 
 /**
  * The harness handlers (Stop, PreCompact, UserPromptSubmit, SessionStart), in-process through the
@@ -18,29 +18,9 @@ import { tempTree } from '../helpers/fixtures.js';
 const TASK = '.claude/state/current-task.json';
 
 function project(config: object, task?: Record<string, unknown>) {
-  const tree = tempTree({ 'baton.config.json': JSON.stringify(config), '.tmp/.keep': '' });
-  const env: Record<string, string> = {
-    BATON_ROOT: tree.dir,
-    BATON_DEBUG_LOG: join(tree.dir, '.debug.log'),
-    TMPDIR: join(tree.dir, '.tmp'),
-    BATON_SANDBOX: 'off',
-  };
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(tree.dir, path)), { recursive: true });
-    writeFileSync(join(tree.dir, path), text);
-  };
-  if (task) write(TASK, `${JSON.stringify({ slug: 'demo', lane: 'fast', ...task })}\n`);
-  const hook = (event: string, payload: unknown, host?: string) =>
-    answerHook({
-      event,
-      host,
-      payload: JSON.stringify(payload),
-      cwd: tree.dir,
-      env,
-      goalHooks: () => Promise.reject(new Error('not a goal project')),
-    });
-  const read = (path: string) => readFileSync(join(tree.dir, path), 'utf8');
-  return { dir: tree.dir, env, write, hook, read, cleanup: tree.cleanup };
+  const p = frontProject(config);
+  if (task) p.write(TASK, `${JSON.stringify({ slug: 'demo', lane: 'fast', ...task })}\n`);
+  return p;
 }
 
 const json = (rendered: Rendered): Record<string, any> => JSON.parse(rendered.stdout || '{}') as Record<string, any>;
@@ -104,11 +84,14 @@ describe('Stop', () => {
     p.write('.claude/state/wave.json', JSON.stringify({ wave: 1, expected: 3, done: 1, blocked_agents: ['x'] }));
     assert.match(json(await p.hook('Stop', { session_id: 'b' })).reason, /BLOCKED: x\./);
     // Gemini continues a blocked AfterAgent: the deny carries the same reason.
-    const gemini = json(await p.hook('AfterAgent', { session_id: 'g' }, 'gemini'));
+    const gemini = json(await p.hook('AfterAgent', { session_id: 'g' }, { host: 'gemini' }));
     assert.equal(gemini.decision, 'deny');
     assert.match(gemini.reason, /BLOCKED: x\./);
     // Cursor: the reason is the follow-up message it sends the agent.
-    assert.match(json(await p.hook('stop', { conversation_id: 'c' }, 'cursor')).followup_message, /BLOCKED: x\./);
+    assert.match(
+      json(await p.hook('stop', { conversation_id: 'c' }, { host: 'cursor' })).followup_message,
+      /BLOCKED: x\./,
+    );
   });
 
   it('the board gate names open and held items and the wait command; an unreadable board blocks', async (t) => {
@@ -224,7 +207,7 @@ describe('PreCompact', () => {
     assert.equal((await task.history({ limit: 1 }))[0]?.op.kind, 'snapshot');
 
     // Gemini fires PreCompress before every model call: nothing changed, nothing new is saved.
-    const again = await p.hook('PreCompress', {}, 'gemini');
+    const again = await p.hook('PreCompress', {}, { host: 'gemini' });
     assert.match(again.stderr, /task document unchanged since revision \d+/);
     assert.match(again.stderr, /scratchpad unchanged since/);
     assert.equal(readdirSync(join(p.dir, '.claude/context')).length, 1);
@@ -294,7 +277,7 @@ describe('UserPromptSubmit audit', () => {
     const p = project(config, { tdd_phase: 'GREEN' });
     t.after(p.cleanup);
     const audit = (payload: object, host?: string) =>
-      p.hook(host === 'gemini' ? 'BeforeAgent' : 'UserPromptSubmit', payload, host);
+      p.hook(host === 'gemini' ? 'BeforeAgent' : 'UserPromptSubmit', payload, { host });
     assert.match(
       (await audit({ prompt: '<task-notification>agent done</task-notification>' })).stderr,
       /background task notification; not counted/,
@@ -305,7 +288,7 @@ describe('UserPromptSubmit audit', () => {
     );
     // Gemini continues a blocked AfterAgent with the block's reason as a new prompt.
     p.write('.claude/state/wave.json', JSON.stringify({ wave: 1, expected: 2, done: 0 }));
-    const block = json(await p.hook('AfterAgent', { session_id: 'g' }, 'gemini'));
+    const block = json(await p.hook('AfterAgent', { session_id: 'g' }, { host: 'gemini' }));
     assert.equal(block.decision, 'deny');
     assert.match(
       (await audit({ prompt: block.reason, session_id: 'g' }, 'gemini')).stderr,
