@@ -13,22 +13,25 @@ import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { startCluster } from '../helpers/postgres-cluster.js';
-import { CLAUDE, claudeEnv, drawUntil, runClaude, session, toolResults } from './claude-session.js';
+import {
+  CLAUDE,
+  claudeEnv,
+  drawUntil,
+  printArgs,
+  runClaude,
+  session,
+  toolResults,
+  trust,
+  trustedProject,
+} from './claude-session.js';
 import { startMockModel, type Turn } from './mock-model.js';
 
 const PLUGIN = join(ROOT, 'plugin');
 
 /** A project the real CLI trusts, with an eneo task in GREEN (phase 1 of 2); `config` adds to its baton.config.json. */
 function eneoProject(config: Record<string, unknown> = {}) {
-  const tree = tempTree({ 'project/baton.config.json': JSON.stringify({ profile: 'eneo', ...config }) });
-  const project = join(tree.dir, 'project');
-  const home = join(tree.dir, 'home');
-  mkdirSync(home);
-  spawnSync('git', ['init', '-q'], { cwd: project });
-  writeFileSync(
-    join(home, '.claude.json'),
-    JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }),
-  );
+  const trusted = trustedProject({ 'baton.config.json': JSON.stringify({ profile: 'eneo', ...config }) });
+  const { project } = trusted;
   const task = '.claude/state/current-task.json';
   const run = (...args: string[]) => {
     const result = baton(args, { cwd: project });
@@ -38,7 +41,7 @@ function eneoProject(config: Record<string, unknown> = {}) {
   run('set', task, 'tdd_phase', 'GREEN');
   run('set', task, 'phase', '1', '--json');
   run('set', task, 'phase_total', '2', '--json');
-  return { ...tree, project, home };
+  return trusted;
 }
 
 test('claude plugin validate plugin/ passes', () => {
@@ -266,16 +269,11 @@ test(
     stopped = true;
     const log = join(p.dir, 'hooks.log');
     const { denied, allowed, model } = await greenWrites(t, p);
-    const run = await runClaude(p.project, { ...claudeEnv(p.home, model), BATON_DEBUG_LOG: log }, [
-      '-p',
-      'make the failing test pass',
-      '--output-format',
-      'json',
-      '--permission-mode',
-      'bypassPermissions',
-      '--plugin-dir',
-      PLUGIN,
-    ]);
+    const run = await runClaude(
+      p.project,
+      { ...claudeEnv(p.home, model), BATON_DEBUG_LOG: log },
+      printArgs('make the failing test pass', '--plugin-dir', PLUGIN),
+    );
     assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
     assert.ok(!existsSync(denied), 'the test file was not written in GREEN');
     assert.match(toolResults(model).get('toolu_mock_1')?.text ?? '', /gate-green/);
@@ -376,16 +374,11 @@ test(
       },
     );
     t.after(() => model.close());
-    const run = await runClaude(p.project, { ...claudeEnv(p.home, model), BATON_SERVE: '1', BATON_DEBUG_LOG: log }, [
-      '-p',
-      'make the failing test pass',
-      '--output-format',
-      'json',
-      '--permission-mode',
-      'bypassPermissions',
-      '--plugin-dir',
-      PLUGIN,
-    ]);
+    const run = await runClaude(
+      p.project,
+      { ...claudeEnv(p.home, model), BATON_SERVE: '1', BATON_DEBUG_LOG: log },
+      printArgs('make the failing test pass', '--plugin-dir', PLUGIN),
+    );
     assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
     assert.ok(serverPid > 0, 'the server was running by the third turn');
     assert.ok(!existsSync(first) && !existsSync(second), 'neither test file was written in GREEN');
@@ -421,14 +414,7 @@ test(
     });
     t.after(p.cleanup);
     // The interactive UI asks once about a key from the environment; the model is never called.
-    writeFileSync(
-      join(p.home, '.claude.json'),
-      JSON.stringify({
-        hasCompletedOnboarding: true,
-        customApiKeyResponses: { approved: ['sk-test'], rejected: [] },
-        projects: { [p.project]: { hasTrustDialogAccepted: true } },
-      }),
-    );
+    trust(p.home, p.project, true);
     // The status line command baton install writes for the plugin: the wrapper, which asks the server.
     mkdirSync(join(p.project, '.claude'), { recursive: true });
     writeFileSync(
@@ -489,16 +475,11 @@ test(
       Object.fromEntries(names.map((name) => [name, [{ text: `DONE|part ${name}` }]])),
     );
     t.after(() => model.close());
-    const run = await runClaude(p.project, { ...claudeEnv(p.home, model), BATON_SERVE: '1', BATON_DEBUG_LOG: log }, [
-      '-p',
-      'run the wave',
-      '--output-format',
-      'json',
-      '--permission-mode',
-      'bypassPermissions',
-      '--plugin-dir',
-      PLUGIN,
-    ]);
+    const run = await runClaude(
+      p.project,
+      { ...claudeEnv(p.home, model), BATON_SERVE: '1', BATON_DEBUG_LOG: log },
+      printArgs('run the wave', '--plugin-dir', PLUGIN),
+    );
     assert.equal(run.code, 0, `claude exited ${run.code}\n${run.stdout}\n${run.stderr}`);
     const wave = JSON.parse(readFileSync(join(p.project, '.claude', 'state', 'wave.json'), 'utf8'));
     assert.deepEqual([wave.wave, wave.done, wave.expected, wave.status], [1, 3, 3, 'ready-for-next-wave']);

@@ -3,13 +3,17 @@
  * the developer's account or an enclosing session in it, a session under -p against the scripted
  * model (./mock-model.ts), and what the model was sent back for each tool call.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempTree } from '../helpers/fixtures.js';
 import { claudeCode } from './claude-code.js';
 import type { MockModel } from './mock-model.js';
 
 export const CLAUDE = claudeCode();
+
+/** The API key every session is given; the scripted model takes any. */
+const API_KEY = 'sk-test';
 
 export interface Session {
   code: number | null;
@@ -30,7 +34,7 @@ export function claudeEnv(home: string, model?: MockModel): NodeJS.ProcessEnv {
   Object.assign(env, {
     HOME: home,
     TMPDIR: tmp,
-    ANTHROPIC_API_KEY: 'sk-test',
+    ANTHROPIC_API_KEY: API_KEY,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
     DISABLE_TELEMETRY: '1',
@@ -38,6 +42,41 @@ export function claudeEnv(home: string, model?: MockModel): NodeJS.ProcessEnv {
   if (model) env.ANTHROPIC_BASE_URL = model.url;
   if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
   return env;
+}
+
+/**
+ * A project the real CLI trusts: `files` under project/, a git repository, and a HOME whose
+ * .claude.json has onboarding done and the project's trust dialog accepted.
+ */
+export function trustedProject(files: Record<string, string> = {}) {
+  const tree = tempTree(Object.fromEntries(Object.entries(files).map(([path, text]) => [`project/${path}`, text])));
+  const project = join(tree.dir, 'project');
+  const home = join(tree.dir, 'home');
+  mkdirSync(project, { recursive: true });
+  mkdirSync(home);
+  spawnSync('git', ['init', '-q'], { cwd: project });
+  trust(home, project);
+  return { ...tree, project, home };
+}
+
+/**
+ * Writes HOME's .claude.json: onboarding done and `project` trusted. `approveKey` also approves the
+ * environment's API key, which the interactive UI asks about once (a session under -p never asks).
+ */
+export function trust(home: string, project: string, approveKey = false): void {
+  writeFileSync(
+    join(home, '.claude.json'),
+    JSON.stringify({
+      hasCompletedOnboarding: true,
+      ...(approveKey ? { customApiKeyResponses: { approved: [API_KEY], rejected: [] } } : {}),
+      projects: { [project]: { hasTrustDialogAccepted: true } },
+    }),
+  );
+}
+
+/** The arguments of a session under -p: `prompt`, the answer as JSON, no permission asked; then `extra`. */
+export function printArgs(prompt: string, ...extra: string[]): string[] {
+  return ['-p', prompt, '--output-format', 'json', '--permission-mode', 'bypassPermissions', ...extra];
 }
 
 export function runClaude(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs = 60_000): Promise<Session> {
@@ -68,15 +107,7 @@ export function session(
   prompt: string,
   extra: string[] = [],
 ): Promise<Session> {
-  return runClaude(cwd, claudeEnv(home, model), [
-    '-p',
-    prompt,
-    '--output-format',
-    'json',
-    '--permission-mode',
-    'bypassPermissions',
-    ...extra,
-  ]);
+  return runClaude(cwd, claudeEnv(home, model), printArgs(prompt, ...extra));
 }
 
 /** Every tool_result block the model was sent, by tool_use id. */

@@ -6,28 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { tempTree } from '../helpers/fixtures.js';
 import { PLUGIN, actionsOf, bodyOf, pluginFiles } from '../plugin/instructions.js';
-import { session, toolResults, type Session } from './claude-session.js';
+import { session, toolResults, trustedProject, type Session } from './claude-session.js';
 import { startMockModel, type MockModel, type Turn } from './mock-model.js';
-
-/** A project the real CLI trusts, with the given files. */
-function trustedProject(files: Record<string, string> = {}) {
-  const tree = tempTree(Object.fromEntries(Object.entries(files).map(([path, text]) => [`project/${path}`, text])));
-  const project = join(tree.dir, 'project');
-  const home = join(tree.dir, 'home');
-  mkdirSync(project, { recursive: true });
-  mkdirSync(home);
-  spawnSync('git', ['init', '-q'], { cwd: project });
-  writeFileSync(
-    join(home, '.claude.json'),
-    JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }),
-  );
-  return { ...tree, project, home };
-}
 
 /** The shell commands of a file's blocks, as Bash calls, in order (`from`..`to` of its blocks). */
 function bashSteps(file: string, args = '', from = 0, to = Infinity): Turn[] {

@@ -12,8 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baton, ROOT } from '../helpers/cli.js';
-import { tempTree } from '../helpers/fixtures.js';
-import { claudeEnv, drawUntil, runClaude } from './claude-session.js';
+import { claudeEnv, drawUntil, printArgs, runClaude, trust, trustedProject } from './claude-session.js';
 import { callsOf, startMockModel, type Step, type Turn } from './mock-model.js';
 
 const PLUGIN = join(ROOT, 'plugin');
@@ -49,18 +48,7 @@ function opened() {
 const bash = (command: string, description: string): Turn => ({ tool: 'Bash', input: { command, description } });
 
 function boardProject() {
-  const tree = tempTree({
-    'project/baton.config.json': `${JSON.stringify({ stop: { boardGate: 'pending' } })}\n`,
-  });
-  const project = join(tree.dir, 'project');
-  const home = join(tree.dir, 'home');
-  mkdirSync(home);
-  spawnSync('git', ['init', '-q'], { cwd: project });
-  writeFileSync(
-    join(home, '.claude.json'),
-    JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }),
-  );
-  return { ...tree, project, home };
+  return trustedProject({ 'baton.config.json': `${JSON.stringify({ stop: { boardGate: 'pending' } })}\n` });
 }
 
 /**
@@ -288,16 +276,7 @@ test(
     const run = await runClaude(
       p.project,
       { ...claudeEnv(p.home, model), BATON_DEBUG_LOG: log },
-      [
-        '-p',
-        'build the feature with three workers',
-        '--output-format',
-        'json',
-        '--permission-mode',
-        'bypassPermissions',
-        '--plugin-dir',
-        PLUGIN,
-      ],
+      printArgs('build the feature with three workers', '--plugin-dir', PLUGIN),
       600_000,
     );
     ended = true;
@@ -380,18 +359,7 @@ test(
     const resumed = await runClaude(
       p.project,
       { ...claudeEnv(p.home, next), BATON_DEBUG_LOG: log },
-      [
-        '-p',
-        'is the feature done?',
-        '--resume',
-        run.result.session_id,
-        '--output-format',
-        'json',
-        '--permission-mode',
-        'bypassPermissions',
-        '--plugin-dir',
-        PLUGIN,
-      ],
+      printArgs('is the feature done?', '--resume', run.result.session_id, '--plugin-dir', PLUGIN),
       300_000,
     );
     assert.equal(resumed.code, 0, `claude exited ${resumed.code}\n${resumed.stdout}\n${resumed.stderr}`);
@@ -408,14 +376,7 @@ test(
     const p = boardProject();
     t.after(p.cleanup);
     // The interactive UI asks once about a key from the environment; the model is never called.
-    writeFileSync(
-      join(p.home, '.claude.json'),
-      JSON.stringify({
-        hasCompletedOnboarding: true,
-        customApiKeyResponses: { approved: ['sk-test'], rejected: [] },
-        projects: { [p.project]: { hasTrustDialogAccepted: true } },
-      }),
-    );
+    trust(p.home, p.project, true);
     const work = (...args: string[]) => {
       const result = baton(['work', ...args], { cwd: p.project });
       assert.equal(result.code, 0, `baton work ${args.join(' ')}: ${result.stderr}`);
