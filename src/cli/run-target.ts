@@ -1,6 +1,6 @@
 /** The run a `baton run` or `baton phase` command names, opened with the caller's flags. */
 import type { CommandIo } from '../core/command-io.js';
-import { limitsFrom } from '../run/limits.js';
+import { limitsFrom } from '../run/size-limits.js';
 import { Run } from '../run/run-document.js';
 import { writerFrom } from './args.js';
 

@@ -3,7 +3,7 @@ import { parseCommand, writerFrom } from './args.js';
 import { COMMANDS } from './definitions.js';
 import type { Command } from './process-io.js';
 import type { CommandIo } from '../core/command-io.js';
-import { openForCli, printNotes } from './open.js';
+import { openForCli, printNotes } from './open-for-cli.js';
 
 /** `baton set|append FILE PATH VALUE [--json]`: the jq-free writes, one shape for both. */
 export function valueCommand(operation: 'set' | 'append'): Command {

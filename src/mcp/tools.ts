@@ -16,7 +16,7 @@ import { readPointer } from '../goal/pointer.js';
 import { defaultRoot } from '../project/root.js';
 import { Run } from '../run/run-document.js';
 import { evaluateGate } from '../run/gate.js';
-import { limitsFrom } from '../run/limits.js';
+import { limitsFrom } from '../run/size-limits.js';
 import { recordPhaseDone } from '../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../run/phases.js';
 import { confine, isInside } from '../fs/confine.js';

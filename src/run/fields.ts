@@ -9,7 +9,7 @@ import { getAt, parsePath } from '../core/dotted-paths.js';
 import type { Contract } from './contract.js';
 import { OPERATION } from '../doc/doc.js';
 import { Run, type PhaseEntry, type RunDoc } from './run-document.js';
-import { checkSize } from './limits.js';
+import { checkSize } from './size-limits.js';
 import { emptyPhase } from './phases.js';
 
 export interface Outcome {

@@ -3,7 +3,7 @@ import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
 import { OUTPUT_KEY } from './contract.js';
 import type { Run } from './run-document.js';
-import { checkSize } from './limits.js';
+import { checkSize } from './size-limits.js';
 import { finishPhase } from './phases.js';
 import { inspectPath, projectRelative } from './project-path.js';
 

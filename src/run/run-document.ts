@@ -10,7 +10,7 @@ import { OPERATION, type Doc, type Updater, type WriteResult } from '../doc/doc.
 import { openDoc } from '../doc/open.js';
 import type { Phase as PhaseEntry, PipelineRun as RunDoc } from '../generated/types/pipeline-run.js';
 import { pipeline_run as isRunDoc } from '../generated/validators.js';
-import { DEFAULT_LIMITS, type SizeLimits } from './limits.js';
+import { DEFAULT_LIMITS, type SizeLimits } from './size-limits.js';
 import { locateRun, type RunLocation } from './location.js';
 import { HELPER_LOCK_TIMEOUT_MS, runtimeOptions } from '../core/runtime-options.js';
 

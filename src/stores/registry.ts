@@ -9,7 +9,7 @@ import { BatonError } from '../core/errors.js';
 import { DeferredStore } from './deferred.js';
 import { FileStore, type FileStoreOptions } from './file/file-store.js';
 import { SIDECAR } from './keys.js';
-import { portableFileStore } from './file/portable.js';
+import { portableFileStore } from './file/file-portable.js';
 import { MemoryStore } from './memory.js';
 import type { PortableStore } from './portable.js';
 import { kindOf, SCHEMES, STORE_SCHEMES, storeScheme, type StoreKind } from './schemes.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Doc } from '../../src/doc/doc.js';
 import { isBatonError } from '../../src/core/errors.js';
 import { FileStore } from '../../src/stores/file/file-store.js';
-import { portableFileStore } from '../../src/stores/file/portable.js';
+import { portableFileStore } from '../../src/stores/file/file-portable.js';
 import { exportLines, importLines, type PortableStore } from '../../src/stores/portable.js';
 import { createPostgresStore, migratePostgres, type PostgresStore } from '../../src/stores/postgres/postgres-store.js';
 import type { Store } from '../../src/stores/store.js';

@@ -2,7 +2,7 @@ import { formatJqRaw } from '../../core/jq/jq.js';
 import { parseCommand, writerFrom } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { openForCli } from '../open.js';
+import { openForCli } from '../open-for-cli.js';
 
 /** Prints the value (strings raw, `null` when unset, as `get` does) and clears it to null, in one locked step. */
 export default async function consume(args: string[], cli: CommandIo): Promise<number> {

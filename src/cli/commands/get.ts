@@ -10,7 +10,7 @@ import type { Json } from '../../core/json.js';
 import { parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { jqBudgetFrom, openForCli } from '../open.js';
+import { jqBudgetFrom, openForCli } from '../open-for-cli.js';
 
 export default async function get(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.get, args);

@@ -2,7 +2,7 @@ import type { HistoryEntry } from '../../stores/index.js';
 import { intFlag, parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { openForCli } from '../open.js';
+import { openForCli } from '../open-for-cli.js';
 
 const DEFAULT_LIMIT = 20;
 

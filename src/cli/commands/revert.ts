@@ -1,7 +1,7 @@
 import { intFlag, parseCommand, usageError, writerFrom } from '../args.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { openForCli, printNotes } from '../open.js';
+import { openForCli, printNotes } from '../open-for-cli.js';
 
 export default async function revert(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.revert, args);

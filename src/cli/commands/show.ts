@@ -2,7 +2,7 @@ import { formatDocument } from '../../core/json.js';
 import { intFlag, parseCommand, usageError } from '../args.js';
 import { COMMANDS, usageLine } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { openForCli } from '../open.js';
+import { openForCli } from '../open-for-cli.js';
 
 export default async function show(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.show, args);

@@ -11,7 +11,7 @@
  */
 import { EXIT } from '../../core/errors.js';
 import type { Json } from '../../core/json.js';
-import { STATE_FACE, stateExit } from '../../harness/task/errors.js';
+import { STATE_FACE, stateExit } from '../../harness/task/task-errors.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { parseLoose } from '../args.js';
 import { COMMANDS, errorUsage, usageLine } from '../definitions.js';

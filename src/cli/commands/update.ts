@@ -1,7 +1,7 @@
 import { parseCommand, writerFrom } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { jqBudgetFrom, openForCli, printNotes } from '../open.js';
+import { jqBudgetFrom, openForCli, printNotes } from '../open-for-cli.js';
 
 export default async function update(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags, vars } = parseCommand(COMMANDS.update, args);

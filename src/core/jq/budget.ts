@@ -3,7 +3,7 @@
  * parameter threaded through every evaluator call: a run is synchronous, so exactly one
  * budget is live at a time, and `tick` stays a decrement and a compare on the hot path.
  */
-import { JqError } from './errors.js';
+import { JqError } from './jq-errors.js';
 
 export interface JqBudget {
   steps: number;

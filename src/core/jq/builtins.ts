@@ -1,5 +1,5 @@
 import { tick } from './budget.js';
-import { Raised, unsupported } from './errors.js';
+import { Raised, unsupported } from './jq-errors.js';
 import { applyFormat, dumpCompact } from './format.js';
 import { delPaths, setPath } from './path-functions.js';
 import { matchImpl } from './regex.js';

@@ -7,7 +7,7 @@
  * prints other years without padding, and huge ones crash jq 1.6), and only the conversions
  * below: anything else is refused rather than guessed.
  */
-import { Raised, unsupported } from './errors.js';
+import { Raised, unsupported } from './jq-errors.js';
 import type { Json } from './values.js';
 
 type Tm = [year: number, mon: number, mday: number, hour: number, min: number, sec: number, wday: number, yday: number];

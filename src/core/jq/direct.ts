@@ -11,7 +11,7 @@
 import type { Node } from './ast.js';
 import { chargeValue, tick } from './budget.js';
 import { NATIVES } from './builtins.js';
-import { Raised } from './errors.js';
+import { Raised } from './jq-errors.js';
 import type { Env } from './evaluate.js';
 import { LOOPS } from './loops.js';
 import { binop } from './ops.js';

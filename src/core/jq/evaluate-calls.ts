@@ -1,7 +1,7 @@
 import type { FuncDef, Node, Pattern } from './ast.js';
 import { chargeValue, tick } from './budget.js';
 import { canDirect, direct } from './direct.js';
-import { Raised, unsupported } from './errors.js';
+import { Raised, unsupported } from './jq-errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat, toText } from './format.js';
 import { LOOPS } from './loops.js';

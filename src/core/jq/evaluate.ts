@@ -2,7 +2,7 @@ import type { FuncDef, Node } from './ast.js';
 import { bind, buildObject, call, interpolate } from './evaluate-calls.js';
 import { chargeValue, tick } from './budget.js';
 import { canDirect, direct } from './direct.js';
-import { Raised, unsupported } from './errors.js';
+import { Raised, unsupported } from './jq-errors.js';
 import { NATIVES } from './builtins.js';
 import { applyFormat } from './format.js';
 import { binop } from './ops.js';

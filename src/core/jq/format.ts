@@ -1,5 +1,5 @@
 import { tick } from './budget.js';
-import { Raised, unsupported } from './errors.js';
+import { Raised, unsupported } from './jq-errors.js';
 import type { Json } from './values.js';
 import { describe, kindOf } from './values.js';
 

@@ -14,7 +14,7 @@ import type { FuncDef, Node } from './ast.js';
 import { BatonError } from '../errors.js';
 import { checkShape, resolveLimits, type Limits } from '../limits.js';
 import { withBudget } from './budget.js';
-import { JqError, Raised } from './errors.js';
+import { JqError, Raised } from './jq-errors.js';
 import type { Env } from './evaluate.js';
 import { ev } from './evaluate.js';
 import { dumpCompact } from './format.js';
@@ -24,7 +24,7 @@ import { NOW_VAR, resolve } from './resolve.js';
 import type { Json } from './values.js';
 
 export type { Json } from './values.js';
-export { JqError } from './errors.js';
+export { JqError } from './jq-errors.js';
 
 export interface RunOptions {
   /** The instant `now` answers (a write passes its own timestamp); default: when `run` is called. */

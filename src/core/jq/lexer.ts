@@ -1,4 +1,4 @@
-import { syntaxError, unsupported } from './errors.js';
+import { syntaxError, unsupported } from './jq-errors.js';
 
 export type TokKind = 'num' | 'str' | 'ident' | 'field' | 'var' | 'format' | 'kw' | 'op' | 'eof';
 

@@ -15,7 +15,7 @@
  */
 import type { Node } from './ast.js';
 import { chargeValue, tick } from './budget.js';
-import { Raised } from './errors.js';
+import { Raised } from './jq-errors.js';
 import type { Emit, Env, Path } from './evaluate.js';
 import { ev, notPath } from './evaluate.js';
 import { binop } from './ops.js';

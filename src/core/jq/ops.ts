@@ -1,4 +1,4 @@
-import { Raised, unsupported } from './errors.js';
+import { Raised, unsupported } from './jq-errors.js';
 import type { Json, JsonObject } from './values.js';
 import { compare, describe, equals, hasOwn, isObject, objCopy, objPut } from './values.js';
 import { NATIVES } from './builtins.js';

@@ -1,4 +1,4 @@
-import { syntaxError } from './errors.js';
+import { syntaxError } from './jq-errors.js';
 import type { Token } from './lexer.js';
 
 /** Token cursor shared by the expression and term parsers. */

@@ -1,5 +1,5 @@
 import type { Node, Pattern } from './ast.js';
-import { unsupported } from './errors.js';
+import { unsupported } from './jq-errors.js';
 import type { Token } from './lexer.js';
 import { TokenStream } from './parser-base.js';
 

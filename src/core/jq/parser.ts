@@ -1,5 +1,5 @@
 import type { FuncDef, Node } from './ast.js';
-import { syntaxError, unsupported } from './errors.js';
+import { syntaxError, unsupported } from './jq-errors.js';
 import type { Token } from './lexer.js';
 import { tokenize } from './lexer.js';
 import { TermParser } from './parser-terms.js';

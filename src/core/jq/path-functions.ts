@@ -3,7 +3,7 @@
  * delpaths, with jq 1.6's results and error texts.
  */
 import { tick } from './budget.js';
-import { Raised, unsupported } from './errors.js';
+import { Raised, unsupported } from './jq-errors.js';
 import type { Json, JsonObject } from './values.js';
 import { compare, describe, equals, getOwn, isObject, kindOf, objDelete, objSet } from './values.js';
 import { dumpCompact } from './format.js';

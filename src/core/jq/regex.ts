@@ -18,7 +18,7 @@
 import type * as Re2Module from 're2js';
 import type { Matcher, RE2JS } from 're2js';
 import { tick } from './budget.js';
-import { JqError, Raised, unsupported } from './errors.js';
+import { JqError, Raised, unsupported } from './jq-errors.js';
 import type { Json, JsonObject } from './values.js';
 import { describe, objPut } from './values.js';
 

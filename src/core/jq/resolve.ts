@@ -1,5 +1,5 @@
 import type { FuncDef, Node, Pattern } from './ast.js';
-import { syntaxError, unsupported } from './errors.js';
+import { syntaxError, unsupported } from './jq-errors.js';
 import { parseDef } from './parser.js';
 import { JQ16_BUILTINS, preludeSource, refusalReason } from './prelude.js';
 import { NATIVES } from './builtins.js';

@@ -1,5 +1,5 @@
 import { tick, work } from './budget.js';
-import { unsupported } from './errors.js';
+import { unsupported } from './jq-errors.js';
 import { dumpCompact } from './format.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

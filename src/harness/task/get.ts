@@ -2,7 +2,7 @@ import type { CommandIo } from '../../core/command-io.js';
 import { EXIT, isBatonError } from '../../core/errors.js';
 import { compileJq } from '../../core/jq/jq.js';
 import type { Json } from '../../core/json.js';
-import { stateExit } from './errors.js';
+import { stateExit } from './task-errors.js';
 import type { TaskSetup } from './setup.js';
 
 /**

@@ -14,7 +14,7 @@ import { writeFileAtomic } from '../../fs/atomic.js';
 import { confine, mkdirInside } from '../../fs/confine.js';
 import { stateLockPath, withStateLock } from './state-lock.js';
 import { heldBy } from './shell-lock.js';
-import { stateError, stateExit } from './errors.js';
+import { stateError, stateExit } from './task-errors.js';
 import { stateNote, type TaskSetup } from './setup.js';
 import { readStateText } from './state-read.js';
 
@@ -132,9 +132,9 @@ export interface WaveStart {
 }
 
 /**
- * Opens a wave. The spec (task-state 5.7) sets `next_hint` to null: a hint was written for the
- * wave before, and read by the next one it would mislead. The hint it cleared is returned so the
- * caller can say so, instead of dropping it silently.
+ * Opens a wave, setting `next_hint` to null as the Eneo helpers do (docs/eneo.md, "The Eneo
+ * compat helpers"): a hint was written for the wave before, and read by the next one it would
+ * mislead. The hint it cleared is returned so the caller can say so, instead of dropping it silently.
  */
 export async function waveStart(setup: TaskSetup, start: WaveStart): Promise<Json | undefined> {
   if (!(await taskExists(setup))) throw stateExit('not_found', NO_TASK, `no current task (${setup.taskPath})`);

@@ -12,7 +12,7 @@ import { taskRules } from '../../project/document-rules.js';
 import type { HarnessConfig } from '../../project/config.js';
 import { DEFAULT_PROFILE } from '../../project/profiles/registry.js';
 import { HELPER_LOCK_TIMEOUT_MS, runtimeOptions } from '../../core/runtime-options.js';
-import { stateExit } from './errors.js';
+import { stateExit } from './task-errors.js';
 
 export interface TaskSetup {
   root: string;

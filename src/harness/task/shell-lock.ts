@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { EXIT, isBatonError } from '../../core/errors.js';
 import { confine } from '../../fs/confine.js';
 import { acquireLock, isAlive, localHost, readOwner, releaseLock } from '../../fs/lock.js';
-import { stateExit } from './errors.js';
+import { stateExit } from './task-errors.js';
 import type { TaskSetup } from './setup.js';
 
 const NAME = /^[A-Za-z0-9_-]+$/;

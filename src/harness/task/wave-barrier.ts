@@ -143,7 +143,8 @@ export async function waveBarrier({ input, config, root, env, documents }: Handl
   if (!existsSync(file)) return outcome;
   const agentId = input.agentId;
   const who = `${agentId || 'an agent without agent_id'} (${input.agentType || 'unknown type'})`;
-  // Skipped as the Eneo barrier does (task-state 7.2 step 2), but said, since the result is then never counted.
+  // Skipped as the Eneo barrier does (docs/hooks.md, "What counts as a result"), but said, since
+  // the result is then never counted.
   if (input.stopHookActive) {
     outcome.log.push(
       `[wave-barrier] ${who} not counted: stop_hook_active is set (the barrier skips a stop that follows a stop hook's block)`,

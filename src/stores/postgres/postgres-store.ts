@@ -16,7 +16,7 @@ import {
   type ReadResult,
   type Store,
 } from '../store.js';
-import { fromPgError, isConnectionLoss, isTransientConnect, target } from './errors.js';
+import { fromPgError, isConnectionLoss, isTransientConnect, target } from './postgres-errors.js';
 import { defaultProjectId } from './project.js';
 import { CHANNEL, checkSchema, migrateSchema } from './schema.js';
 

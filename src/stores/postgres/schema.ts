@@ -8,7 +8,7 @@
  */
 import { BatonError } from '../../core/errors.js';
 import type { PoolClient } from 'pg';
-import { notMigrated, target } from './errors.js';
+import { notMigrated, target } from './postgres-errors.js';
 
 const STEPS: string[] = [
   `CREATE TABLE IF NOT EXISTS baton_meta (name text PRIMARY KEY, value text NOT NULL);
