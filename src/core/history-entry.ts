@@ -5,6 +5,7 @@
  * unchanged.
  */
 import { formatDocument, hashText, type Json, type JsonObject } from './json.js';
+import { isoString } from './iso-time.js';
 import type { PatchOp } from './patch.js';
 
 export interface Operation {
@@ -51,7 +52,7 @@ export function nextEntry(
   const next = rev + 1;
   const entry: HistoryEntry = {
     rev: next,
-    time: now.toISOString(),
+    time: isoString(now),
     ...draft,
     hash: doc === null ? '' : hashText(text),
   };

@@ -4,7 +4,7 @@
  * immutables and ownership against what the caller changed, stamp last (so an expression cannot
  * fake or suppress it), check sizes, validate the whole document, then diff.
  */
-import { isoSeconds } from './iso-time.js';
+import { isoSeconds, isoString } from './iso-time.js';
 import { BatonError, type Issue } from './errors.js';
 import { deepEqual, isObject, typeName, type Json, type JsonObject } from './json.js';
 import { diff, type PatchOp } from './patch.js';
@@ -36,7 +36,7 @@ export interface Commit {
 }
 
 export function stampText(now: Date, format: 'seconds' | 'millis'): string {
-  return format === 'millis' ? now.toISOString() : isoSeconds(now);
+  return format === 'millis' ? isoString(now) : isoSeconds(now);
 }
 
 /** The single JSON object an update must produce, or a clear refusal. */

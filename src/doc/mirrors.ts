@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
@@ -8,7 +8,7 @@ import { mkdirInside, realTarget, resolveKey } from '../fs/confine.js';
 import { protection, type Protection } from '../project/policy/protect.js';
 import type { ProjectContext } from '../project/project-context.js';
 import type { Store } from '../stores/index.js';
-import { mirrorFiles, type Mirror } from './mirror-files.js';
+import { mirrorFiles, mirrorHolds, type Mirror } from './mirror-files.js';
 
 export { mirrorHolds, type Mirror } from './mirror-files.js';
 
@@ -36,7 +36,7 @@ export async function mirrorTargets(
   const guard = protection(place.project);
   for (const [i, mirror] of mirrorFiles(schema.rules, doc).entries()) {
     const target = join(folder, mirror.file);
-    if (existsSync(target) && !statSync(target).isFile()) {
+    if (statOrMissing(target)?.isFile() === false) {
       throw new BatonError(
         'unsafe_path',
         `mirror file ${target} is not a regular file (a folder?); remove or move it, nothing was written`,
@@ -67,30 +67,41 @@ async function mayWrite(
       'forbidden',
       `mirror file ${relative(place.root, file) || file} of ${place.key} (schema ${schemaName}) is refused: ${why}; nothing was written, fix the schema's mirrors`,
     );
-  const own = resolve(place.root, place.key);
-  if (same(file, own)) throw refuse('it is the document itself');
+  // Each real path once: resolving one is a system call per folder on the way, on every write.
+  const realFile = realTarget(file);
+  const realOwn = realTarget(resolve(place.root, place.key));
+  if (realFile === realOwn) throw refuse('it is the document itself');
   const configured = Object.values(guard.config?.documents ?? {})
-    .filter((entry) => same(resolve(place.project.root, entry.path), own))
+    .filter((entry) => realTarget(resolve(place.project.root, entry.path)) === realOwn)
     .flatMap((entry) => {
       const mirror = entry.mirrors?.[field];
       return mirror ? [resolve(place.project.root, mirror.file)] : [];
     });
   const hit = guard.check(file, { all: configured });
   if (hit) throw refuse(hit.message);
-  const key = relative(realTarget(place.root), realTarget(file)).split(sep).join('/');
+  const key = relative(realTarget(place.root), realFile).split(sep).join('/');
   if ((await place.store.history(key, { limit: 1 })).length > 0) throw refuse(`${key} is another document`);
 }
 
-function same(a: string, b: string): boolean {
-  return realTarget(a) === realTarget(b);
+/** statSync, or undefined for any failure (as existsSync reads one). */
+function statOrMissing(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Written after the commit, not durable: a mirror is derived, and the next write or the doctor
- * restores it. With a remote store the document's folder may not exist here yet.
+ * restores it. With a remote store the document's folder may not exist here yet. A mirror that
+ * already says what it should is left as it is: most writes change other fields, and the
+ * rewrite (a temp file and a rename, under the document's lock) was the costliest step of a
+ * commit after its fsyncs.
  */
 export function writeMirrors(root: string, mirrors: Mirror[]): void {
   for (const mirror of mirrors) {
+    if (mirrorHolds(mirror)) continue;
     if (!existsSync(dirname(mirror.file))) mkdirInside(root, dirname(mirror.file), 'mirror folder');
     writeFileAtomic(mirror.file, mirror.content, { durable: false });
   }

@@ -66,6 +66,11 @@ export function resolveKey(root: string, key: string): string {
 
 /** resolveKey with the root's real path already known. */
 export function resolveKeyIn(root: string, realRoot: string, key: string): string {
+  return resolveKeyReal(root, realRoot, key).file;
+}
+
+/** resolveKeyIn, with the real path of the file it returns (resolved once, for callers that check it too). */
+export function resolveKeyReal(root: string, realRoot: string, key: string): { file: string; real: string } {
   if (key === '' || /[\u0000-\u001f\u007f]/.test(key)) {
     throw new BatonError(
       'unsafe_path',
@@ -90,16 +95,18 @@ export function resolveKeyIn(root: string, realRoot: string, key: string): strin
   }
   let link: boolean;
   try {
-    link = lstatSync(file).isSymbolicLink();
-    if (!statSync(file).isFile())
+    const stat = lstatSync(file);
+    link = stat.isSymbolicLink();
+    // Only a link needs a second look, at what it leads to.
+    if (!(link ? statSync(file) : stat).isFile())
       throw new BatonError('unsafe_path', `document path ${key} is not a regular file; give the path of a JSON file`);
   } catch (error) {
     if (error instanceof BatonError) throw error;
-    return file;
+    return { file, real };
   }
   // A link to a document inside the project is that document: writes go to its target (an atomic
   // rename over the link would replace the link instead), and both names share one lock and history.
-  return link ? real : file;
+  return { file: link ? real : file, real };
 }
 
 /**

@@ -231,7 +231,7 @@ function tryCreate(path: string, createDir: boolean, staleMs: number, pid = proc
     host: localHost(),
     acquiredAt: Date.now(),
     token: uniqueHex(16),
-    procStart: procStat(pid)?.start ?? '',
+    procStart: startOf(pid),
   };
   const temp = tempPathFor(path);
   let ino: number;
@@ -451,6 +451,14 @@ export function readOwner(path: string): LockOwner | undefined {
 
 function formatOwner(owner: LockOwner): string {
   return `${owner.pid}\n${owner.host}\n${owner.acquiredAt}\n${owner.token}\n${owner.procStart}\n`;
+}
+
+let ownStart: string | undefined;
+
+/** The kernel start time of `pid` for its lock record; this process's own is read once (it cannot change). */
+function startOf(pid: number): string {
+  if (pid !== process.pid) return procStat(pid)?.start ?? '';
+  return (ownStart ??= procStat(pid)?.start ?? '');
 }
 
 /** /proc/PID/stat is one line of 52 numbers and a command name of at most 16 bytes. */

@@ -71,7 +71,12 @@ function effective(project: ProjectContext): HarnessConfig | string {
   const file = join(project.configRoot, CONFIG_FILE);
   if (project.file.state === 'invalid')
     return `${project.file.error}; until it is fixed baton writes nothing beside a document (mirrors, imports)`;
-  const { config, issues } = validateConfig(project.config, project.profile);
+  // No file: `{}`, which the schema accepts (every section is optional), is not run through the
+  // config's validator; a profile named by the caller is still checked.
+  const { config, issues } =
+    project.file.state === 'missing' && project.profile === undefined && Object.keys(project.config).length === 0
+      ? { config: {}, issues: [] }
+      : validateConfig(project.config, project.profile);
   if (!config)
     return `${configRefusal(file, issues)}; until then baton writes nothing beside a document (mirrors, imports)`;
   return mergeConfig(config, project.profile);

@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BatonError, fromSystemError, isBatonError } from '../../core/errors.js';
 import { hashText, type Json } from '../../core/json.js';
 import { depthOver, MAX_DEPTH_CEILING } from '../../core/limits.js';
+import { isoString } from '../../core/iso-time.js';
 import {
   checkNextRevision,
   type Change,
@@ -27,6 +28,7 @@ import {
   repairTornTail,
   rollbackEntry,
   segmentEntries,
+  segmentFiles,
   tailEntries,
   type Appended,
 } from './history-segments.js';
@@ -177,8 +179,10 @@ export class FileStore implements Store {
    * entry a store writes itself: only the file store can be edited behind the engine's back).
    */
   private reconcile(paths: DocPaths, read: ReadResult): number {
-    repairTornTail(paths.history);
-    const [previous, last] = padTail(tailEntries(paths.history, 2));
+    // Listed once for both: a repair shortens the last segment, never removes it.
+    const segments = segmentFiles(paths.history);
+    repairTornTail(paths.history, segments);
+    const [previous, last] = padTail(tailEntries(paths.history, 2, segments));
     if (matches(last, read)) return last?.rev ?? 0;
     if (last && matches(previous, read)) {
       dropLastEntry(paths.history);
@@ -189,7 +193,7 @@ export class FileStore implements Store {
     const doc = read.state === 'ok' ? read.doc : null;
     this.appendHistory(paths, {
       rev,
-      time: this.options.now().toISOString(),
+      time: isoString(this.options.now()),
       op: { kind: 'external' },
       patch: [],
       hash: read.state === 'ok' ? hashText(read.text) : '',

@@ -24,7 +24,7 @@ import { openNoFollow } from '../../fs/confine.js';
 import {
   HISTORY_SEGMENT_MAX_BYTES,
   isReadRefusal,
-  openRegular,
+  openRegularStat,
   readFileBounded,
   tooLarge,
   type ReadLabel,
@@ -62,8 +62,7 @@ export function segmentPath(dir: string, rev: number): string {
 }
 
 /** The last `count` entries, oldest first, reading only file tails. */
-export function tailEntries(dir: string, count: number): HistoryEntry[] {
-  const segments = segmentFiles(dir);
+export function tailEntries(dir: string, count: number, segments = segmentFiles(dir)): HistoryEntry[] {
   const out: HistoryEntry[] = [];
   for (let i = segments.length - 1; i >= 0 && out.length < count; i--) {
     const lines = tailLines(segments[i] as string, count - out.length);
@@ -86,10 +85,9 @@ export interface Appended {
 
 /** Appends one line, fsynced; a failed append (a full disk) leaves the segment as it was. */
 export function appendEntry(dir: string, entry: HistoryEntry, keep: number): Appended {
-  makeDir(dir);
   const file = segmentPath(dir, entry.rev);
   const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
-  const fd = openNoFollow(file, 'a');
+  const fd = openSegment(dir, file);
   let offset: number;
   try {
     offset = fstatSync(fd).size;
@@ -109,6 +107,17 @@ export function appendEntry(dir: string, entry: HistoryEntry, keep: number): App
     dropOldSegments(dir, entry.rev, keep);
   }
   return { file, offset, bytes: line.length };
+}
+
+/** The segment opened to append; its folder is made only when missing (a first revision). */
+function openSegment(dir: string, file: string): number {
+  try {
+    return openNoFollow(file, 'a');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  makeDir(dir);
+  return openNoFollow(file, 'a');
 }
 
 /** Whether the appended line is still the last thing in its segment. */
@@ -187,18 +196,24 @@ function dropOldSegments(dir: string, newestRev: number, keep: number): void {
   }
 }
 
+const TAIL_CHUNK = 8 * 1024;
+
 function tailLines(file: string, count: number): string[] {
   const label = segmentLabel(file);
-  const fd = openRegular(file, label);
+  const { fd, stat } = openRegularStat(file, label);
   try {
-    const size = fstatSync(fd).size;
+    const { size } = stat;
     if (size > HISTORY_SEGMENT_MAX_BYTES) throw tooLarge(label.what, HISTORY_SEGMENT_MAX_BYTES, label.fix);
-    let chunk = 64 * 1024;
+    // Every commit reads the last two lines: a few KB hold them unless a snapshot is among them
+    // (then the read grows), and decoding and splitting 64 KB of earlier lines each time cost
+    // the library's write loop more than its JSON.
+    let chunk = TAIL_CHUNK;
     for (;;) {
       const start = Math.max(0, size - chunk);
-      const buffer = Buffer.alloc(size - start);
-      readSync(fd, buffer, 0, buffer.length, start);
+      const buffer = Buffer.allocUnsafe(size - start);
+      const read = readSync(fd, buffer, 0, buffer.length, start);
       const lines = buffer
+        .subarray(0, read)
         .toString('utf8')
         .split('\n')
         .filter((line) => line !== '');
@@ -223,8 +238,7 @@ function parseEntry(line: string, file: string): HistoryEntry {
 }
 
 /** A line without its newline is a write torn by a crash mid-append; it never committed. */
-export function repairTornTail(dir: string): void {
-  const segments = segmentFiles(dir);
+export function repairTornTail(dir: string, segments = segmentFiles(dir)): void {
   const file = segments[segments.length - 1];
   if (!file) return;
   const fd = openNoFollow(file, 'r+');

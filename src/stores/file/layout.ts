@@ -1,6 +1,6 @@
 /** Where the file store keeps a document's lock, metadata and history: the `.baton/` folder beside it. */
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { confineReal, realTarget, resolveKeyIn } from '../../fs/confine.js';
+import { confineReal, realTarget, resolveKeyReal } from '../../fs/confine.js';
 import { NAME_MAX, shortName } from '../../fs/file-names.js';
 import { lstatOrMissing } from '../../fs/stat.js';
 import { SIDECAR, sidecarRefusal } from '../keys.js';
@@ -43,15 +43,18 @@ export function docPaths(file: string): DocPaths {
 /**
  * The document's paths under `root`, each checked: the document (resolveKey), and the `.baton/`
  * folder and its lock, metadata and history, none of which may be a symlink leading out of the
- * root (the engine writes all of them). A file in a checked folder that is not itself a link
- * needs no further resolving: one lstat each.
+ * root (the engine writes all of them). The document's real path is resolved once (every commit
+ * pays for each resolve, a system call per folder on the way); a file or folder in a checked
+ * folder that is not itself a link needs no further resolving: one lstat each.
  */
 export function checkedDocPaths(root: string, key: string): DocPaths {
   const realRoot = realTarget(root);
-  const paths = docPaths(resolveKeyIn(root, realRoot, key));
+  const { file, real } = resolveKeyReal(root, realRoot, key);
+  const paths = docPaths(file);
   // A link (of the file or a folder on the way) into a sidecar makes the key name one.
-  if (relative(realRoot, realTarget(paths.file)).split(sep).includes(SIDECAR)) throw sidecarRefusal(key);
-  confineReal(realRoot, paths.sidecar, `${key}'s .baton folder`);
+  if (relative(realRoot, real).split(sep).includes(SIDECAR)) throw sidecarRefusal(key);
+  // Not a link, the sidecar lies in the document's real folder, which is inside the root.
+  if (isLink(paths.sidecar)) confineReal(realRoot, paths.sidecar, `${key}'s .baton folder`);
   for (const path of [paths.lock, paths.meta, paths.history]) {
     if (isLink(path)) confineReal(realRoot, path, `${key}'s sidecar file`);
   }
