@@ -11,35 +11,8 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
-import { tempTree } from '../helpers/fixtures.js';
-import { serveFile, startServe } from './serve-process.js';
-
-const TASK = '.claude/state/current-task.json';
-const WRAPPER = join(ROOT, 'plugin', 'bin', 'baton');
-
-function greenProject() {
-  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
-  spawnSync('git', ['init', '-q'], { cwd: tree.dir });
-  for (const args of [
-    ['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
-    ['set', TASK, 'tdd_phase', 'GREEN'],
-  ]) {
-    const result = baton(args, { cwd: tree.dir });
-    assert.equal(result.code, 0, result.stderr);
-  }
-  return tree;
-}
-
-function writePayload(dir: string, file: string, content = 'x\n'): string {
-  return JSON.stringify({
-    session_id: 's1',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Write',
-    tool_input: { file_path: join(dir, file), content },
-    cwd: dir,
-  });
-}
+import { cleanEnv } from '../helpers/cli.js';
+import { greenProject, serveFile, servedGreenProject, WRAPPER, writePayload } from './serve-process.js';
 
 /** The wrapper as a host runs it, asynchronously (a server in this process must be able to answer). */
 function run(
@@ -72,10 +45,7 @@ function answered(dir: string): Promise<number> {
 
 describe("baton serve's shell client", () => {
   it('hands the server the payload whole: 1 MiB of lines, backslashes, quotes and UTF-8, answered and signed as in process', async (t) => {
-    const p = greenProject();
-    t.after(p.cleanup);
-    const server = await startServe(p.dir);
-    t.after(server.stop);
+    const { p } = await servedGreenProject(t);
     const line = 'const s = "a\\\\b \\"q\\" \t ünïcödé ✓";\n';
     const content = line.repeat(Math.ceil((1 << 20) / line.length));
     for (const file of ['tests/test_gate.py', 'src/app.py']) {

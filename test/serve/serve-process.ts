@@ -1,8 +1,51 @@
-/** `baton serve` as a real process, for the serve tests: started, its first lines read. */
-import { spawn, type ChildProcess } from 'node:child_process';
+/**
+ * `baton serve` as a real process, for the serve tests: started, its first lines read; and the
+ * project and payloads they serve.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import assert from 'node:assert/strict';
+import { baton, BIN, cleanEnv, ROOT } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+export const TASK = '.claude/state/current-task.json';
+/** The plugin's hook wrapper: the shell client that asks the server, else judges in process. */
+export const WRAPPER = join(ROOT, 'plugin', 'bin', 'baton');
+
+/** A git project on the eneo profile whose task is in GREEN: test files are frozen. */
+export function greenProject() {
+  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+  spawnSync('git', ['init', '-q'], { cwd: tree.dir });
+  for (const args of [
+    ['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
+    ['set', TASK, 'tdd_phase', 'GREEN'],
+  ]) {
+    const result = baton(args, { cwd: tree.dir });
+    assert.equal(result.code, 0, result.stderr);
+  }
+  return tree;
+}
+
+/** A green project with `baton serve` started in it; the project is removed and the server stopped after the test. */
+export async function servedGreenProject(t: { after(fn: () => unknown): void }) {
+  const p = greenProject();
+  t.after(p.cleanup);
+  const server = await startServe(p.dir);
+  t.after(server.stop);
+  return { p, server };
+}
+
+/** The PreToolUse payload of a Write of `file` in `dir`, as Claude Code sends it. */
+export function writePayload(dir: string, file: string, content = 'x\n'): string {
+  return JSON.stringify({
+    session_id: 's1',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(dir, file), content },
+    cwd: dir,
+  });
+}
 
 export interface Server {
   /** The first line: `baton serve: http://127.0.0.1:PORT`. */

@@ -11,26 +11,16 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
-import { tempTree } from '../helpers/fixtures.js';
-import { serveFile, startServe } from './serve-process.js';
-
-const TASK = '.claude/state/current-task.json';
-const WRAPPER = join(ROOT, 'plugin', 'bin', 'baton');
-
-/** A git project on the eneo profile whose task is in GREEN: test files are frozen. */
-function greenProject() {
-  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
-  spawnSync('git', ['init', '-q'], { cwd: tree.dir });
-  for (const args of [
-    ['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
-    ['set', TASK, 'tdd_phase', 'GREEN'],
-  ]) {
-    const result = baton(args, { cwd: tree.dir });
-    assert.equal(result.code, 0, result.stderr);
-  }
-  return tree;
-}
+import { baton, cleanEnv } from '../helpers/cli.js';
+import {
+  greenProject,
+  serveFile,
+  servedGreenProject,
+  startServe,
+  TASK,
+  WRAPPER,
+  writePayload,
+} from './serve-process.js';
 
 function post(
   url: string,
@@ -51,16 +41,6 @@ function post(
 
 const auth = (dir: string) => ({ Authorization: `Bearer ${serveFile(dir).token}` });
 
-function writePayload(dir: string, file: string): string {
-  return JSON.stringify({
-    session_id: 's1',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Write',
-    tool_input: { file_path: join(dir, file), content: 'x\n' },
-    cwd: dir,
-  });
-}
-
 /** The plugin's hook wrapper as Claude Code runs it (CLAUDE_PROJECT_DIR set), stdin the payload. */
 function wrapper(dir: string, event: string, payload: string, env: Record<string, string> = {}, args: string[] = []) {
   const result = spawnSync('sh', [WRAPPER, 'hook', event, ...args], {
@@ -79,10 +59,7 @@ async function answered(dir: string): Promise<number> {
 
 describe('baton serve', () => {
   it('prints its URL first, writes serve.json 0600, and answers a hook exactly as baton hook prints it', async (t) => {
-    const p = greenProject();
-    t.after(p.cleanup);
-    const server = await startServe(p.dir);
-    t.after(server.stop);
+    const { p, server } = await servedGreenProject(t);
     assert.match(server.url, /^baton serve: http:\/\/127\.0\.0\.1:\d+$/);
     const info = serveFile(p.dir);
     assert.equal(`baton serve: ${info.url}`, server.url);
@@ -119,10 +96,7 @@ describe('baton serve', () => {
   });
 
   it('refuses a request without the token, with a wrong one, for another Host or from a web page, judging nothing', async (t) => {
-    const p = greenProject();
-    t.after(p.cleanup);
-    const server = await startServe(p.dir);
-    t.after(server.stop);
+    const { p } = await servedGreenProject(t);
     const { url, token } = serveFile(p.dir);
     const port = new URL(url).port;
     const payload = writePayload(p.dir, 'tests/test_gate.py');
@@ -229,10 +203,7 @@ describe('baton serve', () => {
   });
 
   it("the plugin's shell client: the server answers as the CLI would; killed, slow or garbled, the hook is judged in process", async (t) => {
-    const p = greenProject();
-    t.after(p.cleanup);
-    const server = await startServe(p.dir);
-    t.after(server.stop);
+    const { p, server } = await servedGreenProject(t);
     const test = writePayload(p.dir, 'tests/test_gate.py');
     const source = writePayload(p.dir, 'src/app.py');
     for (const payload of [test, source]) {

@@ -13,36 +13,18 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
-import { tempTree } from '../helpers/fixtures.js';
-import { serveFile, startServe } from './serve-process.js';
+import { baton, cleanEnv } from '../helpers/cli.js';
+import {
+  greenProject,
+  serveFile,
+  servedGreenProject,
+  startServe,
+  TASK,
+  WRAPPER,
+  writePayload,
+} from './serve-process.js';
 
-const TASK = '.claude/state/current-task.json';
-const WRAPPER = join(ROOT, 'plugin', 'bin', 'baton');
 const RS = '\x1e';
-
-function greenProject() {
-  const tree = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
-  spawnSync('git', ['init', '-q'], { cwd: tree.dir });
-  for (const args of [
-    ['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
-    ['set', TASK, 'tdd_phase', 'GREEN'],
-  ]) {
-    const result = baton(args, { cwd: tree.dir });
-    assert.equal(result.code, 0, result.stderr);
-  }
-  return tree;
-}
-
-function writePayload(dir: string, file: string): string {
-  return JSON.stringify({
-    session_id: 's1',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Write',
-    tool_input: { file_path: join(dir, file), content: 'x\n' },
-    cwd: dir,
-  });
-}
 
 /** The wrapper as Claude Code runs it, asynchronously: a fake server in this process must answer it. */
 function hook(dir: string, payload: string, env: Record<string, string>): Promise<string> {
@@ -128,10 +110,7 @@ describe('baton serve: the client believes only answers signed with the key outs
     ['answers allow with no tag at all (the old client format)', async () => () => Promise.resolve(ALLOW)],
   ] as const) {
     it(`a fake server named in serve.json that ${name}: the gated write is still denied, judged in process`, async (t) => {
-      const p = greenProject();
-      t.after(p.cleanup);
-      const server = await startServe(p.dir);
-      t.after(server.stop);
+      const { p } = await servedGreenProject(t);
       const planted = await fake(p.dir, await attack());
       t.after(planted.close);
       const log = join(p.dir, 'client.log');
@@ -143,10 +122,7 @@ describe('baton serve: the client believes only answers signed with the key outs
   }
 
   it("a fake server that relays the client's nonce with a harmless payload to the real server, and passes its signed allow off", async (t) => {
-    const p = greenProject();
-    t.after(p.cleanup);
-    const server = await startServe(p.dir);
-    t.after(server.stop);
+    const { p } = await servedGreenProject(t);
     const real = serveFile(p.dir);
     const harmless = writePayload(p.dir, 'src/app.py');
     const relayed: string[] = [];
@@ -164,10 +140,7 @@ describe('baton serve: the client believes only answers signed with the key outs
   });
 
   it('a fake server that replays an allow the real server signed for this very payload earlier (FREE phase)', async (t) => {
-    const p = greenProject();
-    t.after(p.cleanup);
-    const server = await startServe(p.dir);
-    t.after(server.stop);
+    const { p } = await servedGreenProject(t);
     const real = serveFile(p.dir);
     const gated = writePayload(p.dir, 'tests/test_gate.py');
     assert.equal(baton(['set', TASK, 'tdd_phase', 'FREE'], { cwd: p.dir }).code, 0);
