@@ -1,7 +1,7 @@
 // Shared timing helpers for the benchmark suites. Each suite in bench/suites/ exports
 // `default async function (lib)` returning rows { name, baton, reference, unit, note }.
 import { spawnSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,34 @@ export function tempDir(prefix = 'baton-bench-') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
+}
+
+/**
+ * A project on the eneo profile (with `config` over it), its task in GREEN so test files are
+ * frozen: what the hook suites judge. On a store the config names, migrated first.
+ */
+export function greenProject(prefix, config = {}) {
+  const dir = tempDir(prefix);
+  const env = benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log') });
+  writeFileSync(join(dir, 'baton.config.json'), `${JSON.stringify({ profile: 'eneo', ...config })}\n`);
+  const cli = (args) => {
+    const r = spawnSync(process.execPath, [BATON, ...args], { cwd: dir, env });
+    if (r.status !== 0) throw new Error(`baton ${args.join(' ')} failed: ${r.stderr}`);
+  };
+  if (config.store) cli(['store', 'migrate']);
+  cli(['task', 'init', '--', 'bench', 'deep', '4', 'none', 'none']);
+  cli(['task', 'phase-set', 'GREEN']);
+  return { dir, env };
+}
+
+/** The PreToolUse payload of a Write to `path` in `dir`, as Claude Code sends it. */
+export function writePayload(dir, path) {
+  return JSON.stringify({
+    session_id: 's',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(dir, path), content: 'x' },
+  });
 }
 
 /** Runs argv `runs` times (after `warmup` runs) and returns the median wall time in ms. */

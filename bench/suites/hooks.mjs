@@ -44,30 +44,15 @@ exit 0
 `;
 
 export default async function hooks(lib) {
-  const dir = lib.tempDir('baton-bench-hooks-');
-  const env = lib.benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log') });
+  const { dir, env } = lib.greenProject('baton-bench-hooks-');
   const node = process.execPath;
-  writeFileSync(join(dir, 'baton.config.json'), '{"profile": "eneo"}\n');
-  for (const args of [
-    ['task', 'init', '--', 'bench', 'deep', '4', 'none', 'none'],
-    ['task', 'phase-set', 'GREEN'],
-  ]) {
-    const r = spawnSync(node, [lib.BATON, ...args], { cwd: dir, env });
-    if (r.status !== 0) throw new Error(`baton ${args.join(' ')} failed: ${r.stderr}`);
-  }
   const gate = join(dir, 'gate.sh');
   const ignore = join(dir, 'ignore.sh');
   const firewall = join(dir, 'firewall.sh');
   writeFileSync(firewall, FIREWALL, { mode: 0o755 });
   writeFileSync(gate, GATE, { mode: 0o755 });
   writeFileSync(ignore, IGNORE, { mode: 0o755 });
-  const payload = (path) =>
-    JSON.stringify({
-      session_id: 's',
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Write',
-      tool_input: { file_path: join(dir, path), content: 'x' },
-    });
+  const payload = (path) => lib.writePayload(dir, path);
   const allow = payload('backend/src/app.py');
   const deny = payload('backend/tests/test_app.py');
   const check = (input, want) => {

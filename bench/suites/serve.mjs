@@ -3,7 +3,7 @@
 // with the minimal bash+jq gate; the plugin's client (bash's /dev/tcp, the answer's tag checked
 // with one sha256sum) as a command hook, and that check alone; the server's memory in a project of
 // 100 documents and 10,000 revisions, and its CPU while idle.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
@@ -183,21 +183,13 @@ export default async function serve(lib) {
 
 const at = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
 
-/** A project on the eneo profile, its task in GREEN, on the store the config names. */
-async function project(lib, config) {
-  const dir = lib.tempDir('baton-bench-serve-');
-  // XDG_STATE_HOME: the server's answer key goes in this run's folder, not the user's home.
-  const env = lib.benchEnv({ BATON_ROOT: dir, BATON_DEBUG_LOG: join(dir, 'debug.log'), XDG_STATE_HOME: dir });
-  writeFileSync(join(dir, 'baton.config.json'), `${JSON.stringify({ profile: 'eneo', ...config })}\n`);
-  mkdirSync(join(dir, 'docs'));
-  const cli = (args) => {
-    const r = spawnSync(process.execPath, [lib.BATON, ...args], { cwd: dir, env });
-    if (r.status !== 0) throw new Error(`baton ${args.join(' ')} failed: ${r.stderr}`);
-  };
-  if (config.store) cli(['store', 'migrate']);
-  cli(['task', 'init', '--', 'bench', 'deep', '4', 'none', 'none']);
-  cli(['task', 'phase-set', 'GREEN']);
-  return { dir, env };
+/** A green project for the server, on the store the config names. */
+function project(lib, config) {
+  const p = lib.greenProject('baton-bench-serve-', config);
+  // The server's answer key goes in this run's folder, not the user's home.
+  p.env.XDG_STATE_HOME = p.dir;
+  mkdirSync(join(p.dir, 'docs'));
+  return p;
 }
 
 async function postgresCluster(lib) {
@@ -225,13 +217,7 @@ async function start(lib, { dir, env }) {
   });
   const { url, token, ui } = JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8'));
   const agent = new Agent({ keepAlive: true, maxSockets: AGENTS });
-  const payload = (path) =>
-    JSON.stringify({
-      session_id: 's',
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Write',
-      tool_input: { file_path: join(dir, path), content: 'x' },
-    });
+  const payload = (path) => lib.writePayload(dir, path);
   const call = (path, body, method = 'POST') =>
     new Promise((resolve, reject) => {
       const began = process.hrtime.bigint();
