@@ -1,6 +1,6 @@
 /**
  * `POST|GET|DELETE {url}/mcp`: baton's MCP tools over streamable HTTP (the SDK's
- * StreamableHTTPServerTransport), the same server as `baton mcp` on stdio (mcp/server.ts): same
+ * StreamableHTTPServerTransport), the same server as `baton mcp` on stdio (mcp/mcp-server.ts): same
  * tools, argument checks and writer rules. serve/server.ts lets a request in first (token, Host,
  * no Origin), so this module only keeps the sessions.
  *
@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer, type McpOptions } from '../mcp/server.js';
+import { createMcpServer, type McpOptions } from '../mcp/mcp-server.js';
 
 /** Sessions kept at once: a client that never ends its session is dropped, oldest first, past this. */
 const MAX_SESSIONS = 32;

@@ -4,7 +4,7 @@
  * `baton hook {Event}` prints (harness/hooks/hook-front.ts decides for both): status 200, the hook's
  * stdout as body, empty when nothing is said. `POST /statusline` answers what `baton statusline`
  * prints. `{url}/mcp` is baton's MCP server over streamable HTTP (serve/mcp-http.ts), and every
- * other path is the dashboard (ui/server.ts's handler, as `baton ui` serves it).
+ * other path is the dashboard (ui/ui-server.ts's handler, as `baton ui` serves it).
  *
  * Who may ask the hooks, the status line and MCP: a bearer token (a random one per start, in the 0600 serve.json) on every request,
  * and a Host header naming this loopback address (a web page reaching 127.0.0.1 through DNS
@@ -28,7 +28,7 @@ import { keepReads, keptReadCounts } from '../fs/kept-reads.js';
 import { answerHook, type HookCall } from '../harness/hooks/hook-front.js';
 import { sharedState } from './shared-state.js';
 import type { Rendered } from '../harness/hooks/types.js';
-import type { Dashboard } from '../ui/server.js';
+import type { Dashboard } from '../ui/ui-server.js';
 import { answerKey, answerTag } from './answer-key.js';
 import type { McpHttp } from './mcp-http.js';
 
@@ -139,7 +139,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     }
     const given = cookie(req, cookieName());
     if (given === undefined || !timingSafeEqual(digest(given), sessionDigest)) return refuse(res, 'the dashboard');
-    const { createDashboard } = await import('../ui/server.js');
+    const { createDashboard } = await import('../ui/ui-server.js');
     dashboard ??= createDashboard({
       root: options.cwd,
       env: options.env,

@@ -1,6 +1,6 @@
 // Module hooks (node:module register) for in-process tests: `import x from './a.css' with { type:
 // 'text' }`, which esbuild inlines into the bundles (the dashboard's page), gives the file's text
-// here too, so a test can import src/ui/server.ts without a build.
+// here too, so a test can import src/ui/ui-server.ts without a build.
 import { readFile } from 'node:fs/promises';
 
 const MARK = '?baton-text';

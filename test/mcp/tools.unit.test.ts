@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import { createMcpServer } from '../../src/mcp/mcp-server.js';
 import { initRun } from '../../src/run/fields.js';
 import { Run } from '../../src/run/run-document.js';
 import { tempTree } from '../helpers/fixtures.js';

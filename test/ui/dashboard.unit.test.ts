@@ -10,7 +10,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Board, openDoc } from '../../src/index.js';
-import { browsableHost, isLoopback, isWildcard, startUi, type UiServer } from '../../src/ui/server.js';
+import { browsableHost, isLoopback, isWildcard, startUi, type UiServer } from '../../src/ui/ui-server.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 interface Answer {

@@ -1,7 +1,7 @@
 import { parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { serveMcp } from '../../mcp/server.js';
+import { serveMcp } from '../../mcp/mcp-server.js';
 
 declare const BATON_VERSION: string | undefined;
 

@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import { BatonError } from '../../core/errors.js';
 import { defaultRoot } from '../../project/root.js';
-import { isLoopback, isWildcard, startUi } from '../../ui/server.js';
+import { isLoopback, isWildcard, startUi } from '../../ui/ui-server.js';
 import { intFlag, parseCommand } from '../args.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS } from '../definitions.js';
