@@ -177,7 +177,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
       // What `baton statusline` prints for this status JSON: the host's line, drawn without a Node start.
       const stdin = await readBody(req);
       const { runStatusline } = await import('../harness/statusline/statusline.js');
-      const line = await runStatusline({ stdin, env: options.env, cwd: options.cwd });
+      const line = await runStatusline({ stdin, env: options.env, cwd: options.cwd, resident: true });
       answered++;
       statuslines++;
       return answer(res, { stdout: line, stderr: '', code: 0 }, url.searchParams.get('client') === 'sh');

@@ -17,6 +17,8 @@ export interface StatuslineContext {
   stdin: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Drawn by `baton serve`, which answers hooks meanwhile: git must not block it (git.ts). */
+  resident?: boolean;
 }
 
 async function renderStatusline(input: StatusInput, context: StatuslineContext): Promise<string> {
@@ -25,7 +27,10 @@ async function renderStatusline(input: StatusInput, context: StatuslineContext):
   const dir = input.currentDir ?? cwd;
   const root = statusRoot(input.projectDir, env, cwd);
   const config = readStatuslineConfig(root, env, cwd);
-  const git = await gitInfo(dir, gitKey(input.sessionId, dir), env, config.gitTimeoutMs);
+  const git = await gitInfo(dir, gitKey(input.sessionId, dir), env, {
+    timeoutMs: config.gitTimeoutMs,
+    resident: context.resident === true,
+  });
   const line1 = renderLine1(input, git, { color, showCost: env[config.costEnv] === '1', cwd });
   const line2 = renderTaskLine(await documentOf(config, env, config.task), color);
   const line3 = renderBoardLine(await documentOf(config, env, BOARD_KEY), color);
