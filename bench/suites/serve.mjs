@@ -87,7 +87,7 @@ export default async function serve(lib) {
           input: onFile.deny,
           env: { ...env, CLAUDE_PROJECT_DIR: dir, BATON_SERVE_SKIP: '1' },
         },
-        check: { argv: ['bash', '-c', 'sum=$(sha256sum <<<"$0"); [ "${sum%% *}" != x ]', signed] },
+        check: { argv: ['bash', '-c', 'sum=$(exec sha256sum <<<"$0"); [ "${sum%% *}" != x ]', signed] },
         bare: { argv: ['bash', '-c', ':'] },
       },
       { cwd: dir, env },
