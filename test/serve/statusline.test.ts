@@ -2,18 +2,13 @@
  * The status line in `baton serve`: drawn by the same engine as every hook, so nothing it waits on
  * may hold a hook up. Its git counts come from a git process; the server must not block on it.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton } from '../helpers/cli.js';
-import { tempTree } from '../helpers/fixtures.js';
-import { serveFile, startServe, type Server } from './serve-process.js';
-
-const TASK = '.claude/state/current-task.json';
+import { greenProject, serveFile, startServe, writePayload, type Server } from './serve-process.js';
 
 function post(dir: string, path: string, body: string): Promise<string> {
   const { url, token } = serveFile(dir);
@@ -33,9 +28,12 @@ describe("baton serve's status line", () => {
     'a hook is answered while a status line waits on its git: the git runs beside the server, not in its way',
     { timeout: 100_000 },
     async (t) => {
-      const p = tempTree({
-        'baton.config.json': JSON.stringify({ profile: 'eneo', statusline: { gitTimeoutMs: 600_000 } }),
-      });
+      const p = greenProject();
+      // Ten minutes for git: the wait this test makes is its own, not a slow git's.
+      writeFileSync(
+        join(p.dir, 'baton.config.json'),
+        JSON.stringify({ profile: 'eneo', statusline: { gitTimeoutMs: 600_000 } }),
+      );
       const started = join(p.dir, '.git-started');
       const release = join(p.dir, '.git-release');
       let server: Server | undefined = undefined;
@@ -47,14 +45,6 @@ describe("baton serve's status line", () => {
         }
         p.cleanup();
       });
-      spawnSync('git', ['init', '-q'], { cwd: p.dir });
-      for (const args of [
-        ['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
-        ['set', TASK, 'tdd_phase', 'GREEN'],
-      ]) {
-        const result = baton(args, { cwd: p.dir });
-        assert.equal(result.code, 0, result.stderr);
-      }
       // The server's git says it started, then answers only once the test lets it: a server that waited
       // on it could answer no hook before then, and the test would hang to its guard.
       mkdirSync(join(p.dir, '.bin'));
@@ -73,17 +63,7 @@ describe("baton serve's status line", () => {
         JSON.stringify({ session_id: 's1', model: { display_name: 'Opus' }, workspace: { current_dir: p.dir } }),
       );
       while (!existsSync(started)) await sleep(20);
-      const hook = await post(
-        p.dir,
-        '/hooks/PreToolUse',
-        JSON.stringify({
-          session_id: 's1',
-          hook_event_name: 'PreToolUse',
-          tool_name: 'Write',
-          tool_input: { file_path: join(p.dir, 'tests/test_gate.py'), content: 'x\n' },
-          cwd: p.dir,
-        }),
-      );
+      const hook = await post(p.dir, '/hooks/PreToolUse', writePayload(p.dir, 'tests/test_gate.py'));
       assert.match(hook, /"permissionDecision":"deny".*gate-green/);
       writeFileSync(release, '');
       assert.match(await drawn, /demo/);
