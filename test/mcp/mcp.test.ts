@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { baton, BIN, cleanEnv, ROOT } from '../helpers/cli.js';
 import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
+import { TOOL_NAMES } from './tool-names.js';
 
 const tree = tempTree({
   'project/owned.schema.json': OWNED_SCHEMA,
@@ -83,19 +84,7 @@ after(async () => {
 describe('baton mcp', () => {
   it('lists the tools, each with a short description and a closed input schema', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
-      'consume',
-      'gate',
-      'get',
-      'goal',
-      'history',
-      'init',
-      'lint',
-      'phase',
-      'set',
-      'update',
-      'work',
-    ]);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), TOOL_NAMES);
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length <= 140, `${tool.name}: description under 140 characters`);
       assert.equal(tool.inputSchema.additionalProperties, false, tool.name);

@@ -16,6 +16,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { serveFile, startServe, type Server } from './serve-process.js';
+import { TOOL_NAMES } from '../mcp/tool-names.js';
 
 const NOTES = 'notes.json';
 
@@ -72,19 +73,7 @@ describe('baton serve: MCP over streamable HTTP and the dashboard', () => {
     const client = await mcpClient(base, { Authorization: `Bearer ${token}` });
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      assert.deepEqual(names.sort(), [
-        'consume',
-        'gate',
-        'get',
-        'goal',
-        'history',
-        'init',
-        'lint',
-        'phase',
-        'set',
-        'update',
-        'work',
-      ]);
+      assert.deepEqual(names.sort(), TOOL_NAMES);
       const update = (await client.callTool({
         name: 'update',
         arguments: { file: NOTES, expr: '.todo += [$t]', args: { t: 'over http' }, writer: 'impl' },
