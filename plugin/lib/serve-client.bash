@@ -25,7 +25,9 @@ fallback() {
   disarm
   trap - USR1
   exec 3>&-
-  BATON_SERVE_SKIP=1 exec sh "$wrapper" "$@" <<<"$payload"
+  # This very bash runs the wrapper ($BASH: its own path), never an `sh` looked up on a PATH that
+  # may hold none: a failed exec would end the hook with nothing said, which lets a tool call through.
+  BATON_SERVE_SKIP=1 exec "$BASH" "$wrapper" "$@" <<<"$payload"
 }
 RS=$'\x1e'
 wd=
@@ -66,7 +68,24 @@ if [ "$1" = hook ]; then
   else
     nonce=$(od -An -N16 -tx1 /dev/urandom) nonce=${nonce//[!0-9a-f]/}
   fi
-  path="$path&nonce=$nonce"
+  # The environment this session's `baton hook` would judge with, as src/harness/hooks/judged-env.ts
+  # writes it: the server answers only when it judges with the same (else 409, and the fallback
+  # judges here). Signed with the target, so no relay can swap it. Names bash cannot hold are not
+  # in it; a variable so named makes Node's text differ, and the hook is judged in process.
+  root=${serve%/.baton/serve.json}
+  case $root in /*) ;; *) root=$PWD/$root ;; esac
+  while [ "$root" != / ] && [ "${root%/}" != "$root" ]; do root=${root%/}; done
+  envtext="ROOT=$root$RS"
+  for name in ${!BATON_@} ${!STATE_@}; do
+    case $name in BATON_SERVE | BATON_SERVE_SKIP | BATON_ROOT) ;; *) envtext+="$name=${!name}$RS" ;; esac
+  done
+  for name in CLAUDE_SCRATCHPAD_DIR CODEX_HOME GEMINI_CLI_TRUST_WORKSPACE HOME PATH TMPDIR TYPECHECK_DISABLE TYPECHECK_WARN_ONLY; do
+    [ -n "${!name+set}" ] && envtext+="$name=${!name}$RS"
+  done
+  [ -n "$BATON_ROOT" ] && envtext+="BATON_ROOT$RS"
+  [ -n "$CLAUDE_PROJECT_DIR" ] && envtext+="CLAUDE_PROJECT_DIR$RS"
+  sum=$(exec sha256sum <<<"$envtext") || fallback "$@"
+  path="$path&nonce=$nonce&env=${sum%% *}"
 fi
 
 # connect() has no timeout here: a live server that does not accept (stopped, its backlog full)

@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { STDIN_MAX_BYTES } from '../fs/bounded-read.js';
 import { keepReads, keptReadCounts } from '../fs/kept-reads.js';
 import { answerHook, type HookCall } from '../harness/hooks/hook-front.js';
+import { judgedEnvVariants } from '../harness/hooks/judged-env.js';
 import { sharedState } from './shared-state.js';
 import type { Rendered } from '../harness/hooks/types.js';
 import type { Dashboard } from '../ui/ui-server.js';
@@ -74,6 +75,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   const uiKeyDigest = digest(uiKey);
   const session = randomBytes(24).toString('base64url');
   const sessionDigest = digest(session);
+  const judgedEnvs = judgedEnvVariants(options.cwd, options.env);
   let port = 0;
   let inFlight = 0;
   /** Hooks and status lines answered: /health says it, so a client (and a test) can tell the server did the work. */
@@ -156,13 +158,24 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     const hook = /^\/hooks\/([A-Za-z]{1,64})$/.exec(url.pathname);
     if (req.method === 'POST' && hook) {
       const payload = await readBody(req);
+      // The shell client names the environment its session would judge with; another one than this
+      // server's is not judged here (no side effect either), and the client judges in process.
+      const named = url.searchParams.get('env');
+      const env = named === null ? options.env : judgedEnvs.get(named);
+      if (env === undefined)
+        return send(
+          res,
+          409,
+          'text/plain',
+          'baton serve: this session judges with another environment than the server; run the hook in process\n',
+        );
       const rendered = await answerHook({
         event: hook[1] as string,
         host: url.searchParams.get('host') ?? undefined,
         profile: url.searchParams.get('profile') ?? undefined,
         payload,
         cwd: options.cwd,
-        env: options.env,
+        env,
         script: options.script,
         goalHooks: options.goalHooks,
         fetchShared: shared.fetch,

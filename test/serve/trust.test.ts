@@ -89,20 +89,26 @@ describe('baton serve: the client believes only answers signed with the key outs
     t.after(p.cleanup);
     const state = join(p.dir, '..', `${p.dir.split('/').at(-1)}-state`);
     t.after(() => rmSync(state, { recursive: true, force: true }));
-    const server = await startServe(p.dir, ['--port', '0'], { XDG_STATE_HOME: state });
+    const log = join(p.dir, 'client.log');
+    const env = { XDG_STATE_HOME: state, BATON_DEBUG_LOG: log };
+    // The session's environment is the server's (judged-env.test.ts: else the client judges in process).
+    const server = await startServe(p.dir, ['--port', '0'], env);
     t.after(server.stop);
     const key = join(state, 'baton', 'serve.key');
     assert.equal(statSync(key).mode & 0o777, 0o600);
     assert.equal(statSync(join(state, 'baton')).mode & 0o777, 0o700);
     assert.ok(!readFileSync(join(p.dir, '.baton', 'serve.json'), 'utf8').includes(readFileSync(key, 'utf8').trim()));
-    const log = join(p.dir, 'client.log');
-    const env = { XDG_STATE_HOME: state, BATON_DEBUG_LOG: log };
     assert.match(
       await hook(p.dir, writePayload(p.dir, 'tests/test_gate.py'), env),
       /"permissionDecision":"deny".*gate-green/,
     );
     assert.equal(await hook(p.dir, writePayload(p.dir, 'src/app.py'), env), '');
-    assert.ok(!existsSync(log), 'the server judged both; the client ran no baton');
+    const judges = readFileSync(log, 'utf8').match(/pid=\d+/g) ?? [];
+    assert.deepEqual(
+      new Set(judges),
+      new Set([`pid=${server.child.pid}`]),
+      'the server judged both; the client ran no baton',
+    );
   });
 
   for (const [name, attack] of [
@@ -122,7 +128,12 @@ describe('baton serve: the client believes only answers signed with the key outs
   }
 
   it("a fake server that relays the client's nonce with a harmless payload to the real server, and passes its signed allow off", async (t) => {
-    const { p } = await servedGreenProject(t);
+    const p = greenProject();
+    t.after(p.cleanup);
+    const log = join(p.dir, 'client.log');
+    // The session's environment is the server's, so the real server answers the relayed request.
+    const server = await startServe(p.dir, ['--port', '0'], { BATON_DEBUG_LOG: log });
+    t.after(server.stop);
     const real = serveFile(p.dir);
     const harmless = writePayload(p.dir, 'src/app.py');
     const relayed: string[] = [];
@@ -132,7 +143,6 @@ describe('baton serve: the client believes only answers signed with the key outs
       return answer;
     });
     t.after(planted.close);
-    const log = join(p.dir, 'client.log');
     const out = await hook(p.dir, writePayload(p.dir, 'tests/test_gate.py'), { BATON_DEBUG_LOG: log });
     assert.match(relayed[0] ?? '', new RegExp(`^${ALLOW}[0-9a-f]{64}$`), 'the real server signed an allow');
     assert.match(out, /"permissionDecision":"deny".*gate-green/);
