@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drop-in for plugins/orchestrate/scripts/stop.sh: runs `baton hook Stop --profile orchestrate`.
-# The common case, no active goal, is decided here without starting Node (spec 5.1: drain stdin,
-# touch nothing). A hook never fails its host and never writes to stderr: without baton it is off.
+# The common case, no active goal, is decided here without starting Node: drain stdin, touch
+# nothing (docs/orchestrate.md, "Drop-in for an installed orchestrate plugin"). A hook never
+# fails its host and never writes to stderr: without baton it is off.
 if [ -z "${HOME:-}" ] || [ ! -e "$HOME/.claude/orchestrate/active" ] || ! command -v baton >/dev/null 2>&1; then
   cat >/dev/null 2>&1
   exit 0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compat/eneo/lib/state.sh: drop-in replacement for the Eneo harness's hooks/lib/state.sh.
-# Same function names, usage lines and exit codes (task-state spec 3); the work is done by
+# Same function names, usage lines and exit codes (docs/eneo.md, "The Eneo compat helpers"); the work is done by
 # `baton task`, which locks, validates, keeps history and maintains the phase mirror. Source it:
 #   source compat/eneo/lib/state.sh && eneo_phase_set GREEN
 # Requires `baton` on PATH (or BATON_BIN set to a command such as "node /path/bin/baton.js").
