@@ -7,15 +7,15 @@
 // Kept small, because every change to src/ changes it in git: minified, no source maps, and only
 // the hot paths get bundles of their own, as in dist/ (the hook front, the status line, and the
 // lazily loaded parts: the policy engine, the shell analysis, the PostgreSQL driver, Ajv, yaml,
-// re2js). Every other command is a one-line stub into one shared bundle (commands/_rest.js), instead
-// of dist/'s self-contained bundle per command, each with its own copy of the engine.
+// re2js). Every other command runs from one shared bundle (commands/_rest.js), instead of dist/'s
+// self-contained bundle per command, each with its own copy of the engine.
 //
 // cli.js is a few lines of old JavaScript that any Node parses: on a Node older than 20 it says so
 // and exits 1 (the hook wrapper then denies a gated event) instead of failing somewhere inside.
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { cliCommands, LAZY, lazyPlugin, WRITE_ONLY } from './cli-bundles.mjs';
+import { bundleEntries, bundleEntry, cliCommands, LAZY, lazyPlugin, WRITE_ONLY } from './cli-bundles.mjs';
 
 /** Commands with a bundle of their own: each runs many times a session, as its own process. */
 const HOT = new Set(['hook', 'statusline']);
@@ -34,22 +34,7 @@ require('./main.js');
 export async function pluginFiles() {
   const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
   const commands = cliCommands();
-  const rest = commands.filter(([name]) => !HOT.has(name.slice('commands/'.length)));
-  const restEntry = {
-    name: 'rest-entry',
-    setup(b) {
-      b.onResolve({ filter: /^rest-entry$/ }, () => ({ path: 'rest-entry', namespace: 'rest-entry' }));
-      b.onLoad({ filter: /.*/, namespace: 'rest-entry' }, () => ({
-        contents: rest
-          .map(
-            ([name, source]) => `exports[${JSON.stringify(name.slice('commands/'.length))}] = require('./${source}');`,
-          )
-          .join('\n'),
-        loader: 'js',
-        resolveDir: resolve('.'),
-      }));
-    },
-  };
+  const rest = commands.filter((name) => !HOT.has(name));
   const out = resolve('.plugin-build');
   const result = await build({
     bundle: true,
@@ -64,8 +49,8 @@ export async function pluginFiles() {
     outdir: out,
     entryPoints: {
       main: 'src/cli/main.ts',
-      ...Object.fromEntries(commands.filter(([name]) => HOT.has(name.slice('commands/'.length)))),
-      'commands/_rest': 'rest-entry',
+      ...Object.fromEntries([...HOT].map((name) => [`commands/${name}`, bundleEntry([name])])),
+      'commands/_rest': bundleEntry(rest),
       // What only a write runs stays inline: every command but the hot ones shares _rest, and the
       // plugin's commands are mostly writes (the compat helpers, the skills' task updates).
       ...Object.fromEntries(
@@ -75,8 +60,17 @@ export async function pluginFiles() {
       ),
     },
     supported: { 'dynamic-import': false },
-    plugins: [lazyPlugin({ inline: WRITE_ONLY }), restEntry],
-    define: { BATON_VERSION: JSON.stringify(version) },
+    plugins: [lazyPlugin({ inline: WRITE_ONLY }), bundleEntries()],
+    define: {
+      BATON_VERSION: JSON.stringify(version),
+      // Every command but the hot ones, and help, --version and unknown commands, run in _rest.
+      BATON_BUNDLES: JSON.stringify(
+        JSON.stringify({
+          ...Object.fromEntries([...HOT].map((name) => [name, `commands/${name}.js`])),
+          '': 'commands/_rest.js',
+        }),
+      ),
+    },
   });
   const files = {
     'cli.js': ENTRY,
@@ -85,9 +79,6 @@ export async function pluginFiles() {
     '.npmignore': '.cache/\n',
   };
   for (const file of result.outputFiles) files[relative(out, file.path)] = file.text;
-  for (const [name] of rest)
-    files[`${name}.js`] =
-      `module.exports = require('./_rest.js')[${JSON.stringify(name.slice('commands/'.length))}];\n`;
   return files;
 }
 

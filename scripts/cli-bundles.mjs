@@ -3,12 +3,40 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** [entry name, source] of every command: `commands/<name>` built from src/cli/commands/<name>.ts. */
+/** The name of every command: src/cli/commands/<name>.ts. */
 export function cliCommands() {
   return readdirSync('src/cli/commands')
     .filter((file) => file.endsWith('.ts'))
     .sort()
-    .map((file) => [`commands/${file.slice(0, -3)}`, `src/cli/commands/${file}`]);
+    .map((file) => file.slice(0, -3));
+}
+
+/**
+ * The entry of a CLI bundle that carries `commands` (names), with the CLI's front: it exports
+ * `run`, which src/cli/main.ts calls (src/cli/bundle-main.ts). As an esbuild entry point:
+ * `bundleEntry(['get'])`, resolved by bundleEntries() among the plugins.
+ */
+export const bundleEntry = (commands) => `baton-bundle:${commands.join(',')}`;
+
+export function bundleEntries() {
+  return {
+    name: 'bundle-entries',
+    setup(b) {
+      b.onResolve({ filter: /^baton-bundle:/ }, (args) => ({ path: args.path, namespace: 'baton-bundle' }));
+      b.onLoad({ filter: /.*/, namespace: 'baton-bundle' }, (args) => {
+        const names = args.path.slice('baton-bundle:'.length).split(',').filter(Boolean);
+        return {
+          contents: [
+            `import { bundleMain } from './src/cli/bundle-main.ts';`,
+            ...names.map((name, i) => `import * as c${i} from './src/cli/commands/${name}.ts';`),
+            `export const { run } = bundleMain({ ${names.map((name, i) => `${JSON.stringify(name)}: c${i}`).join(', ')} });`,
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: resolve('.'),
+        };
+      });
+    },
+  };
 }
 
 // Bundles of their own, loaded on first use and shared by the commands that use them: heavy

@@ -49,9 +49,10 @@ describe('the V8 code cache of command bundles', () => {
     t.after(cleanup);
     const plugin = join(dir, 'plugin');
     cpSync(join(ROOT, 'plugin', 'dist'), plugin, { recursive: true, filter: (from) => !from.includes('.cache') });
-    const get = join(plugin, 'commands', 'get.js');
-    const write = (text: string) => writeFileSync(get, text.padEnd(200, ' '));
-    write('module.exports={default:async(a,c)=>{c.out("old\\n");return 0}};');
+    // `get` runs from the plugin's shared bundle (scripts/build-plugin.mjs).
+    const bundle = join(plugin, 'commands', '_rest.js');
+    const write = (text: string) => writeFileSync(bundle, text.padEnd(200, ' '));
+    write('module.exports={run:async()=>{process.stdout.write("old\\n");return 0}};');
     const run = () =>
       spawnSync(process.execPath, [join(plugin, 'cli.js'), 'get', 'd.json', '.a'], {
         cwd: dir,
@@ -60,7 +61,7 @@ describe('the V8 code cache of command bundles', () => {
       }).stdout;
     assert.equal(run(), 'old\n');
     assert.equal(run(), 'old\n', 'from the cache');
-    write('module.exports={default:async(a,c)=>{c.out("new\\n");return 0}};');
+    write('module.exports={run:async()=>{process.stdout.write("new\\n");return 0}};');
     assert.equal(run(), 'new\n');
     assert.equal(readdirSync(join(plugin, 'commands', '.cache')).length, 1, 'the old cache is dropped');
   });

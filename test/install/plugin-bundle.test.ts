@@ -113,7 +113,10 @@ describe('the plugin hook wrapper (plugin/bin/baton)', () => {
     t.after(p.cleanup);
     assert.match(decision(call(p, plugin, 'PreToolUse', testWrite(p))).reason, /gate-green/);
     assert.equal(decision(call(p, plugin, 'PreToolUse', srcWrite(p))).kind, 'allow');
-    const version = spawnSync('/bin/sh', [join(plugin, 'bin', 'baton'), '--version'], { encoding: 'utf8' });
+    const version = spawnSync('/bin/sh', [join(plugin, 'bin', 'baton'), '--version'], {
+      encoding: 'utf8',
+      env: cleanEnv(),
+    });
     assert.match(version.stdout, /^baton \d/);
   });
 

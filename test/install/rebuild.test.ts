@@ -71,6 +71,7 @@ test('hooks run from a checkout keep answering while it rebuilds', async (t) => 
   const after = spawnSync(process.execPath, [join(checkout, 'bin', 'baton.js'), '--version'], {
     cwd: project,
     encoding: 'utf8',
+    env: cleanEnv(),
   });
   assert.equal(after.status, 0, after.stderr);
 });

@@ -114,16 +114,21 @@ def scan($re; $flags): match($re; "g" + $flags) | if (.captures|length > 0) then
 def toarray: if type == "array" then . else [.] end;
 `;
 
-const index = new Map<string, string>();
-for (const chunk of (DEFS + LATER_DEFS).split(/\n(?=def )/)) {
-  const src = chunk.trim();
-  const m = /^def ([A-Za-z_][A-Za-z_0-9]*)(?:\(([^)]*)\))?:/.exec(src);
-  if (!m) continue;
-  const arity = m[2] === undefined ? 0 : m[2].split(';').length;
-  index.set(`${m[1]}/${arity}`, src);
-}
+// Indexed on first use, not at import: most programs (`.slug`, `.counter += 1`) name no prelude
+// function, and the split and a regex per definition cost every CLI process ~0.5 ms.
+let index: Map<string, string> | undefined;
 
 export function preludeSource(key: string): string | undefined {
+  if (!index) {
+    index = new Map();
+    for (const chunk of (DEFS + LATER_DEFS).split(/\n(?=def )/)) {
+      const src = chunk.trim();
+      const m = /^def ([A-Za-z_][A-Za-z_0-9]*)(?:\(([^)]*)\))?:/.exec(src);
+      if (!m) continue;
+      const arity = m[2] === undefined ? 0 : m[2].split(';').length;
+      index.set(`${m[1]}/${arity}`, src);
+    }
+  }
   return index.get(key);
 }
 
@@ -158,8 +163,7 @@ export function refusalReason(key: string): string {
 }
 
 /** Every builtin name/arity jq 1.6 defines (`jq -n '[builtins]'`); others are "not defined". */
-export const JQ16_BUILTINS = new Set(
-  `input_line_number/0 input_filename/0 now/0 localtime/0 gmtime/0 mktime/0
+const JQ16_BUILTINS = `input_line_number/0 input_filename/0 now/0 localtime/0 gmtime/0 mktime/0
 strflocaltime/1 strftime/1 strptime/1 stderr/0 debug/0 modulemeta/0 get_jq_origin/0 get_prog_origin/0
 get_search_list/0 halt_error/1 halt/0 env/0 format/1 error/1 max/0 min/0 sort/0 nan/0 infinite/0 isnormal/0
 isnan/0 isinfinite/0 type/0 utf8bytelength/0 length/0 contains/1 has/1 delpaths/1 getpath/1 setpath/2
@@ -178,5 +182,10 @@ todateiso8601/0 fromdate/0 todate/0 match/2 match/1 test/2 test/1 capture/2 capt
 splits/1 split/2 sub/2 sub/3 gsub/3 gsub/2 range/3 while/2 until/2 limit/2 isempty/1 first/1 last/1
 nth/2 first/0 last/0 nth/1 combinations/0 combinations/1 transpose/0 in/1 inside/1 input/0 repeat/1
 inputs/0 ascii_downcase/0 ascii_upcase/0 truncate_stream/1 fromstream/1 tostream/0 bsearch/1 walk/1
-INDEX/2 INDEX/1 JOIN/2 JOIN/3 JOIN/4 IN/1 IN/2 pow10/0 builtins/0`.split(/\s+/),
-);
+INDEX/2 INDEX/1 JOIN/2 JOIN/3 JOIN/4 IN/1 IN/2 pow10/0 builtins/0`;
+let jq16: Set<string> | undefined;
+
+/** Is `key` (name/arity) a jq 1.6 builtin? Asked only of a name nothing else defines. */
+export function isJq16Builtin(key: string): boolean {
+  return (jq16 ??= new Set(JQ16_BUILTINS.split(/\s+/))).has(key);
+}

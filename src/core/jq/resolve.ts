@@ -1,7 +1,7 @@
 import type { FuncDef, Node, Pattern } from './ast.js';
 import { syntaxError, unsupported } from './jq-errors.js';
 import { parseDef } from './parser.js';
-import { JQ16_BUILTINS, preludeSource, refusalReason } from './prelude.js';
+import { isJq16Builtin, preludeSource, refusalReason } from './prelude.js';
 import { NATIVES } from './builtins.js';
 import { LOOPS } from './loops.js';
 
@@ -124,7 +124,7 @@ function resolveCall(n: Node & { t: 'call' }, scope: Scope, globals: Set<string>
   if (SPECIAL.has(key) || NATIVES[key] || LOOPS[key]) return { ...n, args, target: { kind: 'native', name: key } };
   const def = preludeDef(key);
   if (def) return { ...n, args, target: { kind: 'def', def } };
-  if (JQ16_BUILTINS.has(key)) throw unsupported(refusalReason(key), n.pos);
+  if (isJq16Builtin(key)) throw unsupported(refusalReason(key), n.pos);
   throw syntaxError(`${key} is not defined`, n.pos);
 }
 

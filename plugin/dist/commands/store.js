@@ -1,1 +1,0 @@
-module.exports = require('./_rest.js')["store"];

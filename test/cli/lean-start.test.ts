@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { CLI, cleanEnv, ROOT } from '../helpers/cli.js';
+import { tempTree } from '../helpers/fixtures.js';
+
+// `baton get` should cost little more than a bare Node start (docs/benchmarks.md, "Start-up").
+// Timing belongs in npm run bench; what a test can check is what the process loads. A preload
+// records, at exit, the CommonJS modules it required (only baton's entry and main: everything else
+// is a bundle loaded through the code cache), the bundles and caches it opened, and Node's builtin
+// modules beyond what a bare start with the same preload loads.
+const PROBE = `
+const fs = require('node:fs');
+const opened = [];
+const open = fs.openSync;
+fs.openSync = function (path, ...rest) { opened.push(String(path)); return open.call(this, path, ...rest); };
+process.on('exit', () => {
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
+  fs.writeFileSync(process.env.PROBE_OUT, JSON.stringify({ required: Object.keys(require.cache), opened, builtins }));
+});
+`;
+
+interface Probe {
+  required: string[];
+  opened: string[];
+  builtins: string[];
+}
+
+test('baton get requires only its entry and main, opens only its own bundle and cache, and loads no builtin but vm and os', (t) => {
+  const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE });
+  t.after(cleanup);
+  const out = join(dir, 'probe.json');
+  const probe = (args: string[]): Probe => {
+    const r = spawnSync(process.execPath, ['-r', join(dir, 'probe.cjs'), ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv({ PROBE_OUT: out }),
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(readFileSync(out, 'utf8')) as Probe;
+  };
+  const bare = probe(['-e', '0']);
+  probe([CLI, 'get', 'd.json', '.a']); // writes the code cache if this build has none yet
+  const get = probe([CLI, 'get', 'd.json', '.a']);
+  const ours = (paths: string[]) =>
+    paths
+      .filter((path) => path.startsWith(ROOT))
+      .map((path) =>
+        relative(ROOT, path)
+          .replace(/builds\/[^/]+\//, 'builds/ID/')
+          .replace(/\.cache\/[^/]+$/, '.cache/CACHE'),
+      );
+
+  // A hop more (a main file dist/cli.js requires) costs a resolve, a realpath walk and a package.json lookup.
+  assert.deepEqual(ours(get.required.filter((path) => path !== join(dir, 'probe.cjs'))), [
+    'bin/baton.js',
+    'dist/cli.js',
+  ]);
+  assert.deepEqual(ours(get.opened), ['dist/builds/ID/commands/get.js', 'dist/builds/ID/commands/.cache/CACHE']);
+  // vm runs the bundle with its cache; os is the temp folder's and the lock's. util (parseArgs),
+  // crypto or child_process, each loaded at start, cost a process 0.5-5 ms.
+  const extra = get.builtins.filter((name) => !bare.builtins.includes(name));
+  assert.deepEqual(
+    extra.filter((name) => !['vm', 'os'].includes(name)),
+    [],
+    `builtins loaded beyond a bare start: ${extra.join(', ')}`,
+  );
+});
