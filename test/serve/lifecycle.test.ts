@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { BIN, baton, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { serveFile, startServe } from './serve-process.js';
+import { greenProject, serveFile, startServe, writePayload } from './serve-process.js';
 
 /** `baton serve ARGS` run to its end; killed after 30 s (a hang guard: the failure is a signal, not a code). */
 function serveUntilExit(cwd: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
@@ -150,5 +150,33 @@ describe('baton serve: the dashboard costs nothing once no page is open', () => 
     assert.equal(baton(['set', 'notes.json', 'owner', 'grace'], { cwd: p.dir }).code, 0);
     await told;
     assert.equal((await health(p.dir)).dashboard.rescanning, true);
+  });
+});
+
+describe('baton serve: the root it judges from', () => {
+  // Before the fix the server judged from root/proj (the relative name read again from the root):
+  // no project there, so the hook said nothing, an allow.
+  it('started with a relative BATON_ROOT: an HTTP hook of a GREEN test write is denied, judged for that root', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const parent = join(p.dir, '..');
+    const name = p.dir.split('/').at(-1)!;
+    const server = await startServe(parent, ['--port', '0', '--idle-timeout', '0'], { BATON_ROOT: name });
+    t.after(server.stop);
+    const { url, token } = serveFile(p.dir);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        `${url}/hooks/PreToolUse`,
+        { method: 'POST', headers: { Authorization: `Bearer ${token}` } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve(text));
+        },
+      );
+      req.on('error', reject);
+      req.end(writePayload(p.dir, 'tests/test_gate.py'));
+    });
+    assert.match(answer, /"permissionDecision":"deny".*gate-green/);
   });
 });

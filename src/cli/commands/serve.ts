@@ -7,6 +7,7 @@
  * answers (the SessionStart hook starts it on demand this way).
  */
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { BatonError, isBatonError } from '../../core/errors.js';
 import { acquireLock, type LockHandle } from '../../fs/lock.js';
 import { defaultRoot } from '../../project/root.js';
@@ -45,10 +46,16 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
   const idleSeconds = intFlag(flags['idle-timeout'], 'idle-timeout', DEFAULT_IDLE_SECONDS) as number;
   const version = typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev';
   const root = defaultRoot(cli.cwd, cli.env);
+  // A relative BATON_ROOT or CLAUDE_PROJECT_DIR names a folder from here; the server judges from the
+  // root (and a detached one starts there), where the same text would name another folder: a hook
+  // judged for a project that is not there is silent, an allow.
+  const env = { ...cli.env };
+  for (const name of ['BATON_ROOT', 'CLAUDE_PROJECT_DIR'] as const)
+    if (env[name]) env[name] = resolve(cli.cwd, env[name]);
 
   const running = await runningServer(root, version);
   if (running) return report(cli, running);
-  if (flags.detach === true) return detach(args, root, version, cli);
+  if (flags.detach === true) return detach(args, root, version, { ...cli, env });
 
   let lock: LockHandle;
   try {
@@ -68,7 +75,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
   try {
     const served = await startServe({
       cwd: root,
-      env: cli.env,
+      env,
       script: cli.script,
       port,
       idleMs: idleSeconds * 1000,
