@@ -57,6 +57,17 @@ function boardMayExist(root: string, config: Record<string, unknown>, env: NodeJ
 /** A project with a config but no profile: only the events its sections turn on. */
 const CONFIG_ONLY: Pick<Profile, 'kind' | 'events'> = { kind: 'harness', events: [] };
 
+/**
+ * The engine's side, imported once per process. Each `import()` of a lazy bundle copies its exports
+ * into a new namespace object (the CommonJS bundles' interop): once per call in a resident server.
+ */
+let handlers: Promise<typeof import('./harness-handlers.js')> | undefined;
+const loadHandlers = () =>
+  (handlers ??= import('./harness-handlers.js').catch((error: unknown) => {
+    handlers = undefined;
+    throw error;
+  }));
+
 const HOSTS: Record<string, () => Promise<HostAdapter>> = {
   claude: async () => (await import('../hosts/claude.js')).claude,
   codex: async () => (await import('../hosts/codex.js')).codex,
@@ -93,7 +104,7 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
   if (front.kind === 'goal') return goalAndBoard(front, canonical, adapter, call, profile as string, root);
   const handled = new Set([...front.events, ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical) && !board) return SILENT;
-  const { runHook } = await import('./harness-handlers.js');
+  const { runHook } = await loadHandlers();
   return runHook({
     adapter,
     hostEvent: call.event,
@@ -126,7 +137,7 @@ async function goalAndBoard(
   if (!BOARD_EVENTS.has(canonical) || !boardMayExist(root, {}, call.env))
     return goal(front, canonical, adapter, call, profile);
   const { data, garbage } = parsePayload(call.payload);
-  const { runHook } = await import('./harness-handlers.js');
+  const { runHook } = await loadHandlers();
   const board = () =>
     runHook({
       adapter,

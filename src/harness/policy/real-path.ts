@@ -26,8 +26,11 @@ export function realPath(path: string): string {
     const next = join(current, name);
     if (exists) {
       try {
-        const stat = lstatSync(next);
-        if (stat.isSymbolicLink() && hops++ < MAX_LINKS) {
+        // A missing name is the common case (a file about to be written): told without an
+        // exception, whose stack capture cost more than the lstat.
+        const stat = lstatSync(next, { throwIfNoEntry: false });
+        if (stat === undefined) exists = false;
+        else if (stat.isSymbolicLink() && hops++ < MAX_LINKS) {
           const target = readlinkSync(next);
           rest.unshift(...target.split('/').filter(Boolean));
           if (isAbsolute(target)) current = '/';

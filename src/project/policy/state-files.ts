@@ -31,7 +31,22 @@ export function isSchemaPath(ref: string): boolean {
   return ref.includes('/') || ref.endsWith('.json');
 }
 
+/**
+ * The rule by config and root: a resident server judges every call with the same config object
+ * (kept while its file is unchanged), so the rule, and the compiled patterns keyed by it, are made
+ * once per change rather than once per decision.
+ */
+const stateRules = new WeakMap<HarnessConfig, Map<string, RuleConfig>>();
+
 export function stateRule(config: HarnessConfig, root: string): RuleConfig {
+  let byRoot = stateRules.get(config);
+  if (!byRoot) stateRules.set(config, (byRoot = new Map<string, RuleConfig>()));
+  let rule = byRoot.get(root);
+  if (!rule) byRoot.set(root, (rule = makeStateRule(config, root)));
+  return rule;
+}
+
+function makeStateRule(config: HarnessConfig, root: string): RuleConfig {
   const files = [
     ...Object.values(config.documents).flatMap((doc) => [
       doc.path,
