@@ -257,6 +257,11 @@ function checkAgent(agent: string, what = '--as'): void {
 }
 
 /** A board document read elsewhere (a resident server keeps it), checked as a read checks it. */
+/** The board a document is, as read() makes it (a parser of FileStore.readKept); throws for one that is not. */
+export function boardFromDoc(doc: Json): WorkBoard {
+  return typed(doc, BOARD_KEY);
+}
+
 export function boardOf(doc: Json, key: string): WorkBoard {
   return typed(doc, key);
 }

@@ -52,6 +52,11 @@ export function keepReads(on: boolean): void {
   store[KEPT] = on ? { entries: new Map(), hits: 0, reads: 0 } : undefined;
 }
 
+/** Whether this process keeps reads (a resident server). */
+export function keepingReads(): boolean {
+  return store[KEPT] !== undefined;
+}
+
 /** How many reads were answered from memory and how many opened the file, since keeping began. */
 export function keptReadCounts(): { hits: number; reads: number; entries: number } {
   const kept = store[KEPT];

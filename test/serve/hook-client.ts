@@ -12,10 +12,10 @@ export interface Served {
   child: ChildProcess;
   /** SIGTERM, as a user's Ctrl-C: the server closes and exits on its own (coverage is written at exit). */
   stop(): Promise<void>;
-  /** The hook's answer: 'deny' or 'allow' for a Write of `file`. */
-  write(file: string): Promise<'deny' | 'allow'>;
-  raw(file: string): Promise<string>;
-  kept(): Promise<{ hits: number; reads: number }>;
+  /** The hook's answer: 'deny' or 'allow' for a Write of `file` (by the subagent `agent`, else the session's agent). */
+  write(file: string, agent?: string): Promise<'deny' | 'allow'>;
+  raw(file: string, agent?: string): Promise<string>;
+  kept(): Promise<{ hits: number; reads: number; entries: number }>;
 }
 
 export async function serve(dir: string, env: Record<string, string> = {}): Promise<Served> {
@@ -45,11 +45,12 @@ export async function serve(dir: string, env: Record<string, string> = {}): Prom
       req.on('error', reject);
       req.end(body);
     });
-  const raw = (file: string) =>
+  const raw = (file: string, agent?: string) =>
     ask(
       '/hooks/PreToolUse',
       JSON.stringify({
         session_id: 's',
+        ...(agent ? { agent_id: agent } : {}),
         hook_event_name: 'PreToolUse',
         tool_name: 'Write',
         tool_input: { file_path: join(dir, file), content: 'x' },
@@ -65,7 +66,8 @@ export async function serve(dir: string, env: Record<string, string> = {}): Prom
       await exited;
     },
     raw,
-    write: async (file) => (/"permissionDecision":"deny"/.test(await raw(file)) ? 'deny' : 'allow'),
-    kept: async () => (JSON.parse(await ask('/health', '', 'GET')) as { kept: { hits: number; reads: number } }).kept,
+    write: async (file, agent) => (/"permissionDecision":"deny"/.test(await raw(file, agent)) ? 'deny' : 'allow'),
+    kept: async () =>
+      (JSON.parse(await ask('/health', '', 'GET')) as { kept: { hits: number; reads: number; entries: number } }).kept,
   };
 }

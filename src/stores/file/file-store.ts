@@ -19,6 +19,7 @@ import {
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
 import { ignoreLocalState } from '../../fs/local-state-folder.js';
 import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal, METADATA_MAX_BYTES, readFileBounded } from '../../fs/bounded-read.js';
+import { readKept } from '../../fs/kept-reads.js';
 import {
   appendEntry,
   DEFAULT_HISTORY_KEEP,
@@ -76,6 +77,29 @@ export class FileStore implements Store {
 
   async read(key: string): Promise<ReadResult> {
     return readDocument(this.paths(key).file);
+  }
+
+  /**
+   * `parse` of the document, for a resident server (`baton serve`): kept in memory while one stat
+   * shows its file unchanged (fs/kept-reads.ts has the rule), so a decision neither opens nor
+   * parses it; elsewhere read as read() reads it. Undefined when there is none. A file read()
+   * would not return as a document, or a path the store refuses (a link out of the project or
+   * into a sidecar, checked as read() checks it), throws: the caller reads through read(), whose
+   * error says why. `parse` must be one function for the process, as readKept's.
+   */
+  readKept<T>(key: string, parse: (doc: Json) => T): T | undefined {
+    const file = join(this.root, key);
+    let value: T;
+    try {
+      value = readKept(file, DOCUMENT_FILE_MAX_BYTES, `document ${file}`, READ_FIX, documentParser(parse));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+    // Whether the file read is the one read() would read: after the read, as read() checks before it.
+    if (this.paths(key).file !== file) throw new BatonError('unsafe_path', `${key} is not read as ${file}`);
+    return value;
   }
 
   async transact<T>(key: string, fn: (current: Current) => Decision<T> | Promise<Decision<T>>): Promise<T> {
@@ -266,6 +290,29 @@ export function readDocument(file: string): ReadResult {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
     throw new BatonError('io', `cannot read ${file}: ${(error as Error).message}; check its permissions`);
   }
+  return documentFromText(text);
+}
+
+const READ_FIX = 'baton never writes one that large (maxDocumentBytes); shrink it, or move it aside and recreate it';
+
+/** The text parser of readKept for each document parser: one function per parser, as readKept keys by it. */
+const parsers = new WeakMap<(doc: Json) => unknown, (text: string) => unknown>();
+
+function documentParser<T>(parse: (doc: Json) => T): (text: string) => T {
+  let parser = parsers.get(parse);
+  if (!parser) {
+    parser = (text: string) => {
+      const read = documentFromText(text);
+      if (read.state !== 'ok') throw new BatonError('corrupt', 'the document is not JSON');
+      return parse(read.doc);
+    };
+    parsers.set(parse, parser);
+  }
+  return parser as (text: string) => T;
+}
+
+/** A document file's text as the store reads it: the JSON, or why it is corrupt. */
+function documentFromText(text: string): ReadResult {
   // Windows editors save UTF-8 with a byte-order mark, which JSON.parse (and jq) refuse. It is
   // read as the JSON it is; the next write, formatted by baton, has none.
   const bom = text.charCodeAt(0) === 0xfeff;

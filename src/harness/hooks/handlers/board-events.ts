@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Board, WorkBoard } from '../../../board/board.js';
 import { BOARD_KEY } from '../../../board/model.js';
+import { keepingReads } from '../../../fs/kept-reads.js';
+import { FileStore } from '../../../stores/index.js';
 import type { Json } from '../../../core/json.js';
 import { boardName } from '../../policy/board-identity.js';
 import { HOOK_STORE_BUDGET_MS } from '../shared-documents.js';
@@ -41,8 +43,29 @@ export async function readProjectBoard(context: HandlerContext): Promise<WorkBoa
     const { boardOf } = await import('../../../board/board.js');
     return boardOf(context.board.doc as Json, BOARD_KEY);
   }
+  if (context.documents === undefined && keepingReads()) {
+    const kept = await keptFileBoard(context.root);
+    if (kept !== READ) return kept;
+  }
   return (await projectBoard(context))?.read();
 }
+
+/**
+ * In a resident server (`baton serve`), the file store's board as every other file a decision
+ * reads: kept in memory while one stat shows it unchanged (FileStore.readKept), so a PreToolUse
+ * neither opens nor parses it. Anything the kept read cannot vouch for (a file that is not a
+ * board, a path the store refuses) is read through the engine, whose error says why.
+ */
+async function keptFileBoard(root: string): Promise<WorkBoard | undefined | typeof READ> {
+  const { boardFromDoc } = await import('../../../board/board.js');
+  try {
+    return new FileStore(root).readKept(BOARD_KEY, boardFromDoc);
+  } catch {
+    return READ;
+  }
+}
+
+const READ = Symbol('read through the engine');
 
 export async function subagentStart(context: HandlerContext): Promise<HookOutcome> {
   const { input } = context;
