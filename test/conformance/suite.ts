@@ -4,7 +4,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildChange } from '../../src/doc/commit.js';
 import { Doc } from '../../src/doc/doc.js';
@@ -340,6 +340,26 @@ export function runConformance(name: string, make: () => Promise<StoreHarness>):
       assert.equal(readFileSync(mirror, 'utf8'), 'FREE\n');
       await d.update('.tdd_phase = "RED"');
       assert.equal(readFileSync(mirror, 'utf8'), 'RED\n');
+    });
+
+    it('leaves a mirror that already says what it should as it is, and restores one that does not', async () => {
+      const d = doc();
+      await d.init({ slug: 'x', lane: 'fast' }, { schema: 'eneo-task' });
+      const mirror = join(harness.root, 'docs', 'phase');
+      const before = statSync(mirror);
+      // A write that leaves the mirrored field alone does not replace the file (same inode, same mtime).
+      await d.update('.next_hint = "later"');
+      const after = statSync(mirror);
+      assert.equal(after.ino, before.ino);
+      assert.equal(after.mtimeMs, before.mtimeMs);
+      assert.equal(readFileSync(mirror, 'utf8'), 'FREE\n');
+      // Edited by hand, it is written again by the next write, whatever that write changes.
+      writeFileSync(mirror, 'GREEN\n');
+      await d.update('.next_hint = "sooner"');
+      assert.equal(readFileSync(mirror, 'utf8'), 'FREE\n');
+      writeFileSync(mirror, 'FREE\nand more\n');
+      await d.update('.next_hint = "now"');
+      assert.equal(readFileSync(mirror, 'utf8'), 'FREE\n');
     });
 
     it('watch reports commits', async () => {

@@ -8,8 +8,15 @@ import * as builtinValidators from '../../generated/validators.js';
 import { wrap, type CompiledSchema, type Validator } from './schema.js';
 
 export function builtinSchema(name: string): CompiledSchema | undefined {
+  const known = compiled.get(name);
+  if (known) return known;
   const schema = builtinSchemas[name];
   const validator = (builtinValidators as Record<string, Validator>)[name.replace(/[^a-zA-Z0-9]/g, '_')];
   if (!schema || !validator) return undefined;
-  return wrap(name, schema, validator);
+  const made = wrap(name, schema, validator);
+  compiled.set(name, made);
+  return made;
 }
+
+/** One per built-in schema and process: its rules are read once, not on every write of a loop. */
+const compiled = new Map<string, CompiledSchema>();

@@ -30,8 +30,17 @@ export const DEFAULT_SCHEMA = 'any';
  */
 export function builtinRules(name: string): SchemaRules | undefined {
   const schema = builtinSchemas[name];
-  return schema ? { name, schema, rules: readRules(schema, name) } : undefined;
+  if (!schema) return undefined;
+  let known = rulesOf.get(name);
+  if (!known) rulesOf.set(name, (known = { name, schema, rules: readRules(schema, name) }));
+  return known;
 }
+
+/**
+ * Built-in rules read once per process: a library or server writing in a loop read them again on
+ * every write (and twice: loadSchema asks builtinRules, then builtinSchema). Nothing changes them.
+ */
+const rulesOf = new Map<string, SchemaRules>();
 
 /** A user schema's rules, without compiling it (no Ajv): what a read needs. */
 export function schemaRules(name: string, schema: Json): SchemaRules {

@@ -213,8 +213,7 @@ function tailLines(file: string, count: number): string[] {
       const buffer = Buffer.allocUnsafe(size - start);
       const read = readSync(fd, buffer, 0, buffer.length, start);
       const lines = buffer
-        .subarray(0, read)
-        .toString('utf8')
+        .toString('utf8', 0, read)
         .split('\n')
         .filter((line) => line !== '');
       // The first line of a partial read may be cut; keep it only when we read from the start.
