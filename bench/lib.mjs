@@ -67,6 +67,23 @@ const hasPerf = spawnSync('perf', ['--version']).status === 0;
 const perfFile = join(mkdtempSync(join(tmpdir(), 'baton-bench-perf-')), 'stat.txt');
 made.push(dirname(perfFile));
 
+const perfPaths = new Map();
+/**
+ * env as a command timed here sees it: perf stat puts its own folders first on PATH. A server the
+ * timed command asks is started with it, as a session's server has its hooks' environment: baton
+ * serve answers a shell client only when it judges with the client's environment (docs/serve.md),
+ * and would otherwise leave every timed hook to the in-process fallback.
+ */
+export function timedEnv(env) {
+  if (!hasPerf) return env;
+  const path = env.PATH ?? '';
+  if (!perfPaths.has(path)) {
+    const seen = spawnSync('perf', ['stat', '-x,', '-o', perfFile, 'printenv', 'PATH'], { env, encoding: 'utf8' });
+    perfPaths.set(path, seen.status === 0 ? seen.stdout.replace(/\n$/, '') : path);
+  }
+  return { ...env, PATH: perfPaths.get(path) };
+}
+
 /**
  * Like timeProcess, with the child's CPU time too (`perf stat` task-clock: user + system of every
  * thread; null without perf): under load the wall time is mostly waiting for a core, the CPU time

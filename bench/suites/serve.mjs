@@ -73,6 +73,7 @@ export default async function serve(lib) {
     // What believing only a signed answer costs the client: the check as serve-client.bash runs it.
     const signed = `${'k'.repeat(43)}\x1e/hooks/PreToolUse?client=sh&nonce=${'0'.repeat(32)}\x1e${onFile.deny}\x1e\x1e\x1e0\x1e${'k'.repeat(43)}`;
     // Side by side, in shuffled turns, with CPU time: on a loaded machine the wall time is mostly waiting.
+    const servedBefore = await onFile.answered();
     const t = lib.timeInterleaved(
       {
         gateAllow: { argv: ['bash', gate], input: onFile.allow },
@@ -92,6 +93,9 @@ export default async function serve(lib) {
       },
       { cwd: dir, env },
     );
+    // Every client run (2 warm-up, 20 timed) must be the server's answer, not the in-process fallback.
+    if ((await onFile.answered()) - servedBefore < 22)
+      throw new Error('the client row fell back to judging in process: the server did not answer every run');
     const gateAllow = t.gateAllow.ms;
     const gateDeny = t.gateDeny.ms;
 
@@ -207,7 +211,7 @@ async function postgresCluster(lib) {
 async function start(lib, { dir, env }) {
   const server = spawn(process.execPath, [lib.BATON, 'serve', '--port', '0', '--idle-timeout', '0'], {
     cwd: dir,
-    env,
+    env: lib.timedEnv(env),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((resolve, reject) => {
@@ -249,6 +253,17 @@ async function start(lib, { dir, env }) {
     ask,
     kept: () => kept,
     health,
+    // A connection of its own: after a long synchronous row, the agent's kept one is closed by the server.
+    answered: () =>
+      new Promise((resolve, reject) => {
+        request(`${url}/health`, { agent: false, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve(JSON.parse(text).answered));
+        })
+          .on('error', reject)
+          .end();
+      }),
     visitDashboard: async () => {
       const login = await new Promise((resolve) => request(ui, resolve).end());
       login.resume();
