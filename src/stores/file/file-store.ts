@@ -89,6 +89,9 @@ export class FileStore implements Store {
    */
   readKept<T>(key: string, parse: (doc: Json) => T): T | undefined {
     const file = join(this.root, key);
+    // The common case, no such document (a project without a board): told by one access, where
+    // the read's failed open would throw an exception and capture its stack.
+    if (!existsSync(file)) return undefined;
     let value: T;
     try {
       value = readKept(file, DOCUMENT_FILE_MAX_BYTES, `document ${file}`, READ_FIX, documentParser(parse));
