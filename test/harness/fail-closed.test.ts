@@ -106,10 +106,12 @@ describe('a handler that throws fails closed for gated events', () => {
     t.after(p.cleanup);
     // The built CLI, copied whole, with one lazily loaded part cut short (a copy that broke halfway).
     const id = /builds\/([^/]+)\//.exec(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8'))?.[1] as string;
+    // dist/cli.js is the CLI's main, naming its build's bundles (builds/<id>/).
     const cli = join(p.dir, '.cli');
-    cpSync(join(ROOT, 'dist', 'builds', id), cli, { recursive: true });
+    cpSync(join(ROOT, 'dist', 'builds', id), join(cli, 'builds', id), { recursive: true });
+    cpSync(join(ROOT, 'dist', 'cli.js'), join(cli, 'cli.js'));
     writeFileSync(join(cli, 'package.json'), '{ "type": "commonjs" }\n');
-    const gate = join(cli, 'lazy', 'shell-gate.js');
+    const gate = join(cli, 'builds', id, 'lazy', 'shell-gate.js');
     assert.ok(existsSync(gate));
     writeFileSync(gate, readFileSync(gate, 'utf8').slice(0, 5000));
     const hook = (event: string, payload: unknown) =>
