@@ -4,44 +4,13 @@
  * watchdog's alarm alone (the read has no timeout of its own), so a server that takes a request and
  * never answers still ends in an in-process judgment: the gated write denied, the status line drawn.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cleanEnv } from '../helpers/cli.js';
-import { greenProject, serveFile, servedGreenProject, WRAPPER, writePayload } from './serve-process.js';
-
-/** The wrapper as a host runs it, asynchronously (a server in this process must be able to answer). */
-function run(
-  dir: string,
-  args: string[],
-  input: string,
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', [WRAPPER, ...args], { cwd: dir, env: cleanEnv({ CLAUDE_PROJECT_DIR: dir, ...env }) });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (code) => resolve({ code, stdout }));
-    child.stdin.end(input);
-  });
-}
-
-function answered(dir: string): Promise<number> {
-  const { url, token } = serveFile(dir);
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve((JSON.parse(text) as { answered: number }).answered));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { answered, greenProject, runWrapper, servedGreenProject, writePayload } from './serve-process.js';
 
 describe("baton serve's shell client", () => {
   it('hands the server the payload whole: 1 MiB of lines, backslashes, quotes and UTF-8, answered and signed as in process', async (t) => {
@@ -52,9 +21,9 @@ describe("baton serve's shell client", () => {
       // A trailing newline, as some hosts send one, is kept as sent.
       for (const payload of [writePayload(p.dir, file, content), `${writePayload(p.dir, file, content)}\n`]) {
         const before = await answered(p.dir);
-        const served = await run(p.dir, ['hook', 'PreToolUse'], payload);
+        const served = await runWrapper(p.dir, ['hook', 'PreToolUse'], payload);
         assert.equal(await answered(p.dir), before + 1, 'the server answered, and its tag checked');
-        assert.deepEqual(served, await run(p.dir, ['hook', 'PreToolUse'], payload, { BATON_SERVE_SKIP: '1' }));
+        assert.deepEqual(served, await runWrapper(p.dir, ['hook', 'PreToolUse'], payload, { BATON_SERVE_SKIP: '1' }));
         if (file.startsWith('tests/')) assert.match(served.stdout, /"permissionDecision":"deny".*gate-green/);
         else assert.equal(served.stdout, '');
       }
@@ -88,7 +57,7 @@ describe("baton serve's shell client", () => {
         { mode: 0o600 },
       );
       const log = join(p.dir, 'client.log');
-      const denied = await run(p.dir, ['hook', 'PreToolUse'], writePayload(p.dir, 'tests/test_gate.py'), {
+      const denied = await runWrapper(p.dir, ['hook', 'PreToolUse'], writePayload(p.dir, 'tests/test_gate.py'), {
         BATON_DEBUG_LOG: log,
       });
       assert.match(denied.stdout, /"permissionDecision":"deny".*gate-green/);
@@ -97,10 +66,10 @@ describe("baton serve's shell client", () => {
         model: { display_name: 'Opus' },
         workspace: { current_dir: p.dir, project_dir: p.dir },
       });
-      const drawn = await run(p.dir, ['statusline'], status);
+      const drawn = await runWrapper(p.dir, ['statusline'], status);
       assert.equal(drawn.code, 0);
       assert.match(drawn.stdout, /demo/);
-      assert.deepEqual(drawn, await run(p.dir, ['statusline'], status, { BATON_SERVE_SKIP: '1' }));
+      assert.deepEqual(drawn, await runWrapper(p.dir, ['statusline'], status, { BATON_SERVE_SKIP: '1' }));
       assert.ok(sockets.length >= 2, 'both asked the silent server first');
     },
   );

@@ -6,16 +6,16 @@
  * in), and the server answers only when that is its own: otherwise the client judges in process.
  * Each walk-around here is a session whose environment differs from the server's, asking it.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton, cleanEnv } from '../helpers/cli.js';
+import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { greenProject, serveFile, startServe, TASK, WRAPPER, writePayload } from './serve-process.js';
+import { answered, greenProject, runWrapper, serveFile, startServe, TASK, writePayload } from './serve-process.js';
 
 /** A shell command as Claude Code's Bash tool asks it. */
 function shellPayload(dir: string, command: string): string {
@@ -28,36 +28,9 @@ function shellPayload(dir: string, command: string): string {
   });
 }
 
-/** The plugin's wrapper as a host runs it, in the session's environment. */
-function hook(
-  dir: string,
-  payload: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('/bin/sh', [WRAPPER, 'hook', 'PreToolUse'], {
-      cwd: dir,
-      env: cleanEnv({ CLAUDE_PROJECT_DIR: dir, ...env }),
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (code) => resolve({ code, stdout }));
-    child.stdin.end(payload);
-  });
-}
-
-function answered(dir: string): Promise<number> {
-  const { url, token } = serveFile(dir);
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve((JSON.parse(text) as { answered: number }).answered));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A PreToolUse asked through the plugin's wrapper, in the session's environment. */
+const hook = (dir: string, payload: string, env: Record<string, string>) =>
+  runWrapper(dir, ['hook', 'PreToolUse'], payload, env);
 
 describe('baton serve judges only with the environment the session would judge with', () => {
   it("a session whose HOME's git config runs a program on `git status`: the server (another HOME) would allow it, so it does not answer; judged in process, denied", async (t) => {

@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { baton, BIN, cleanEnv, ROOT } from '../helpers/cli.js';
@@ -104,4 +105,40 @@ export interface ServeFile {
 
 export function serveFile(dir: string): ServeFile {
   return JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8')) as ServeFile;
+}
+
+/**
+ * The plugin's wrapper as a host runs it, asynchronously (a server in this process must be able to
+ * answer), in the session's environment. /bin/sh by its path: tests vary PATH.
+ */
+export function runWrapper(
+  dir: string,
+  args: string[],
+  input: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', [WRAPPER, ...args], {
+      cwd: dir,
+      env: cleanEnv({ CLAUDE_PROJECT_DIR: dir, ...env }),
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (code) => resolve({ code, stdout }));
+    child.stdin.end(input);
+  });
+}
+
+/** How many hooks the server has answered (its /health count). */
+export function answered(dir: string): Promise<number> {
+  const { url, token } = serveFile(dir);
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve((JSON.parse(text) as { answered: number }).answered));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
