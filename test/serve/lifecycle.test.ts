@@ -2,7 +2,7 @@
  * `baton serve` between listen and ready: a server that cannot announce itself (serve.json cannot
  * be written) must not stay up, unknown to every client, holding the project's server lock.
  */
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
 import { createServer } from 'node:net';
 import { get, request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -72,6 +72,39 @@ describe('baton serve: start-up', () => {
     assert.match(result.stderr, /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); choose another --port, or 0/);
     assert.ok(!existsSync(join(p.dir, '.baton', 'serve.json')));
     assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')), 'serve.lock released');
+  });
+
+  // Before the fix the handlers were installed once the server listened: a SIGTERM that came
+  // earlier met Node's default and ended the process where it stood, the lock left behind (the next
+  // start took it over as a dead holder's). The signal is sent on the first change in .baton/ (the
+  // lock being taken), so it lands between the lock and the announcement in most rounds.
+  it('a SIGTERM while it starts: it ends by itself, the lock released and nothing announced or left', async (t) => {
+    const p = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+    t.after(p.cleanup);
+    const dir = join(p.dir, '.baton');
+    for (let round = 0; round < 8; round++) {
+      mkdirSync(dir, { recursive: true });
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+        cwd: p.dir,
+        env: cleanEnv(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      const watcher = watch(dir, () => {
+        watcher.close();
+        child.kill('SIGTERM');
+      });
+      const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+        child.on('close', (exit, by) => resolve([exit, by])),
+      );
+      clearTimeout(guard);
+      watcher.close();
+      assert.deepEqual({ code, signal }, { code: 0, signal: null }, `round ${round}: ${stderr}`);
+      assert.ok(!existsSync(join(dir, 'serve.lock')), `round ${round}: serve.lock released`);
+      assert.ok(!existsSync(join(dir, 'serve.json')), `round ${round}: no serve.json left`);
+    }
   });
 });
 

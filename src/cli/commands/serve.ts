@@ -57,61 +57,75 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
   if (running) return report(cli, running);
   if (flags.detach === true) return detach(args, root, version, { ...cli, env });
 
-  let lock: LockHandle;
+  // SIGINT or SIGTERM are caught from here on: Node's default ends the process at once, and one that
+  // arrived before the server listened left the lock (taken over later as a dead holder's) and,
+  // once it listened, serve.json naming a server that is gone. A stop asked for before the server
+  // is up is kept and honoured once it is, before anything announces it.
+  let stopAsked = false;
+  let stop = () => void (stopAsked = true);
+  const onSignal = () => stop();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
-    lock = await acquireLock(servePaths(root).lock, {
-      timeoutMs: LOCK_WAIT_MS,
-      staleMs: LOCK_STALE_MS,
-      label: 'baton serve',
-    });
-  } catch (error) {
-    // Another start won the race: it is the server.
-    const winner =
-      isBatonError(error) && error.code === 'lock_timeout' ? await runningServer(root, version) : undefined;
-    if (winner) return report(cli, winner);
-    throw error;
-  }
-  let signal = () => {};
-  try {
-    const served = await startServe({
-      cwd: root,
-      env,
-      script: cli.script,
-      port,
-      idleMs: idleSeconds * 1000,
-      version,
-      allowWrites: flags['allow-writes'] === true,
-      goalHooks: async () => (await import('../../goal/hooks/goal-handlers.js')).runGoalHook,
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE' || error.code === 'EACCES')
-        throw new BatonError(
-          'usage',
-          `cannot listen on 127.0.0.1:${port} (${error.code}); choose another --port, or 0 for a free one`,
-        );
-      throw error;
-    });
-    // Listening before serve.json and the line announce it: whoever reads either may stop it at
-    // once, and a stop that came first killed it with both left behind.
-    signal = () => void served.close();
-    process.once('SIGINT', signal);
-    process.once('SIGTERM', signal);
+    let lock: LockHandle;
     try {
-      writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, ui: served.ui });
-      cli.out(`baton serve: ${served.url}\nbaton serve: dashboard ${served.ui}\n`);
+      lock = await acquireLock(servePaths(root).lock, {
+        timeoutMs: LOCK_WAIT_MS,
+        staleMs: LOCK_STALE_MS,
+        label: 'baton serve',
+      });
     } catch (error) {
-      // Unannounced, no client can find it: a server left listening would hold the lock, and so the
-      // project, for its idle hour while every hook ran in process. It ends here, with the reason.
-      await served.close();
-      removeServeFile(root, served.token);
-      if (!isBatonError(error)) throw error;
-      throw new BatonError('io', `stopped, it could not announce itself: ${error.message}`, { cause: error });
+      // Another start won the race: it is the server.
+      const winner =
+        isBatonError(error) && error.code === 'lock_timeout' ? await runningServer(root, version) : undefined;
+      if (winner) return report(cli, winner);
+      throw error;
     }
-    await served.stopped;
-    removeServeFile(root, served.token);
+    try {
+      if (stopAsked) return 0;
+      const served = await startServe({
+        cwd: root,
+        env,
+        script: cli.script,
+        port,
+        idleMs: idleSeconds * 1000,
+        version,
+        allowWrites: flags['allow-writes'] === true,
+        goalHooks: async () => (await import('../../goal/hooks/goal-handlers.js')).runGoalHook,
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE' || error.code === 'EACCES')
+          throw new BatonError(
+            'usage',
+            `cannot listen on 127.0.0.1:${port} (${error.code}); choose another --port, or 0 for a free one`,
+          );
+        throw error;
+      });
+      if (stopAsked) {
+        await served.close();
+        return 0;
+      }
+      // Listening before serve.json and the line announce it: whoever reads either may stop it at
+      // once.
+      stop = () => void served.close();
+      try {
+        writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, ui: served.ui });
+        cli.out(`baton serve: ${served.url}\nbaton serve: dashboard ${served.ui}\n`);
+      } catch (error) {
+        // Unannounced, no client can find it: a server left listening would hold the lock, and so the
+        // project, for its idle hour while every hook ran in process. It ends here, with the reason.
+        await served.close();
+        removeServeFile(root, served.token);
+        if (!isBatonError(error)) throw error;
+        throw new BatonError('io', `stopped, it could not announce itself: ${error.message}`, { cause: error });
+      }
+      await served.stopped;
+      removeServeFile(root, served.token);
+    } finally {
+      lock.release();
+    }
   } finally {
-    process.off('SIGINT', signal);
-    process.off('SIGTERM', signal);
-    lock.release();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   return 0;
 }
