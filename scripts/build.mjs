@@ -33,6 +33,7 @@ import {
   WRITE_ONLY,
 } from './cli-bundles.mjs';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
+import { compileJqPrelude } from './compile-jq-prelude.mjs';
 import { switchTo } from './switch-build.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -42,6 +43,7 @@ mkdirSync(out, { recursive: true });
 // The package is "type": "module"; the CLI bundles are CommonJS.
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 await compileBuiltinSchemas();
+await compileJqPrelude();
 
 const common = {
   bundle: true,

@@ -2,7 +2,8 @@
  * jq 1.6's own definitions (src/builtin.jq of the 1.6 release), verbatim where supported.
  * Running the very same definitions is what makes quirks such as `limit(0; f)` yielding one
  * value, or `.[] |= empty` deleting every other element, come out exactly as in 1.6.
- * Each entry is parsed only when a program refers to it. What 1.6 defines by recursion but runs
+ * Each entry is parsed only when a program refers to it (what assignment desugars to, _assign and
+ * _modify, at build time: scripts/compile-jq-prelude.mjs). What 1.6 defines by recursion but runs
  * as a loop (repeat, recurse, while, until, range/3, and the recursion of gsub and splits) is
  * evaluated by loops.ts, whose comments quote the 1.6 definitions.
  */

@@ -4,6 +4,7 @@ import { parseDef } from './parser.js';
 import { isJq16Builtin, preludeSource, refusalReason } from './prelude.js';
 import { NATIVES } from './builtins.js';
 import { LOOPS } from './loops.js';
+import { parsedPrelude } from '../../generated/jq-prelude.js';
 
 // Implemented directly by the evaluator (jq bytecodes or path-aware C functions).
 const SPECIAL = new Set(['empty/0', 'error/1', 'path/1', 'getpath/1', 'range/2', 'not/0']);
@@ -23,12 +24,19 @@ const preludeCache = new Map<string, FuncDef>();
 function preludeDef(key: string): FuncDef | undefined {
   const cached = preludeCache.get(key);
   if (cached) return cached;
-  const src = preludeSource(key);
-  if (src === undefined) return undefined;
-  const def = parseDef(src);
+  const def = unresolvedDef(key);
+  if (def === undefined) return undefined;
   preludeCache.set(key, def); // before resolving, so recursive definitions terminate
   resolveDef(def, null, new Set());
   return def;
+}
+
+// What assignment desugars to (_assign, _modify) was parsed at build time: scripts/compile-jq-prelude.mjs.
+function unresolvedDef(key: string): FuncDef | undefined {
+  const parsed = parsedPrelude[key];
+  if (parsed !== undefined) return JSON.parse(parsed) as FuncDef;
+  const src = preludeSource(key);
+  return src === undefined ? undefined : parseDef(src);
 }
 
 let tmpCounter = 0;
