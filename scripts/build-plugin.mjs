@@ -15,7 +15,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { bundleEntries, bundleEntry, cliCommands, LAZY, lazyPlugin, WRITE_ONLY } from './cli-bundles.mjs';
+import { bundleEntries, bundleEntry, cliCommands, LAZY, lazyPlugin, SERVE_FACES, WRITE_ONLY } from './cli-bundles.mjs';
 
 /** Commands with a bundle of their own: each runs many times a session, as its own process. */
 const HOT = new Set(['hook', 'statusline']);
@@ -55,12 +55,12 @@ export async function pluginFiles() {
       // plugin's commands are mostly writes (the compat helpers, the skills' task updates).
       ...Object.fromEntries(
         Object.entries(LAZY)
-          .filter(([from]) => !WRITE_ONLY.includes(from))
+          .filter(([from]) => !WRITE_ONLY.includes(from) && !SERVE_FACES.includes(from))
           .map(([from, name]) => [`lazy/${name}`, from]),
       ),
     },
     supported: { 'dynamic-import': false },
-    plugins: [lazyPlugin({ inline: WRITE_ONLY }), bundleEntries()],
+    plugins: [lazyPlugin({ inline: [...WRITE_ONLY, ...SERVE_FACES] }), bundleEntries()],
     define: {
       BATON_VERSION: JSON.stringify(version),
       // Every command but the hot ones, and help, --version and unknown commands, run in _rest.

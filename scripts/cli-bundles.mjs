@@ -45,7 +45,8 @@ export function bundleEntries() {
 // store never reads it), the status line's read of a shared store (the engine, which a file-store
 // status line never loads), what only a write needs (the built-in schemas' validators, the config's
 // validator and document rules, the checks of where a mirror may be written: `baton get` loads none
-// of them), the file store's doctor, and libraries only some runs need (Ajv for user schemas, yaml
+// of them), the file store's doctor, `baton serve`'s MCP face and dashboard (a server that only
+// answers hooks never reads their code: RSS, docs/benchmarks.md), and libraries only some runs need (Ajv for user schemas, yaml
 // for contracts, re2js for jq regex builtins).
 export const LAZY = {
   'src/harness/hooks/harness-handlers.ts': 'run-hook',
@@ -57,6 +58,8 @@ export const LAZY = {
   'src/project/config-checks.ts': 'config-checks',
   'src/doc/mirrors.ts': 'mirrors',
   'src/stores/file/file-doctor.ts': 'file-doctor',
+  'src/serve/mcp-http.ts': 'serve-mcp',
+  'src/ui/ui-server.ts': 'dashboard',
   'ajv/dist/2020.js': 'ajv',
   yaml: 'yaml',
   re2js: 're2js',
@@ -70,6 +73,14 @@ export const LAZY = {
  */
 export const WRITE_ONLY = ['src/core/schema/builtin-schemas.ts', 'src/project/config-checks.ts', 'src/doc/mirrors.ts'];
 export const READ_COMMANDS = ['get', 'show', 'history'];
+
+/**
+ * `baton serve`'s MCP face and dashboard: lazy in dist/ (a server that only answers hooks does not
+ * hold their code: 67-71 -> 59-61 MB of RSS after 1000 hooks, docs/benchmarks.md), inline in the
+ * plugin, whose committed bundle is held under 3 MiB and would carry the modules they share with
+ * its `_rest` a second time.
+ */
+export const SERVE_FACES = ['src/serve/mcp-http.ts', 'src/ui/ui-server.ts'];
 
 /**
  * A dynamic import of one of them becomes a CommonJS stub that loads its bundle (through the code
