@@ -280,10 +280,25 @@ function lockIoError(path: string, error: unknown): BatonError {
   });
 }
 
-/** The handle of a held lock: its heartbeat runs until release, without keeping the process up. */
+/**
+ * The handle of a held lock: its heartbeat runs until release, without keeping the process up.
+ * It is armed only once the hold reaches the event loop: a beat can fire nowhere else, and a CLI
+ * write holds and releases within one turn, where arming Node's first interval cost ~0.4 ms CPU.
+ * The check is a nextTick: queued from a microtask (an awaited acquire), it runs once the
+ * holder's continuation has run as far as it can without the loop. A hold that was longer than a
+ * beat's period by then beats at once, as the interval's first, overdue beat would have.
+ */
 function holding(path: string, token: string, ino: number, staleMs: number): LockHandle {
-  const heartbeat = setInterval(() => touchIfOurs(path, token), Math.max(staleMs / 4, 25));
-  heartbeat.unref();
+  const period = Math.max(staleMs / 4, 25);
+  const heldAt = Date.now();
+  let released = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  process.nextTick(() => {
+    if (released) return;
+    heartbeat = setInterval(() => touchIfOurs(path, token), period);
+    heartbeat.unref();
+    if (Date.now() - heldAt >= period) touchIfOurs(path, token);
+  });
   return {
     path,
     token,
@@ -296,6 +311,7 @@ function holding(path: string, token: string, ino: number, staleMs: number): Loc
       );
     },
     release: () => {
+      released = true;
       clearInterval(heartbeat);
       releaseLock(path, token);
     },

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { acquireLock } from '../../src/fs/lock.js';
@@ -80,6 +80,46 @@ describe('the file lock', () => {
     utimesSync(path, old, old);
     const handle = await acquireLock(path, { timeoutMs: 300, staleMs: 60_000 });
     handle.release();
+  });
+
+  it('arms the heartbeat only for a hold that reaches the event loop, and then it beats', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const path = join(dir, 'x.lock');
+    const armed: unknown[] = [];
+    const real = globalThis.setInterval;
+    t.after(() => (globalThis.setInterval = real));
+    globalThis.setInterval = ((...args: Parameters<typeof real>) => {
+      armed.push(args[1]);
+      return real(...args);
+    }) as typeof real;
+    const turn = () => new Promise((done) => setImmediate(done));
+    // Taken and released in one turn (a CLI write): no beat could have fired, none is armed.
+    (await acquireLock(path, { staleMs: 100 })).release();
+    await turn();
+    assert.deepEqual(armed, []);
+    // A hold that waits keeps its lock fresh: a beat touches the mtime set an hour back.
+    const handle = await acquireLock(path, { staleMs: 100 });
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(path, old, old);
+    while (lstatSync(path).mtimeMs < Date.now() - 60_000) await new Promise((done) => setTimeout(done, 5));
+    assert.deepEqual(armed, [25]);
+    handle.release();
+    assert.equal(existsSync(path), false);
+  });
+
+  it('a hold that ran longer than a beat before reaching the event loop beats as soon as it does', async (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(cleanup);
+    const path = join(dir, 'x.lock');
+    const handle = await acquireLock(path, { staleMs: 100 });
+    t.after(() => handle.release());
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(path, old, old);
+    // Busy past the 25 ms period without yielding, as a long synchronous write would be.
+    for (const start = Date.now(); Date.now() - start < 30;);
+    await new Promise((done) => process.nextTick(done));
+    assert.ok(lstatSync(path).mtimeMs > Date.now() - 60_000, 'the lock was touched');
   });
 
   it('treats a record-less lock as being created, not as stale, until the ceiling', async (t) => {
