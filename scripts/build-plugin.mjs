@@ -70,8 +70,6 @@ export async function pluginFiles() {
           '': 'commands/_rest.js',
         }),
       ),
-      // The plugin's bundles keep their help text (no helplessDefinitions).
-      BATON_HELPLESS: '"[]"',
     },
   });
   const files = {

@@ -27,7 +27,6 @@ import {
   bundleEntries,
   bundleEntry,
   cliCommands,
-  helplessDefinitions,
   LAZY,
   lazyPlugin,
   READ_COMMANDS,
@@ -91,7 +90,6 @@ const main = await build({
         '': `builds/${id}/commands/_main.js`,
       }),
     ),
-    BATON_HELPLESS: JSON.stringify(JSON.stringify(reads)),
   },
 });
 const mainText = (ext) => main.outputFiles.find((file) => file.path.endsWith(`cli.js${ext}`)).text;
@@ -102,17 +100,15 @@ await Promise.all([
     ...cjs,
     entryPoints: {
       ...entries(writes),
-      'commands/_main': bundleEntry([]),
       ...Object.fromEntries(Object.entries(LAZY).map(([from, name]) => [`lazy/${name}`, from])),
     },
     plugins: [lazyPlugin({ inline: WRITE_ONLY }), bundleEntries()],
   }),
-  // The commands that only read leave what only a write runs to its lazy bundles (WRITE_ONLY), and
-  // their help text to '_main' (main.ts sends them there when help is asked: BATON_HELPLESS).
+  // The commands that only read leave what only a write runs to its lazy bundles (WRITE_ONLY).
   build({
     ...cjs,
-    entryPoints: entries(reads),
-    plugins: [lazyPlugin(), bundleEntries(), helplessDefinitions()],
+    entryPoints: { ...entries(reads), 'commands/_main': bundleEntry([]) },
+    plugins: [lazyPlugin(), bundleEntries()],
   }),
   build({
     ...common,

@@ -1,6 +1,6 @@
 // What the CLI's bundles are made of, shared by the package build (scripts/build.mjs: dist/) and the
 // plugin's committed bundle (scripts/build-plugin.mjs: plugin/dist/).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** The name of every command: src/cli/commands/<name>.ts. */
@@ -114,38 +114,6 @@ export function lazyPlugin({ inline = [] } = {}) {
         loader: 'js',
         resolveDir: resolve('.'),
       }));
-    },
-  };
-}
-
-/** What only help prints (`--help`, `baton help`, docs/cli.md): the definitions' text for readers. */
-const HELP_ONLY = new Set(['help', 'summary', 'details', 'exitCodes']);
-
-/**
- * The definitions without their help text (~15 KB of a `get` bundle's 180, read, cached and
- * deserialised on every run): each help-only property's value becomes ''. For the bundles of
- * commands main.ts sends to '_main' (BATON_HELPLESS) when help is asked; what parses arguments and
- * prints usage errors (names, values, usage lines, subcommand names) stays.
- */
-export function helplessDefinitions() {
-  const file = resolve('src/cli/definitions.ts');
-  return {
-    name: 'helpless-definitions',
-    setup(b) {
-      b.onLoad({ filter: /definitions\.ts$/ }, async (args) => {
-        if (args.path !== file) return undefined;
-        const { default: ts } = await import('typescript');
-        const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-        const blank = (context) => (root) => {
-          const visit = (node) =>
-            ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && HELP_ONLY.has(node.name.text)
-              ? ts.factory.updatePropertyAssignment(node, node.name, ts.factory.createStringLiteral(''))
-              : ts.visitEachChild(node, visit, context);
-          return ts.visitNode(root, visit);
-        };
-        const [out] = ts.transform(source, [blank]).transformed;
-        return { contents: ts.createPrinter().printFile(out), loader: 'ts' };
-      });
     },
   };
 }

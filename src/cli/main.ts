@@ -12,34 +12,20 @@ import { loadBundle } from './bundle-loader.js';
 import type { BundleMain } from './bundle-main.js';
 
 declare const BATON_BUNDLES: string;
-/** The commands whose bundles carry no help text (scripts/cli-bundles.mjs, helplessDefinitions). */
-declare const BATON_HELPLESS: string;
 
 /**
  * The command word, past the global options run-cli.ts takes off the front (`--store URL`,
  * `--store=URL`). A malformed one still names a bundle: its run-cli reports it.
  */
-function commandWord(argv: readonly string[]): number {
+function commandWord(argv: readonly string[]): string | undefined {
   let i = 0;
   while (argv[i]?.startsWith('--store')) i += argv[i] === '--store' ? 2 : 1;
-  return i;
-}
-
-/**
- * Help asked of a command without subcommands: -h/--help anywhere before `--`, as run-cli.ts's
- * helpAsked reads it. A helpless command's bundle would print its help blank, so '_main' answers.
- */
-function helpAsked(args: readonly string[]): boolean {
-  const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+  return argv[i];
 }
 
 const bundles = JSON.parse(BATON_BUNDLES) as Record<string, string> & { '': string };
-const argv = process.argv.slice(2);
-const at = commandWord(argv);
-const word = argv[at];
-const helpless = (JSON.parse(BATON_HELPLESS) as string[]).includes(word as string) && helpAsked(argv.slice(at + 1));
-const file = (word !== undefined && !helpless && Object.hasOwn(bundles, word) && bundles[word]) || bundles[''];
+const word = commandWord(process.argv.slice(2));
+const file = (word !== undefined && Object.hasOwn(bundles, word) && bundles[word]) || bundles[''];
 void loadBundle<BundleMain>(join(__dirname, file))
   .run()
   .then((code) => {

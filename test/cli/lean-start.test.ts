@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CLI, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { COMMANDS, helpText } from '../../src/cli/definitions.js';
 
 // `baton get` should cost little more than a bare Node start (docs/benchmarks.md, "Start-up").
 // Timing belongs in npm run bench; what a test can check is what the process loads. A preload
@@ -68,31 +67,4 @@ test('baton get requires only its entry and main, opens only its own bundle and 
     [],
     `builtins loaded beyond a bare start: ${extra.join(', ')}`,
   );
-
-  // The help text (~11 KB) is read, cached and deserialised by every run that carries it: get's
-  // bundle leaves it to '_main', which main.ts runs when help is asked.
-  const bundle = readFileSync(get.opened[0] as string, 'utf8');
-  for (const text of [COMMANDS.get.summary, COMMANDS.get.details, COMMANDS.get.options[0].help])
-    assert.ok(text && !bundle.includes(text), `get's bundle carries help text: ${text}`);
-});
-
-test('get, show and history, whose bundles carry no help text, still print their whole help', (t) => {
-  const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
-  t.after(cleanup);
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
-  for (const [args, name] of [
-    [['get', '--help'], 'get'],
-    [['get', 'd.json', '.a', '-h'], 'get'],
-    [['--store', `file:${dir}`, 'get', '--help'], 'get'],
-    [['show', '-h'], 'show'],
-    [['history', 'd.json', '--help'], 'history'],
-  ] as const) {
-    const r = run([...args]);
-    assert.deepEqual([r.status, r.stderr, r.stdout], [0, '', helpText(COMMANDS[name])], `baton ${args.join(' ')}`);
-  }
-  // After `--`, --help is an argument, not a request for help: get's own bundle parses it.
-  const r = run(['get', 'd.json', '.a', '--', '--help']);
-  assert.deepEqual([r.status, r.stdout], [2, '']);
-  assert.match(r.stderr, /^baton get: unexpected argument '--help'\n/);
 });
