@@ -116,7 +116,8 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
         await served.close();
         removeServeFile(root, served.token);
         if (!isBatonError(error)) throw error;
-        throw new BatonError('io', `stopped, it could not announce itself: ${error.message}`, { cause: error });
+        // The cause's own code, so its documented exit holds (a .baton/ linked outside is 4, not 8).
+        throw new BatonError(error.code, `stopped, it could not announce itself: ${error.message}`, { cause: error });
       }
       await served.stopped;
       removeServeFile(root, served.token);
