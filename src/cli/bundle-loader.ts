@@ -50,17 +50,17 @@ export function loadBundle<T>(file: string): T {
   }
   const name = `${size}-${Math.floor(mtimeMs)}-${basename(file)}.${process.version}.v8`;
   const beside = join(dirname(file), '.cache', name);
-  const places = [beside];
+  const inTemp = (create: boolean) => {
+    const own = userTempDir(process.env, 'v8-cache', { create });
+    return own === undefined ? undefined : join(own, `${fnv1a32(file)}-${name}`);
+  };
   let found = ((data) => (data ? { place: beside, data } : undefined))(readOptional(beside));
   if (!found) {
-    // The temp folder only when the install has no cache: finding it costs a mkdir and two lstats.
-    const own = userTempDir(process.env, 'v8-cache');
-    if (own !== undefined) {
-      const place = join(own, `${fnv1a32(file)}-${name}`);
-      places.push(place);
-      const data = readOptional(place);
-      if (data) found = { place, data };
-    }
+    // The temp folder only when the install has no cache (finding it costs two lstats), and only
+    // found, not made: it is made at exit, and only if the cache cannot be written beside.
+    const place = inTemp(false);
+    const data = place === undefined ? undefined : readOptional(place);
+    if (place !== undefined && data) found = { place, data };
   }
   // Wrapped as Node wraps a CommonJS module. The bundle gets this module's own require: bundles
   // require only Node's builtins (esbuild bundles the rest), and a createRequire per bundle cost
@@ -73,8 +73,10 @@ export function loadBundle<T>(file: string): T {
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run(module.exports, require, module, file, dirname(file));
   // Written at exit, so the cache also holds the functions this run compiled lazily.
-  if (!found || script.cachedDataRejected)
-    process.once('exit', () => saveCache(script, found?.place ? [found.place] : places, name));
+  if (!found || script.cachedDataRejected) {
+    const place = found?.place;
+    process.once('exit', () => saveCache(script, place ? [() => place] : [() => beside, () => inTemp(true)], name));
+  }
   return module.exports;
 }
 
@@ -116,9 +118,11 @@ function readWhole(fd: number, size: number): Buffer {
   return read === size ? bytes : bytes.subarray(0, read);
 }
 
-function saveCache(script: Script, places: string[], name: string): void {
+function saveCache(script: Script, places: (() => string | undefined)[], name: string): void {
   const data = script.createCachedData();
-  for (const place of places) {
+  for (const placeAt of places) {
+    const place = placeAt();
+    if (place === undefined) continue;
     try {
       // The folder must stay inside the one it belongs to (the bundle's, or the user's temp
       // folder) after symlinks: a .cache linked elsewhere is not written into. The temp name is

@@ -9,18 +9,24 @@ import { join } from 'node:path';
  * code cache. Created with mode 0700 and used only while it is a real folder (not a symlink)
  * owned by this uid that no one else may enter: in a shared /tmp another user could otherwise
  * pre-create it, read what is written there or plant symlinks in it. Undefined when unusable;
- * callers then do without (every use is a cache or a log).
+ * callers then do without (every use is a cache or a log). `create: false` only finds it, for a
+ * reader that must not leave a folder behind when there is nothing to read.
  */
-export function userTempDir(env: Record<string, string | undefined>, sub?: string): string | undefined {
+export function userTempDir(
+  env: Record<string, string | undefined>,
+  sub?: string,
+  { create = true }: { create?: boolean } = {},
+): string | undefined {
   const uid = process.getuid?.();
   const base = join(env.TMPDIR || tmpdir(), `baton-${uid ?? 'user'}`);
   const dir = sub === undefined ? base : join(base, sub);
   for (const folder of sub === undefined ? [base] : [base, dir]) {
-    try {
-      mkdirSync(folder, { mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
-    }
+    if (create)
+      try {
+        mkdirSync(folder, { mode: 0o700 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+      }
     try {
       const stat = lstatSync(folder);
       if (!stat.isDirectory() || (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0)))

@@ -29,6 +29,7 @@ describe('the V8 code cache of command bundles', () => {
     mkdirSync(tmpA);
     assert.equal(run(tmpA).stdout, '1\n');
     assert.ok(existsSync(join(build, 'commands', '.cache')), 'cache beside the bundle');
+    assert.deepEqual(readdirSync(tmpA), [], 'written beside: no folder left in TMPDIR');
     assert.equal(run(tmpA).stdout, '1\n', 'a cached run answers the same');
     // A read-only install: the cache folder cannot be created there.
     rmSync(join(build, 'commands', '.cache'), { recursive: true });
