@@ -30,7 +30,7 @@ import {
   writeSync,
   type FSWatcher,
 } from 'node:fs';
-import { hostname } from 'node:os';
+import { hostname } from './lazy-os.js';
 import { dirname } from 'node:path';
 import { BatonError, systemFix } from '../core/errors.js';
 import { uniqueHex } from '../core/hash.js';

@@ -1,6 +1,6 @@
 /** The per-user temp folder for logs and caches, safe in a shared /tmp. */
 import { lstatSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir } from './lazy-os.js';
 import { join } from 'node:path';
 
 /**

@@ -28,7 +28,7 @@ interface Probe {
   builtins: string[];
 }
 
-test('baton get requires only its entry and main, opens only its own bundle and cache, and loads no builtin but vm and os', (t) => {
+test('baton get requires only its entry and main, opens only its own bundle and cache, and loads no builtin but vm', (t) => {
   const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE });
   t.after(cleanup);
   const out = join(dir, 'probe.json');
@@ -59,12 +59,31 @@ test('baton get requires only its entry and main, opens only its own bundle and 
     'dist/cli.js',
   ]);
   assert.deepEqual(ours(get.opened), ['dist/builds/ID/commands/get.js', 'dist/builds/ID/commands/.cache/CACHE']);
-  // vm runs the bundle with its cache; os is the temp folder's and the lock's. util (parseArgs),
-  // crypto or child_process, each loaded at start, cost a process 0.5-5 ms.
+  // vm runs the bundle with its cache. os (the lock's hostname, the temp folder's tmpdir: only a
+  // write or a code-cache miss needs them) costs 0.2-0.4 ms; util (parseArgs), crypto or
+  // child_process, each loaded at start, cost a process 0.5-5 ms.
   const extra = get.builtins.filter((name) => !bare.builtins.includes(name));
   assert.deepEqual(
-    extra.filter((name) => !['vm', 'os'].includes(name)),
+    extra.filter((name) => name !== 'vm'),
     [],
     `builtins loaded beyond a bare start: ${extra.join(', ')}`,
   );
+});
+
+test('a write loads node:os on first use, also on a Node without process.getBuiltinModule (before 20.16)', (t) => {
+  const { dir, cleanup } = tempTree({
+    'd.json': '{"a":1}',
+    // Node 20.0-20.15 have no process.getBuiltinModule; the package allows them.
+    'old-node.cjs': 'delete process.getBuiltinModule;',
+  });
+  t.after(cleanup);
+  for (const preload of [[], ['-r', join(dir, 'old-node.cjs')]]) {
+    const r = spawnSync(process.execPath, [...preload, CLI, 'update', 'd.json', '.a += 1'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv(),
+    });
+    assert.equal(r.status, 0, r.stderr);
+  }
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'd.json'), 'utf8')), { a: 3 });
 });
