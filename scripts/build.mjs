@@ -117,6 +117,11 @@ await Promise.all([
     format: 'esm',
     outExtension: { '.js': '.mjs' },
     packages: 'external',
+    // A require for the builtins src/ loads on first use on a Node before 20.16, which has no
+    // process.getBuiltinModule (src/fs/lazy-os.ts); the CLI's CommonJS bundles have their own.
+    banner: {
+      js: "import { createRequire as batonCreateRequire } from 'node:module';\nconst require = batonCreateRequire(import.meta.url);",
+    },
   }),
 ]);
 

@@ -29,7 +29,7 @@ interface Probe {
 }
 
 test('baton get requires only its entry and main, opens only its own bundle and cache, and loads no builtin but vm', (t) => {
-  const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE });
+  const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE, 'empty.js': '' });
   t.after(cleanup);
   const out = join(dir, 'probe.json');
   const probe = (args: string[]): Probe => {
@@ -41,7 +41,8 @@ test('baton get requires only its entry and main, opens only its own bundle and 
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(readFileSync(out, 'utf8')) as Probe;
   };
-  const bare = probe(['-e', '0']);
+  // A bare start that runs a file, as baton does: `node -e` loads more (vm, module) than that.
+  const bare = probe([join(dir, 'empty.js')]);
   probe([CLI, 'get', 'd.json', '.a']); // writes the code cache if this build has none yet
   const get = probe([CLI, 'get', 'd.json', '.a']);
   const ours = (paths: string[]) =>
@@ -60,8 +61,8 @@ test('baton get requires only its entry and main, opens only its own bundle and 
   ]);
   assert.deepEqual(ours(get.opened), ['dist/builds/ID/commands/get.js', 'dist/builds/ID/commands/.cache/CACHE']);
   // vm runs the bundle with its cache. os (the lock's hostname, the temp folder's tmpdir: only a
-  // write or a code-cache miss needs them) costs 0.2-0.4 ms; util (parseArgs), crypto or
-  // child_process, each loaded at start, cost a process 0.5-5 ms.
+  // write or a code-cache miss needs them) costs 0.2-0.4 ms, module ~0.5 ms; util (parseArgs),
+  // crypto or child_process, each loaded at start, cost a process 0.5-5 ms.
   const extra = get.builtins.filter((name) => !bare.builtins.includes(name));
   assert.deepEqual(
     extra.filter((name) => name !== 'vm'),
@@ -70,7 +71,7 @@ test('baton get requires only its entry and main, opens only its own bundle and 
   );
 });
 
-test('a write loads node:os on first use, also on a Node without process.getBuiltinModule (before 20.16)', (t) => {
+test('a write loads node:os on first use, also on a Node without process.getBuiltinModule (before 20.16), from the CLI and the library', (t) => {
   const { dir, cleanup } = tempTree({
     'd.json': '{"a":1}',
     // Node 20.0-20.15 have no process.getBuiltinModule; the package allows them.
@@ -84,6 +85,14 @@ test('a write loads node:os on first use, also on a Node without process.getBuil
       env: cleanEnv(),
     });
     assert.equal(r.status, 0, r.stderr);
+    const library = `import { openDoc } from ${JSON.stringify(join(ROOT, 'dist', 'index.mjs'))};
+      await openDoc('d.json', { cwd: ${JSON.stringify(dir)}, env: { BATON_ROOT: ${JSON.stringify(dir)} } }).update('.a += 1');`;
+    const l = spawnSync(process.execPath, [...preload, '--input-type=module', '-e', library], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv(),
+    });
+    assert.equal(l.status, 0, l.stderr);
   }
-  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'd.json'), 'utf8')), { a: 3 });
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'd.json'), 'utf8')), { a: 5 });
 });
