@@ -13,6 +13,12 @@
  * query is under way share the next one (sent after they arrived), so eight agents at once cost
  * one round trip per turn, not eight. When the store cannot be reached nothing kept is used: the
  * decision reads this machine's files and says so, as `baton hook` does.
+ *
+ * Only the wait overlaps: the query is written as the fetch starts (PostgresStore.revisions sends
+ * it within the call), and the rules run on the kept copies meanwhile; that decision stands only if
+ * the revisions that come back are the ones it used (Fetched.confirm, harness/hooks/pipeline.ts),
+ * else it is made again on the documents read at them, or on this machine's files when the query
+ * failed.
  */
 import { resolve } from 'node:path';
 import { SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
@@ -108,33 +114,75 @@ export function sharedState(): SharedState {
       // The work board's reservations are rules too (harness/policy/reservations.ts): kept alike.
       const board = locate(BOARD_KEY, root, env).key;
       from.keys.add(board);
-      const documents = new Map<string, Document>();
       const started = Date.now();
-      try {
-        const committed = await revisions(from);
-        const current = async (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
-          const rev = committed.get(key) ?? 0;
-          let kept = from.kept.get(key);
-          if (kept?.rev !== rev || !mirrorsHold(mirrors, kept.doc, root)) {
-            // Read through the engine, which rewrites this machine's mirror files that differ.
-            counts.reads++;
-            const { openDoc } = await import('../doc/open.js');
-            const doc = await openDoc(key, { store: from.store, cwd: located, env }).read();
-            kept = { rev, doc: deepFreeze(doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined) };
-            from.kept.set(key, kept);
-          }
-          return kept.doc;
-        };
-        for (const { name, key } of named)
-          documents.set(name, await current(key, config.documents[name]?.mirrors ?? {}));
-        return { documents, board: { doc: await current(board, {}) } };
-      } catch (error) {
+      // Sent now, before anything is decided: no query under way before this call counts for it.
+      const asked = revisions(from);
+      void asked.catch(() => undefined);
+      const mirrorsOf = (name: string) => config.documents[name]?.mirrors ?? {};
+      const failed = (error: unknown, documents: Map<string, Document>): Fetched => {
         // Unreachable: nothing kept is trusted, this machine's files judge, and the answer says so.
         from.kept.clear();
         const problem = `baton: the shared store could not be read (${(error as Error).message}); this hook judged by this machine's files, which may be stale`;
         debugLog(env, event, [`[baton serve] ${problem} (gave up after ${Date.now() - started} ms)`]);
         return { documents, problem };
+      };
+      /** The documents at the revisions committed now, each moved one read again. */
+      const settled = async (): Promise<Fetched> => {
+        const documents = new Map<string, Document>();
+        try {
+          const committed = await asked;
+          const current = async (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
+            const rev = committed.get(key) ?? 0;
+            let kept = from.kept.get(key);
+            if (kept?.rev !== rev || !mirrorsHold(mirrors, kept.doc, root)) {
+              // Read through the engine, which rewrites this machine's mirror files that differ.
+              counts.reads++;
+              const { openDoc } = await import('../doc/open.js');
+              const doc = await openDoc(key, { store: from.store, cwd: located, env }).read();
+              kept = { rev, doc: deepFreeze(doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined) };
+              from.kept.set(key, kept);
+            }
+            return kept.doc;
+          };
+          for (const { name, key } of named) documents.set(name, await current(key, mirrorsOf(name)));
+          return { documents, board: { doc: await current(board, {}) } };
+        } catch (error) {
+          return failed(error, documents);
+        }
+      };
+      // While the query travels (the PostgreSQL server answers on another core), the decision is
+      // made on the kept documents; it stands only if the revisions committed now are the ones it
+      // used (Fetched.confirm). A document not kept, or a mirror here that no longer says what the
+      // kept copy says, is read first, as before.
+      const used = new Map<string, number>();
+      const documents = new Map<string, Document>();
+      const keep = (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
+        const kept = from.kept.get(key);
+        if (!kept || !mirrorsHold(mirrors, kept.doc, root)) return false;
+        used.set(key, kept.rev);
+        return kept;
+      };
+      for (const { name, key } of named) {
+        const kept = keep(key, mirrorsOf(name));
+        if (!kept) return settled();
+        documents.set(name, kept.doc);
       }
+      const keptBoard = keep(board, {});
+      if (!keptBoard) return settled();
+      return {
+        documents,
+        board: { doc: keptBoard.doc },
+        confirm: async () => {
+          let committed;
+          try {
+            committed = await asked;
+          } catch {
+            return settled();
+          }
+          for (const [key, rev] of used) if ((committed.get(key) ?? 0) !== rev) return settled();
+          return undefined;
+        },
+      };
     },
     counts: () => ({ ...counts }),
     async close() {

@@ -9,12 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
+import { openDoc } from '../../src/index.js';
 import { baton } from '../helpers/cli.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
 import { eneoProject, type EneoProject } from '../harness/helpers.js';
 import { serve } from './hook-client.js';
 
 const TEST_FILE = 'tests/test_x.py';
+const TASK = '.claude/state/current-task.json';
 
 describe('baton serve on PostgreSQL: the documents a decision reads, kept by revision', () => {
   let cluster: Cluster;
@@ -50,6 +53,60 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
       // b's mirror follows, written by b's server as baton hook's read writes it.
       assert.equal(readFileSync(join(b.dir, '.claude/state/phase'), 'utf8').trim(), phase);
     }
+  });
+
+  it("a phase committed through another machine's store handle a moment before is the phase judged, every round", async (t) => {
+    // The server decides on what it keeps while it asks the store which revisions are committed
+    // (serve/shared-state.ts): a decision on a copy older than this commit must never be the answer.
+    const a = machine('handle');
+    const b = machine('handle');
+    assert.equal(a.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    const server = await serve(b.dir, b.env);
+    t.after(() => server.stop());
+    const task = openDoc(TASK, { cwd: a.dir, env: a.env });
+    for (let round = 0; round < 30; round++) {
+      const phase = round % 2 ? 'GREEN' : 'RED';
+      await task.update((doc) => ({ ...(doc as object), tdd_phase: phase }), {}, { writer: 'eneo-state' });
+      assert.equal(await server.write(TEST_FILE), phase === 'GREEN' ? 'deny' : 'allow', `round ${round}: ${phase}`);
+      // Asked again with nothing committed in between: the kept copy answers alike.
+      assert.equal(await server.write(TEST_FILE), phase === 'GREEN' ? 'deny' : 'allow', `round ${round}: again`);
+    }
+    await task.store.close();
+  });
+
+  it("a store that stops answering while the revisions are asked: judged by this machine's files, which the answer says", async (t) => {
+    const p = machine('midflight');
+    assert.equal(p.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
+    const server = await serve(p.dir, p.env);
+    t.after(() => server.stop());
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    // The revision query waits behind a lock on the table, and its session is then ended.
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    t.after(() => locker.end());
+    await locker.query('BEGIN; LOCK TABLE baton_documents IN ACCESS EXCLUSIVE MODE');
+    let settled = false;
+    const answer = server.raw(TEST_FILE).finally(() => (settled = true));
+    let ended = 0;
+    while (!settled && ended === 0) {
+      const waiting = await locker.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND application_name = 'baton'`,
+      );
+      for (const { pid } of waiting.rows) {
+        await cluster.sql(new URL(url).pathname.slice(1), 'SELECT pg_terminate_backend($1)', [pid]);
+        ended++;
+      }
+    }
+    const text = await answer;
+    await locker.query('ROLLBACK');
+    // Cut or timed out (its budget may run out first on a loaded machine), the check failed mid-flight.
+    assert.match(text, /"permissionDecision":"deny"/);
+    assert.match(text, /the shared store could not be read/);
+    // Back up, the committed state is read again: RED set here is the phase judged.
+    assert.equal(p.task(['phase-set', 'RED']).code, 0);
+    assert.equal(await server.write(TEST_FILE), 'allow');
   });
 
   it("another machine's claim on the work board reserves its paths for this machine's very next PreToolUse, and its done frees them", async (t) => {

@@ -74,7 +74,7 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
   try {
     const load = handlers[input.event];
     if (load) {
-      const fetched = await (run.fetchShared ?? fetchSharedDocuments)(
+      let fetched = await (run.fetchShared ?? fetchSharedDocuments)(
         config,
         run.config,
         run.root,
@@ -82,19 +82,34 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
         run.hostEvent,
       );
       const handler = await load();
-      outcome = await handler({
-        input,
-        config,
-        root: run.root,
-        cwd: run.cwd,
-        env: run.env,
-        now: new Date(),
-        host: { name: run.adapter.name, rewritesShell: run.adapter.rewritesShell === true },
-        ...(run.script ? { script: run.script } : {}),
-        ...(fetched ? { documents: fetched.documents } : {}),
-        ...(fetched?.board ? { board: fetched.board } : {}),
-        ...(fetched?.reason !== undefined ? { storeProblem: fetched.reason } : {}),
-      });
+      for (;;) {
+        const tried = await handler({
+          input,
+          config,
+          root: run.root,
+          cwd: run.cwd,
+          env: run.env,
+          now: new Date(),
+          host: { name: run.adapter.name, rewritesShell: run.adapter.rewritesShell === true },
+          ...(run.script ? { script: run.script } : {}),
+          ...(fetched ? { documents: fetched.documents } : {}),
+          ...(fetched?.board ? { board: fetched.board } : {}),
+          ...(fetched?.reason !== undefined ? { storeProblem: fetched.reason } : {}),
+        }).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+        // Decided on kept documents while the store was asked whether they are still the
+        // committed ones: on others the decision (or its failure) is made again.
+        const fresh = await fetched?.confirm?.();
+        if (fresh) {
+          fetched = fresh;
+          continue;
+        }
+        if ('error' in tried) throw tried.error;
+        outcome = tried.value;
+        break;
+      }
       if (fetched?.problem) outcome.notice = outcome.notice ? `${outcome.notice}\n${fetched.problem}` : fetched.problem;
     } else outcome = { log: [] };
   } catch (error) {

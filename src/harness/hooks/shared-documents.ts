@@ -28,6 +28,12 @@ export interface Fetched {
   problem?: string;
   /** The store's own error behind `problem`. */
   reason?: string;
+  /**
+   * Present when these are a resident server's kept documents, handed out while it asks the store
+   * which revisions are committed: resolves to nothing when they still are the committed ones (the
+   * decision made on them stands), else to the documents to decide on again.
+   */
+  confirm?: () => Promise<Fetched | undefined>;
 }
 
 export async function fetchSharedDocuments(

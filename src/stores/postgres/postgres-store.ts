@@ -74,6 +74,7 @@ export class PostgresStore implements Store, PortableStore {
   private readonly lockTimeoutMs: number;
   private readonly connectRetryMs: number;
   private readonly poolSize: number;
+  private readonly budget?: number;
   private readonly pool: Pool;
   private checked = false;
   /** The last revision this process committed or read under the lock, per key (transactKnown). */
@@ -83,6 +84,8 @@ export class PostgresStore implements Store, PortableStore {
   /** Transactions of this process under way, per key: while one is, the others take the row lock. */
   private readonly busy = new Map<string, number>();
   private watching?: Watching;
+  /** The session revisions() runs on: `ready` until connected, `busy` counting checks under way. */
+  private checker?: { client: Held; ready?: Promise<void>; busy: number };
   private closed = false;
 
   constructor(
@@ -95,22 +98,30 @@ export class PostgresStore implements Store, PortableStore {
     const budget = options.connectTimeoutMs;
     this.connectRetryMs = budget !== undefined ? 0 : (options.connectRetryMs ?? 5_000);
     this.poolSize = options.poolSize ?? 10;
+    this.budget = budget;
     this.pool = new pg.Pool({
       Client: guardedClient(pg),
-      connectionString: options.url,
+      ...this.sessionConfig('baton'),
       max: this.poolSize,
-      connectionTimeoutMillis: budget ?? this.lockTimeoutMs,
-      ...(budget !== undefined ? { query_timeout: budget } : {}),
-      application_name: 'baton',
       // Idle pooled connections do not hold the process open: a command ends when its work does,
       // not when the pool's idle timer runs out (10 s), and no face has to remember to close.
       allowExitOnIdle: true,
-      // Every lock wait ends with lock_not_available after this long, reported as lock_timeout.
-      options: `-c lock_timeout=${this.lockTimeoutMs}`,
     });
     // An idle pooled connection cut by a server restart must not crash the process: the next use
     // connects afresh.
     this.pool.on('error', () => undefined);
+  }
+
+  /** What every session of this store is opened with. */
+  private sessionConfig(application: string): import('pg').ClientConfig {
+    return {
+      connectionString: this.url,
+      connectionTimeoutMillis: this.budget ?? this.lockTimeoutMs,
+      ...(this.budget !== undefined ? { query_timeout: this.budget } : {}),
+      application_name: application,
+      // Every lock wait ends with lock_not_available after this long, reported as lock_timeout.
+      options: `-c lock_timeout=${this.lockTimeoutMs}`,
+    };
   }
 
   async read(key: string): Promise<ReadResult> {
@@ -451,17 +462,40 @@ export class PostgresStore implements Store, PortableStore {
     return createHash('sha256').update(`${this.project}\0${key}`).digest('base64url');
   }
 
+  /**
+   * The committed revision of each key that has a row. After the first call (through the pool,
+   * which checks the schema), on a session of its own: the query is written to the socket within
+   * this call, before the caller goes on, where a pool checkout hands its connection over on a
+   * later tick, after whatever the caller runs meanwhile (a resident server decides while the
+   * query travels, serve/shared-state.ts); and it costs no checkout. Any failure ends that session:
+   * the next call opens another.
+   */
   async revisions(keys: string[]): Promise<Map<string, number>> {
-    const rows = await this.withClient(
-      async (client) =>
-        (
-          await client.query<{ key: string; rev: number }>(
-            `SELECT key, rev FROM baton_documents WHERE project = $1 AND key = ANY($2)`,
-            [this.project, keys],
-          )
-        ).rows,
-    );
-    return new Map(rows.map((row) => [row.key, row.rev]));
+    if (!this.checked)
+      return this.withClient(async (client) => revisionMap(await client.query(revisionsQuery(this.project, keys))));
+    if (this.closed) throw new BatonError('internal', 'this PostgreSQL store was closed; open a new one');
+    let checker = this.checker;
+    if (!checker) {
+      const client = new (guardedClient(this.pg))(this.sessionConfig('baton')) as Held;
+      checker = { client, ready: client.connect().then(() => undefined), busy: 0 };
+      this.checker = checker;
+    }
+    const { client } = checker;
+    // Held open while a check is under way, as a pooled connection is (allowExitOnIdle), and no longer.
+    if (checker.busy++ === 0) client.ref();
+    try {
+      if (checker.ready) {
+        await checker.ready;
+        checker.ready = undefined;
+      }
+      return revisionMap(await client.query(revisionsQuery(this.project, keys)));
+    } catch (error) {
+      if (this.checker === checker) this.checker = undefined;
+      client.end().catch(() => undefined);
+      throw fromPgError(error, this.url);
+    } finally {
+      if (--checker.busy === 0) client.unref();
+    }
   }
 
   async close(): Promise<void> {
@@ -469,6 +503,8 @@ export class PostgresStore implements Store, PortableStore {
     this.closed = true;
     this.watching?.stop();
     this.watching = undefined;
+    this.checker?.client.end().catch(() => undefined);
+    this.checker = undefined;
     await this.pool.end();
   }
 
@@ -751,6 +787,18 @@ interface LockedRow {
   text: string;
   meta: string;
 }
+
+/** A session whose socket can be let go of while idle (what pg-pool does with allowExitOnIdle; untyped in @types/pg). */
+type Held = Client & { ref(): void; unref(): void };
+
+const revisionsQuery = (project: string, keys: string[]): import('pg').QueryArrayConfig => ({
+  text: `SELECT key, rev FROM baton_documents WHERE project = $1 AND key = ANY($2)`,
+  values: [project, keys],
+  rowMode: 'array',
+});
+
+const revisionMap = (result: import('pg').QueryArrayResult): Map<string, number> =>
+  new Map(result.rows.map((row) => [row[0] as string, row[1] as number]));
 
 async function lockRow(client: PoolClient, project: string, key: string): Promise<LockedRow | undefined> {
   const result = await client.query<LockedRow>(
