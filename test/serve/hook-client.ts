@@ -15,6 +15,8 @@ export interface Served {
   /** The hook's answer: 'deny' or 'allow' for a Write of `file` (by the subagent `agent`, else the session's agent). */
   write(file: string, agent?: string): Promise<'deny' | 'allow'>;
   raw(file: string, agent?: string): Promise<string>;
+  /** Any event's answer, for a payload given whole. */
+  hook(event: string, payload: object): Promise<string>;
   kept(): Promise<{ hits: number; reads: number; entries: number }>;
 }
 
@@ -66,6 +68,7 @@ export async function serve(dir: string, env: Record<string, string> = {}): Prom
       await exited;
     },
     raw,
+    hook: (event, payload) => ask(`/hooks/${event}`, JSON.stringify(payload)),
     write: async (file, agent) => (/"permissionDecision":"deny"/.test(await raw(file, agent)) ? 'deny' : 'allow'),
     kept: async () =>
       (JSON.parse(await ask('/health', '', 'GET')) as { kept: { hits: number; reads: number; entries: number } }).kept,

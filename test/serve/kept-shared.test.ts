@@ -23,8 +23,8 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
   let cluster: Cluster;
   let url: string;
   const projects: EneoProject[] = [];
-  const machine = (project: string) => {
-    const p = eneoProject({}, { profile: 'eneo', store: url, project });
+  const machine = (project: string, config: object = {}) => {
+    const p = eneoProject({}, { profile: 'eneo', store: url, project, ...config });
     projects.push(p);
     return p;
   };
@@ -162,5 +162,35 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     assert.equal(await server.write(TEST_FILE), 'deny');
     assert.equal(p.task(['phase-set', 'RED']).code, 0);
     assert.equal(await server.write(TEST_FILE), 'allow');
+  });
+
+  it('a Stop while a document moved runs its checks once, on the committed documents, and blocks', async (t) => {
+    // The server may decide before the store confirms what it keeps, but only a tool call's gate,
+    // which writes nothing: run twice, a Stop's check would run twice and its block, remembered by
+    // the first run, would be let through by the second as "the same reason twice in a row".
+    const config = { stop: { commands: [{ name: 'check', run: 'echo ran >> .runs; exit 1' }] } };
+    const a = machine('stop', config);
+    const b = machine('stop', config);
+    assert.equal(a.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    const server = await serve(b.dir, b.env);
+    t.after(() => server.stop());
+    const task = openDoc(TASK, { cwd: a.dir, env: a.env });
+    t.after(() => task.store.close());
+    for (let round = 0; round < 3; round++) {
+      assert.equal(await server.write(TEST_FILE), 'allow', `round ${round}: the documents are kept`);
+      await task.update((doc) => ({ ...(doc as object), tdd_phase: 'RED' }), {}, { writer: 'eneo-state' });
+      const answer = await server.hook('Stop', {
+        session_id: `s${round}`,
+        hook_event_name: 'Stop',
+        stop_hook_active: false,
+        cwd: b.dir,
+      });
+      assert.match(answer, /"decision":"block"/, `round ${round}: ${answer}`);
+      assert.equal(
+        readFileSync(join(b.dir, '.runs'), 'utf8'),
+        'ran\n'.repeat(round + 1),
+        `round ${round}: the check ran once`,
+      );
+    }
   });
 });

@@ -82,6 +82,14 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
         run.hostEvent,
       );
       const handler = await load();
+      // Deciding on kept documents before the store confirms them is for a tool call's gate
+      // alone, which writes nothing (its sandbox spec files are named by their content). Any other
+      // handler may consume a field, move the board or run a Stop check's script: run twice, the
+      // first run's effects would stand on documents that were not current. It waits instead.
+      if (fetched?.confirm && input.event !== 'PreToolUse') {
+        const { confirm, ...kept } = fetched;
+        fetched = (await confirm()) ?? kept;
+      }
       for (;;) {
         const tried = await handler({
           input,
