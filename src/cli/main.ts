@@ -31,3 +31,8 @@ void loadBundle<BundleMain>(join(__dirname, file))
   .then((code) => {
     process.exitCode = code;
   });
+// Once nothing is left to run, exit here: Node's own teardown of a finished process (freeing the
+// environment and the heap the bundle filled) costs a CLI process ~1 ms of CPU, which
+// process.exit() skips. Nothing is cut short: the event loop is empty, output is written
+// synchronously (process-io.ts), and 'exit' listeners still run (the code cache is written there).
+process.once('beforeExit', () => process.exit());

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CLI, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
@@ -95,4 +95,34 @@ test('a write loads node:os on first use, also on a Node without process.getBuil
     assert.equal(l.status, 0, l.stderr);
   }
   assert.deepEqual(JSON.parse(readFileSync(join(dir, 'd.json'), 'utf8')), { a: 5 });
+});
+
+test('a command ends through process.exit once its event loop is empty (Node skips its teardown), with its exit code and all its output', (t) => {
+  const big = 'x'.repeat(1024 * 1024);
+  const { dir, cleanup } = tempTree({
+    'd.json': JSON.stringify({ a: 1, big }),
+    // process.exit() calls process.reallyExit; a process that ends by itself does not.
+    'exit-probe.cjs': `const real = process.reallyExit;
+process.reallyExit = function (code) { require('node:fs').writeFileSync(process.env.EXIT_OUT, String(code)); return real.call(this, code); };`,
+  });
+  t.after(cleanup);
+  const out = join(dir, 'exit.txt');
+  const run = (args: string[]) => {
+    rmSync(out, { force: true });
+    const r = spawnSync(process.execPath, ['-r', join(dir, 'exit-probe.cjs'), CLI, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv({ EXIT_OUT: out }),
+      maxBuffer: 4 * 1024 * 1024,
+    });
+    return { ...r, exited: existsSync(out) ? Number(readFileSync(out, 'utf8')) : undefined };
+  };
+  const small = run(['get', 'd.json', '.a']);
+  assert.deepEqual([small.status, small.stdout, small.exited], [0, '1\n', 0]);
+  const whole = run(['get', 'd.json', '.big']); // 1 MiB through a pipe
+  assert.deepEqual([whole.status, whole.stdout === `"${big}"\n`, whole.exited], [0, true, 0]);
+  const bad = run(['get', 'd.json', '.[']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /jq/);
+  assert.equal(bad.exited, 2);
 });
