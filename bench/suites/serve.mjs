@@ -1,5 +1,6 @@
 // baton serve rows: a PreToolUse decision as Claude Code's HTTP client asks it (in-process,
-// keep-alive), alone and with 8 agents at once, on the file store and on PostgreSQL, side by side
+// keep-alive), alone and with 8 agents at once (a client process of its own, three runs in turns
+// across the stores, the median of their p99s), on the file store and on PostgreSQL, side by side
 // with the minimal bash+jq gate; the plugin's client (bash's /dev/tcp, the answer's tag checked
 // with one sha256sum) as a command hook, and that check alone; the server's memory in a project of
 // 100 documents and 10,000 revisions, and its CPU while idle.
@@ -12,6 +13,8 @@ import { GATE } from './hooks.mjs';
 
 const AGENTS = 8;
 const PER_AGENT = 100;
+/** Runs of the agents at once per store, in turns: one run's p99 is its 8 slowest calls, a moment's luck. */
+const BURSTS = 3;
 const IDLE_MS = 5000;
 const DOCUMENTS = 100;
 const REVISIONS = 10_000;
@@ -54,18 +57,30 @@ export default async function serve(lib) {
         }
       }
     }
-    const burst = async (s) => {
-      const all = [];
-      await Promise.all(
-        Array.from({ length: AGENTS }, async (_, a) => {
-          for (let i = 0; i < PER_AGENT; i++) all.push((await s.ask((i + a) % 2 ? s.deny : s.allow)).ms);
-        }),
-      );
-      return all.sort((x, y) => x - y);
-    };
+    // The agents' client runs in a fresh process (bench/serve-agents.mjs says why).
+    const burst = (s) =>
+      new Promise((resolve, reject) => {
+        const job = { url: s.url, token: s.token, allow: s.allow, deny: s.deny, agents: AGENTS, perAgent: PER_AGENT };
+        const client = spawn(
+          process.execPath,
+          [join(lib.ROOT, 'bench', 'serve-agents.mjs'), JSON.stringify({ ...job, warmup: 50 })],
+          { env: lib.benchEnv(), stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let out = '';
+        client.stdout.on('data', (chunk) => (out += chunk));
+        client.on('close', (code) => {
+          if (code !== 0) return reject(new Error(`the agents' client exited ${code}`));
+          const seen = JSON.parse(out);
+          resolve({ ...seen, times: seen.times.sort((x, y) => x - y) });
+        });
+      });
     for (const s of servers) await s.health();
-    const fileBurst = await burst(onFile);
-    const pgBurst = onPg ? await burst(onPg) : undefined;
+    const fileBursts = [];
+    const pgBursts = [];
+    for (let run = 0; run < BURSTS; run++) {
+      fileBursts.push(await burst(onFile));
+      if (onPg) pgBursts.push(await burst(onPg));
+    }
     for (const list of Object.values(sequential)) for (const times of Object.values(list)) times.sort((x, y) => x - y);
 
     const wrapper = join(lib.ROOT, 'plugin', 'bin', 'baton');
@@ -119,19 +134,24 @@ export default async function serve(lib) {
       unit: 'ms',
       note: `p99 ${at(times, 0.99).toFixed(1)} ms of ${times.length}; ref = bash+jq gate process${kind === 'allow' ? `; ${s.kept()}` : ''}`,
     });
-    const burstRow = (store, times) => ({
-      name: `serve: ${AGENTS} agents at once p99, ${store}`,
-      baton: at(times, 0.99),
-      reference: gateDeny,
-      unit: 'ms',
-      note: `p50 ${at(times, 0.5).toFixed(1)} ms of ${times.length}; ref = one bash+jq gate process`,
-    });
+    const burstRow = (store, bursts) => {
+      const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+      const list = (values) => values.map((v) => v.toFixed(1)).join(', ');
+      const p99s = bursts.map(({ times }) => at(times, 0.99));
+      return {
+        name: `serve: ${AGENTS} agents at once p99, ${store}`,
+        baton: median(p99s),
+        reference: gateDeny,
+        unit: 'ms',
+        note: `median of ${bursts.length} runs of ${bursts[0].times.length} (p99s ${list(p99s)}; p50s ${list(bursts.map(({ times }) => at(times, 0.5)))} ms); client process: ${bursts.map((b) => b.cpuPerCall.toFixed(2)).join(', ')} ms CPU per call, GC pauses ${bursts.map((b) => b.gc.count).join(', ')}, longest ${list(bursts.map((b) => b.gc.max))} ms; ref = one bash+jq gate process`,
+      };
+    };
     rows.push(decision('file store', onFile, sequential.file.allow, 'allow', gateAllow));
     if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.allow, 'allow', gateAllow));
     rows.push(decision('file store', onFile, sequential.file.deny, 'deny', gateDeny));
     if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.deny, 'deny', gateDeny));
-    rows.push(burstRow('file store', fileBurst));
-    if (pgBurst) rows.push(burstRow('PostgreSQL', pgBurst));
+    rows.push(burstRow('file store', fileBursts));
+    if (onPg) rows.push(burstRow('PostgreSQL', pgBursts));
     rows.push(
       {
         name: 'serve: client hook (bash /dev/tcp, signed), deny',
@@ -249,6 +269,8 @@ async function start(lib, { dir, env }) {
     kept = `kept reads: ${seen.hits} from memory, ${seen.reads} read`;
   };
   return {
+    url,
+    token,
     allow,
     deny,
     ask,
