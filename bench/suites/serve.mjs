@@ -1,9 +1,9 @@
 // baton serve rows: a PreToolUse decision as Claude Code's HTTP client asks it (in-process,
 // keep-alive), alone and with 8 agents at once (a client process of its own, three runs in turns
-// across the stores, the median of their p99s), on the file store and on PostgreSQL, side by side
-// with the minimal bash+jq gate; the plugin's client (bash's /dev/tcp, the answer's tag checked
-// with one sha256sum) as a command hook, and that check alone; the server's memory in a project of
-// 100 documents and 10,000 revisions, and its CPU while idle.
+// across the stores, the median of their p99s; bare sockets beside it, in the note), on the file
+// store and on PostgreSQL, side by side with the minimal bash+jq gate; the plugin's client (bash's
+// /dev/tcp, the answer's tag checked with one sha256sum) as a command hook, and that check alone;
+// the server's memory in a project of 100 documents and 10,000 revisions, and its CPU while idle.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -58,29 +58,38 @@ export default async function serve(lib) {
       }
     }
     // The agents' client runs in a fresh process (bench/serve-agents.mjs says why).
-    const burst = (s) =>
+    const burst = (s, client = 'http') =>
       new Promise((resolve, reject) => {
-        const job = { url: s.url, token: s.token, allow: s.allow, deny: s.deny, agents: AGENTS, perAgent: PER_AGENT };
-        const client = spawn(
+        const job = {
+          url: s.url,
+          token: s.token,
+          allow: s.allow,
+          deny: s.deny,
+          agents: AGENTS,
+          perAgent: PER_AGENT,
+          client,
+        };
+        const child = spawn(
           process.execPath,
           [join(lib.ROOT, 'bench', 'serve-agents.mjs'), JSON.stringify({ ...job, warmup: 50 })],
           { env: lib.benchEnv(), stdio: ['ignore', 'pipe', 'inherit'] },
         );
         let out = '';
-        client.stdout.on('data', (chunk) => (out += chunk));
-        client.on('close', (code) => {
+        child.stdout.on('data', (chunk) => (out += chunk));
+        child.on('close', (code) => {
           if (code !== 0) return reject(new Error(`the agents' client exited ${code}`));
           const seen = JSON.parse(out);
           resolve({ ...seen, times: seen.times.sort((x, y) => x - y) });
         });
       });
     for (const s of servers) await s.health();
-    const fileBursts = [];
-    const pgBursts = [];
-    for (let run = 0; run < BURSTS; run++) {
-      fileBursts.push(await burst(onFile));
-      if (onPg) pgBursts.push(await burst(onPg));
-    }
+    // Beside each, the same calls from bare sockets (serve-agents.mjs): the tail without an HTTP client's.
+    const bursts = { file: { http: [], raw: [] }, pg: { http: [], raw: [] } };
+    for (let run = 0; run < BURSTS; run++)
+      for (const client of ['http', 'raw']) {
+        bursts.file[client].push(await burst(onFile, client));
+        if (onPg) bursts.pg[client].push(await burst(onPg, client));
+      }
     for (const list of Object.values(sequential)) for (const times of Object.values(list)) times.sort((x, y) => x - y);
 
     const wrapper = join(lib.ROOT, 'plugin', 'bin', 'baton');
@@ -134,24 +143,24 @@ export default async function serve(lib) {
       unit: 'ms',
       note: `p99 ${at(times, 0.99).toFixed(1)} ms of ${times.length}; ref = bash+jq gate process${kind === 'allow' ? `; ${s.kept()}` : ''}`,
     });
-    const burstRow = (store, bursts) => {
+    const burstRow = (store, { http, raw }) => {
       const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
       const list = (values) => values.map((v) => v.toFixed(1)).join(', ');
-      const p99s = bursts.map(({ times }) => at(times, 0.99));
+      const p99s = (runs) => runs.map(({ times }) => at(times, 0.99));
       return {
         name: `serve: ${AGENTS} agents at once p99, ${store}`,
-        baton: median(p99s),
+        baton: median(p99s(http)),
         reference: gateDeny,
         unit: 'ms',
-        note: `median of ${bursts.length} runs of ${bursts[0].times.length} (p99s ${list(p99s)}; p50s ${list(bursts.map(({ times }) => at(times, 0.5)))} ms); client process: ${bursts.map((b) => b.cpuPerCall.toFixed(2)).join(', ')} ms CPU per call, GC pauses ${bursts.map((b) => b.gc.count).join(', ')}, longest ${list(bursts.map((b) => b.gc.max))} ms; ref = one bash+jq gate process`,
+        note: `median of ${http.length} runs of ${http[0].times.length} (p99s ${list(p99s(http))}; p50s ${list(http.map(({ times }) => at(times, 0.5)))} ms); client process: ${http.map((b) => b.cpuPerCall.toFixed(2)).join(', ')} ms CPU per call, GC pauses ${http.map((b) => b.gc.count).join(', ')}, longest ${list(http.map((b) => b.gc.max))} ms; bare sockets instead: p99 ${median(p99s(raw)).toFixed(1)} ms (${list(p99s(raw))}), client CPU ${median(raw.map((b) => b.cpuPerCall)).toFixed(2)} ms per call; ref = one bash+jq gate process`,
       };
     };
     rows.push(decision('file store', onFile, sequential.file.allow, 'allow', gateAllow));
     if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.allow, 'allow', gateAllow));
     rows.push(decision('file store', onFile, sequential.file.deny, 'deny', gateDeny));
     if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.deny, 'deny', gateDeny));
-    rows.push(burstRow('file store', fileBursts));
-    if (onPg) rows.push(burstRow('PostgreSQL', pgBursts));
+    rows.push(burstRow('file store', bursts.file));
+    if (onPg) rows.push(burstRow('PostgreSQL', bursts.pg));
     rows.push(
       {
         name: 'serve: client hook (bash /dev/tcp, signed), deny',
