@@ -260,8 +260,19 @@ function groupByImpl(input: Json, ks: Json): Json {
   return groups;
 }
 
+let natives: Record<string, ValueNative> | undefined;
+
+/**
+ * The native builtin `key` (`name/arity`). The table is built on first use: it is ~80 closures,
+ * made at every start when it was a module constant, which an expression that calls no builtin
+ * (`baton get doc .field`) never reads.
+ */
+export function nativeNamed(key: string): ValueNative | undefined {
+  return (natives ??= nativeTable())[key];
+}
+
 /** Keyed by `name/arity`. Arguments arrive already evaluated (cartesian, last argument outermost). */
-export const NATIVES: Record<string, ValueNative> = {
+const nativeTable = (): Record<string, ValueNative> => ({
   'length/0': length,
   'utf8bytelength/0': (v) => {
     if (typeof v !== 'string') throw new Raised(`${describe(v)} only strings have UTF-8 byte length`);
@@ -343,4 +354,4 @@ export const NATIVES: Record<string, ValueNative> = {
     if (typeof v !== 'number') throw new Raised(`${describe(v)} cannot be negated`);
     return -v;
   },
-};
+});

@@ -10,7 +10,7 @@
  */
 import type { Node } from './ast.js';
 import { chargeValue, tick } from './budget.js';
-import { NATIVES } from './builtins.js';
+import { nativeNamed } from './builtins.js';
 import { Raised } from './jq-errors.js';
 import type { Env } from './evaluate.js';
 import { LOOPS } from './loops.js';
@@ -58,7 +58,7 @@ function computeShape(n: Node): Shape {
       const target = n.target;
       if (!target) return false;
       if (target.kind === 'param') return 'closure';
-      if (target.kind !== 'native' || SPECIAL.has(target.name) || LOOPS[target.name] || !NATIVES[target.name])
+      if (target.kind !== 'native' || SPECIAL.has(target.name) || LOOPS[target.name] || !nativeNamed(target.name))
         return false;
       return n.args.reduce<Shape>((s, a) => both(s, shape(a)), true);
     }
@@ -110,7 +110,7 @@ export function direct(n: Node, input: Json, env: Env): Json {
       for (let e = env; e; e = e.parent) if (e.k === 'var' && e.name === n.name) return e.value;
       throw new Raised(`$${n.name} is not defined`);
     case 'neg':
-      return (NATIVES['_negate/0'] as (x: Json) => Json)(direct(n.e, input, env));
+      return (nativeNamed('_negate/0') as (x: Json) => Json)(direct(n.e, input, env));
     case 'binop': {
       const b = direct(n.right, input, env);
       const v = binop(n.op, direct(n.left, input, env), b);
@@ -132,7 +132,7 @@ export function direct(n: Node, input: Json, env: Env): Json {
         const c = closureOf(env, n.name) as Env & { k: 'closure' };
         return direct(c.node, input, c.env);
       }
-      const fn = NATIVES[(n.target as { name: string }).name] as (input: Json, ...args: Json[]) => Json;
+      const fn = nativeNamed((n.target as { name: string }).name) as (input: Json, ...args: Json[]) => Json;
       const vals = new Array<Json>(n.args.length);
       // As `call`: C-coded builtins evaluate their arguments last-to-first.
       for (let i = n.args.length - 1; i >= 0; i--) vals[i] = direct(n.args[i] as Node, input, env);

@@ -2,7 +2,7 @@ import type { FuncDef, Node, Pattern } from './ast.js';
 import { chargeValue, tick } from './budget.js';
 import { canDirect, direct } from './direct.js';
 import { Raised, unsupported } from './jq-errors.js';
-import { NATIVES } from './builtins.js';
+import { nativeNamed } from './builtins.js';
 import { applyFormat, toText } from './format.js';
 import { LOOPS } from './loops.js';
 import { getIndex, getPath } from './path-functions.js';
@@ -198,7 +198,7 @@ function callNative(key: string, args: Node[], input: Json, path: Path, env: Env
   }
   const loop = LOOPS[key];
   if (loop) return loop(args, input, path, env, emit);
-  const fn = NATIVES[key];
+  const fn = nativeNamed(key);
   if (!fn) throw unsupported(`builtin ${key}`);
   notPath(path, `builtin ${key}`);
   const vals = new Array<Json>(args.length);

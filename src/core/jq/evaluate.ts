@@ -3,7 +3,7 @@ import { bind, buildObject, call, interpolate } from './evaluate-calls.js';
 import { chargeValue, tick } from './budget.js';
 import { canDirect, direct } from './direct.js';
 import { Raised, unsupported } from './jq-errors.js';
-import { NATIVES } from './builtins.js';
+import { nativeNamed } from './builtins.js';
 import { applyFormat } from './format.js';
 import { binop } from './ops.js';
 import { getIndex } from './path-functions.js';
@@ -115,7 +115,7 @@ export function ev(n: Node, input: Json, path: Path, env: Env, emit: Emit): void
       return;
     case 'neg':
       notPath(path, 'negation');
-      ev(n.e, input, null, env, (v) => emit((NATIVES['_negate/0'] as (x: Json) => Json)(v), null));
+      ev(n.e, input, null, env, (v) => emit((nativeNamed('_negate/0') as (x: Json) => Json)(v), null));
       return;
     case 'binop':
       notPath(path, `operator ${n.op}`);

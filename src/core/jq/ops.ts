@@ -1,7 +1,7 @@
 import { Raised, unsupported } from './jq-errors.js';
 import type { Json, JsonObject } from './values.js';
 import { compare, describe, equals, hasOwn, isObject, objCopy, objPut } from './values.js';
-import { NATIVES } from './builtins.js';
+import { nativeNamed } from './builtins.js';
 import { tick } from './budget.js';
 
 function fail(a: Json, b: Json, what: string): never {
@@ -64,7 +64,7 @@ export function binop(op: string, a: Json, b: Json): Json {
         return a / b;
       }
       if (typeof a === 'string' && typeof b === 'string')
-        return (NATIVES['split/1'] as (x: Json, y: Json) => Json)(a, b);
+        return (nativeNamed('split/1') as (x: Json, y: Json) => Json)(a, b);
       return fail(a, b, 'cannot be divided');
     case '%':
       if (typeof a === 'number' && typeof b === 'number') {

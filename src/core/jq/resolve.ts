@@ -2,7 +2,7 @@ import type { FuncDef, Node, Pattern } from './ast.js';
 import { syntaxError, unsupported } from './jq-errors.js';
 import { parseDef } from './parser.js';
 import { isJq16Builtin, preludeSource, refusalReason } from './prelude.js';
-import { NATIVES } from './builtins.js';
+import { nativeNamed } from './builtins.js';
 import { LOOPS } from './loops.js';
 import { parsedPrelude } from '../../generated/jq-prelude.js';
 
@@ -129,7 +129,7 @@ function resolveCall(n: Node & { t: 'call' }, scope: Scope, globals: Set<string>
   }
   // `now` is the instant of the run the caller passes (a write's own timestamp), held in the root scope.
   if (key === 'now/0') return { t: 'var', name: NOW_VAR, pos: n.pos };
-  if (SPECIAL.has(key) || NATIVES[key] || LOOPS[key]) return { ...n, args, target: { kind: 'native', name: key } };
+  if (SPECIAL.has(key) || nativeNamed(key) || LOOPS[key]) return { ...n, args, target: { kind: 'native', name: key } };
   const def = preludeDef(key);
   if (def) return { ...n, args, target: { kind: 'def', def } };
   if (isJq16Builtin(key)) throw unsupported(refusalReason(key), n.pos);
