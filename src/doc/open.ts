@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { BatonError } from '../core/errors.js';
 import { runtimeOptions } from '../core/runtime-options.js';
-import { projectContext, type ProjectContext } from '../project/project-context.js';
+import { projectContext } from '../project/project-context.js';
 import { defaultRoot, locate } from '../project/root.js';
 import { chooseStore, openStore, type FileStoreOptions, type Store } from '../stores/index.js';
 import { Doc, type DocOptions } from './doc.js';
@@ -26,8 +26,10 @@ export interface OpenOptions extends DocOptions, FileStoreOptions {
 export function openDoc(path: string, options: OpenOptions = {}): Doc {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
+  // Where a relative path is judged and the config is read: found once, it walks up for `.git`.
+  const home = once(() => defaultRoot(cwd, env));
   // The project's config adds rules to some documents and may name the store; read once.
-  const project = once(options.project ?? (() => projectContext({ cwd, env })));
+  const project = once(options.project ?? (() => projectContext({ cwd, env, defaultRoot: home() })));
   const withProject = { ...options, project };
   if (typeof options.store === 'object') return new Doc(options.store, path, cwd, withProject);
   const choice = chooseStore(
@@ -35,7 +37,7 @@ export function openDoc(path: string, options: OpenOptions = {}): Doc {
     () => project().config,
     options.store !== undefined ? { url: options.store, from: 'the store option' } : undefined,
   );
-  const { root, key } = locate(path, cwd, env);
+  const { root, key } = locate(path, cwd, env, home());
   const store = openStore({
     ...choice,
     root,
@@ -46,10 +48,10 @@ export function openDoc(path: string, options: OpenOptions = {}): Doc {
     ...(options.now ? { now: options.now } : {}),
     ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
   });
-  if (store.kind !== 'file' && !inProject(root, cwd, env)) {
+  if (store.kind !== 'file' && !inProject(root, home())) {
     throw new BatonError(
       'unsafe_path',
-      `${path} is outside the project; a ${store.kind} store holds only the project's documents: give a path inside ${defaultRoot(cwd, env)}`,
+      `${path} is outside the project; a ${store.kind} store holds only the project's documents: give a path inside ${home()}`,
     );
   }
   return new Doc(store, key, root, withProject);
@@ -62,17 +64,17 @@ export function openDoc(path: string, options: OpenOptions = {}): Doc {
 export function openProjectStore(options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Store {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  return openStore({ ...chooseStore(env, () => projectContext({ cwd, env }).config), root: defaultRoot(cwd, env) });
+  const home = defaultRoot(cwd, env);
+  return openStore({ ...chooseStore(env, () => projectContext({ cwd, env, defaultRoot: home }).config), root: home });
 }
 
-function once(get: ProjectContext | (() => ProjectContext)): () => ProjectContext {
-  let value: ProjectContext | undefined = typeof get === 'function' ? undefined : get;
-  return () => (value ??= (get as () => ProjectContext)());
+function once<T extends object | string>(get: T | (() => T)): () => T {
+  let value: T | undefined = typeof get === 'function' ? undefined : get;
+  return () => (value ??= (get as () => T)());
 }
 
 /** locate() roots a path outside the project at its own folder; inside, at the project root. */
-function inProject(root: string, cwd: string, env: Record<string, string | undefined>): boolean {
-  const home = defaultRoot(cwd, env);
+function inProject(root: string, home: string): boolean {
   if (root === home) return true;
   try {
     return root === realpathSync(home);

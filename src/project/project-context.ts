@@ -34,6 +34,8 @@ export interface ProjectOptions {
    * (Cursor's workspace_roots[0]), the folder `baton doctor DIR` checks.
    */
   workspace?: string | undefined;
+  /** defaultRoot(cwd, env), when the caller has it already (openDoc): its walk up for `.git` is made once. */
+  defaultRoot?: string | undefined;
 }
 
 export function projectContext(options: ProjectOptions): ProjectContext {
@@ -41,7 +43,7 @@ export function projectContext(options: ProjectOptions): ProjectContext {
   const configRoot =
     options.workspace && !env.BATON_ROOT && !env.CLAUDE_PROJECT_DIR
       ? resolve(options.workspace)
-      : defaultRoot(cwd, env);
+      : (options.defaultRoot ?? defaultRoot(cwd, env));
   const file = readConfigFile(configRoot);
   const config = file.state === 'ok' ? file.value : {};
   const own = typeof config.profile === 'string' && config.profile !== '' ? config.profile : undefined;

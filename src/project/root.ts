@@ -81,8 +81,8 @@ export function locate(
   path: string,
   cwd: string,
   env: Record<string, string | undefined>,
+  root = defaultRoot(cwd, env),
 ): { root: string; key: string } {
-  const root = defaultRoot(cwd, env);
   if (!isAbsolute(path)) return { root, key: relative(root, resolve(cwd, path)) || path };
   const real = realRoot(root);
   if (isInside(root, path)) return { root, key: relative(root, path) };

@@ -126,3 +126,26 @@ process.reallyExit = function (code) { require('node:fs').writeFileSync(process.
   assert.match(bad.stderr, /jq/);
   assert.equal(bad.exited, 2);
 });
+
+test('baton get walks up for .git once: one look per folder from the working folder to the git top level', (t) => {
+  const { dir, cleanup } = tempTree({
+    '.git/HEAD': 'ref: refs/heads/main\n',
+    'a/b/d.json': '{"a":1}',
+    'git-probe.cjs': `const fs = require('node:fs');
+const looks = [];
+const exists = fs.existsSync;
+fs.existsSync = function (path) { if (String(path).endsWith('.git')) looks.push(String(path)); return exists.call(this, path); };
+process.on('exit', () => fs.writeFileSync(process.env.PROBE_OUT, JSON.stringify(looks)));`,
+  });
+  t.after(cleanup);
+  const out = join(dir, 'looks.json');
+  const r = spawnSync(process.execPath, ['-r', join(dir, 'git-probe.cjs'), CLI, 'get', 'd.json', '.a'], {
+    cwd: join(dir, 'a', 'b'),
+    encoding: 'utf8',
+    env: cleanEnv({ PROBE_OUT: out }),
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '1\n');
+  const looks = (JSON.parse(readFileSync(out, 'utf8')) as string[]).map((path) => relative(dir, path));
+  assert.deepEqual(looks, [join('a', 'b', '.git'), join('a', '.git'), '.git']);
+});
