@@ -157,6 +157,8 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     const url = new URL(req.url ?? '/', 'http://serve.invalid');
     const hook = /^\/hooks\/([A-Za-z]{1,64})$/.exec(url.pathname);
     if (req.method === 'POST' && hook) {
+      // A shared store's revision check goes out now, while the payload and config are read.
+      const fetchShared = shared.arrived(hook[1] as string);
       const payload = await readBody(req);
       // The shell client names the environment its session would judge with; another one than this
       // server's is not judged here (no side effect either), and the client judges in process.
@@ -178,7 +180,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         env,
         script: options.script,
         goalHooks: options.goalHooks,
-        fetchShared: shared.fetch,
+        fetchShared,
       });
       answered++;
       // A shell client's nonce asks for the tag that proves this server holds the key (answer-key.ts).

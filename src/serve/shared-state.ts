@@ -14,11 +14,11 @@
  * one round trip per turn, not eight. When the store cannot be reached nothing kept is used: the
  * decision reads this machine's files and says so, as `baton hook` does.
  *
- * Only the wait overlaps: the query is written as the fetch starts (PostgresStore.revisions sends
- * it within the call), and the rules run on the kept copies meanwhile; that decision stands only if
- * the revisions that come back are the ones it used (Fetched.confirm, harness/hooks/pipeline.ts),
- * else it is made again on the documents read at them, or on this machine's files when the query
- * failed.
+ * Only the wait overlaps: the query is written as the hook arrives (`arrived`; PostgresStore's
+ * revisions sends it within the call), and the payload and config are read and the rules run on the
+ * kept copies meanwhile; that decision stands only if the revisions that come back are the ones it
+ * used (Fetched.confirm, harness/hooks/pipeline.ts), else it is made again on the documents read at
+ * them, or on this machine's files when the query failed.
  */
 import { resolve } from 'node:path';
 import { SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
@@ -44,14 +44,28 @@ interface Source {
   keys: Set<string>;
 }
 
+type Fetch = (
+  config: HarnessConfig,
+  rawConfig: Record<string, unknown>,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  event: string,
+) => Promise<Fetched | undefined>;
+
+/** A revision check sent as a request arrived, for the source and key set the last fetch used. */
+interface Early {
+  from: Source;
+  keys: number;
+  asked: Promise<Map<string, number>>;
+}
+
 export interface SharedState {
-  fetch: (
-    config: HarnessConfig,
-    rawConfig: Record<string, unknown>,
-    root: string,
-    env: NodeJS.ProcessEnv,
-    event: string,
-  ) => Promise<Fetched | undefined>;
+  /**
+   * The fetch for a hook that arrives now: for a PreToolUse, the revision check of the store the
+   * last decision used is sent at once, before the payload and config are read, and the fetch
+   * uses it when its source and key set are the same (else it asks as it starts).
+   */
+  arrived: (event: string) => Fetch;
   close: () => Promise<void>;
   /** Revision checks made and documents read since the start (GET /health). */
   counts: () => { checks: number; reads: number };
@@ -101,88 +115,102 @@ export function sharedState(): SharedState {
     return from.next;
   };
 
-  return {
-    async fetch(config, rawConfig, root, env, event) {
-      const choice = chooseStore(env, () => rawConfig);
-      if (!hooksFetch(choice.url)) return undefined;
-      const named = Object.entries(config.documents).flatMap(([name, document]) =>
-        document?.path ? [{ name, key: locate(document.path, root, env).key }] : [],
-      );
-      const located = locate('.', root, env).root;
-      const from = source(choice, located);
-      for (const { key } of named) from.keys.add(key);
-      // The work board's reservations are rules too (harness/policy/reservations.ts): kept alike.
-      const board = locate(BOARD_KEY, root, env).key;
-      from.keys.add(board);
-      const started = Date.now();
-      // Sent now, before anything is decided: no query under way before this call counts for it.
-      const asked = revisions(from);
-      void asked.catch(() => undefined);
-      const mirrorsOf = (name: string) => config.documents[name]?.mirrors ?? {};
-      const failed = (error: unknown, documents: Map<string, Document>): Fetched => {
-        // Unreachable: nothing kept is trusted, this machine's files judge, and the answer says so.
-        from.kept.clear();
-        const problem = `baton: the shared store could not be read (${(error as Error).message}); this hook judged by this machine's files, which may be stale`;
-        debugLog(env, event, [`[baton serve] ${problem} (gave up after ${Date.now() - started} ms)`]);
-        return { documents, problem };
-      };
-      /** The documents at the revisions committed now, each moved one read again. */
-      const settled = async (): Promise<Fetched> => {
-        const documents = new Map<string, Document>();
-        try {
-          const committed = await asked;
-          const current = async (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
-            const rev = committed.get(key) ?? 0;
-            let kept = from.kept.get(key);
-            if (kept?.rev !== rev || !mirrorsHold(mirrors, kept.doc, root)) {
-              // Read through the engine, which rewrites this machine's mirror files that differ.
-              counts.reads++;
-              const { openDoc } = await import('../doc/open.js');
-              const doc = await openDoc(key, { store: from.store, cwd: located, env }).read();
-              kept = { rev, doc: deepFreeze(doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined) };
-              from.kept.set(key, kept);
-            }
-            return kept.doc;
-          };
-          for (const { name, key } of named) documents.set(name, await current(key, mirrorsOf(name)));
-          return { documents, board: { doc: await current(board, {}) } };
-        } catch (error) {
-          return failed(error, documents);
-        }
-      };
-      // While the query travels (the PostgreSQL server answers on another core), the decision is
-      // made on the kept documents; it stands only if the revisions committed now are the ones it
-      // used (Fetched.confirm). A document not kept, or a mirror here that no longer says what the
-      // kept copy says, is read first, as before.
-      const used = new Map<string, number>();
+  let last: Source | undefined;
+  const fetch = async (
+    early: Early | undefined,
+    ...[config, rawConfig, root, env, event]: Parameters<Fetch>
+  ): Promise<Fetched | undefined> => {
+    const choice = chooseStore(env, () => rawConfig);
+    if (!hooksFetch(choice.url)) return undefined;
+    const named = Object.entries(config.documents).flatMap(([name, document]) =>
+      document?.path ? [{ name, key: locate(document.path, root, env).key }] : [],
+    );
+    const located = locate('.', root, env).root;
+    const from = source(choice, located);
+    for (const { key } of named) from.keys.add(key);
+    // The work board's reservations are rules too (harness/policy/reservations.ts): kept alike.
+    const board = locate(BOARD_KEY, root, env).key;
+    from.keys.add(board);
+    last = from;
+    const started = Date.now();
+    // Sent now (or as the request arrived), before anything is decided: no query under way
+    // before that counts for it. Keys only grow, so an unchanged count is an unchanged set.
+    const asked = early?.from === from && early.keys === from.keys.size ? early.asked : revisions(from);
+    void asked.catch(() => undefined);
+    const mirrorsOf = (name: string) => config.documents[name]?.mirrors ?? {};
+    const failed = (error: unknown, documents: Map<string, Document>): Fetched => {
+      // Unreachable: nothing kept is trusted, this machine's files judge, and the answer says so.
+      from.kept.clear();
+      const problem = `baton: the shared store could not be read (${(error as Error).message}); this hook judged by this machine's files, which may be stale`;
+      debugLog(env, event, [`[baton serve] ${problem} (gave up after ${Date.now() - started} ms)`]);
+      return { documents, problem };
+    };
+    /** The documents at the revisions committed now, each moved one read again. */
+    const settled = async (): Promise<Fetched> => {
       const documents = new Map<string, Document>();
-      const keep = (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
-        const kept = from.kept.get(key);
-        if (!kept || !mirrorsHold(mirrors, kept.doc, root)) return false;
-        used.set(key, kept.rev);
-        return kept;
-      };
-      for (const { name, key } of named) {
-        const kept = keep(key, mirrorsOf(name));
-        if (!kept) return settled();
-        documents.set(name, kept.doc);
-      }
-      const keptBoard = keep(board, {});
-      if (!keptBoard) return settled();
-      return {
-        documents,
-        board: { doc: keptBoard.doc },
-        confirm: async () => {
-          let committed;
-          try {
-            committed = await asked;
-          } catch {
-            return settled();
+      try {
+        const committed = await asked;
+        const current = async (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
+          const rev = committed.get(key) ?? 0;
+          let kept = from.kept.get(key);
+          if (kept?.rev !== rev || !mirrorsHold(mirrors, kept.doc, root)) {
+            // Read through the engine, which rewrites this machine's mirror files that differ.
+            counts.reads++;
+            const { openDoc } = await import('../doc/open.js');
+            const doc = await openDoc(key, { store: from.store, cwd: located, env }).read();
+            kept = { rev, doc: deepFreeze(doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined) };
+            from.kept.set(key, kept);
           }
-          for (const [key, rev] of used) if ((committed.get(key) ?? 0) !== rev) return settled();
-          return undefined;
-        },
-      };
+          return kept.doc;
+        };
+        for (const { name, key } of named) documents.set(name, await current(key, mirrorsOf(name)));
+        return { documents, board: { doc: await current(board, {}) } };
+      } catch (error) {
+        return failed(error, documents);
+      }
+    };
+    // While the query travels (the PostgreSQL server answers on another core), the decision is
+    // made on the kept documents; it stands only if the revisions committed now are the ones it
+    // used (Fetched.confirm). A document not kept, or a mirror here that no longer says what the
+    // kept copy says, is read first, as before.
+    const used = new Map<string, number>();
+    const documents = new Map<string, Document>();
+    const keep = (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
+      const kept = from.kept.get(key);
+      if (!kept || !mirrorsHold(mirrors, kept.doc, root)) return false;
+      used.set(key, kept.rev);
+      return kept;
+    };
+    for (const { name, key } of named) {
+      const kept = keep(key, mirrorsOf(name));
+      if (!kept) return settled();
+      documents.set(name, kept.doc);
+    }
+    const keptBoard = keep(board, {});
+    if (!keptBoard) return settled();
+    return {
+      documents,
+      board: { doc: keptBoard.doc },
+      confirm: async () => {
+        let committed;
+        try {
+          committed = await asked;
+        } catch {
+          return settled();
+        }
+        for (const [key, rev] of used) if ((committed.get(key) ?? 0) !== rev) return settled();
+        return undefined;
+      },
+    };
+  };
+
+  return {
+    arrived(event) {
+      const from = event === 'PreToolUse' ? last : undefined;
+      if (!from) return (...args) => fetch(undefined, ...args);
+      const early: Early = { from, keys: from.keys.size, asked: revisions(from) };
+      void early.asked.catch(() => undefined);
+      return (...args) => fetch(early, ...args);
     },
     counts: () => ({ ...counts }),
     async close() {

@@ -20,7 +20,11 @@ export interface Served {
   kept(): Promise<{ hits: number; reads: number; entries: number }>;
 }
 
-export async function serve(dir: string, env: Record<string, string> = {}): Promise<Served> {
+export async function serve(
+  dir: string,
+  env: Record<string, string> = {},
+  options: { sockets?: number } = {},
+): Promise<Served> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--idle-timeout', '0'], {
     cwd: dir,
     env: cleanEnv(env),
@@ -36,7 +40,8 @@ export async function serve(dir: string, env: Record<string, string> = {}): Prom
     token: string;
   };
   // Keep-alive, as Claude Code's HTTP client asks: the answer comes as fast as the server can give it.
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  // More than one socket when a test asks from several agents at once.
+  const agent = new Agent({ keepAlive: true, maxSockets: options.sockets ?? 1 });
   const ask = (path: string, body: string, method = 'POST') =>
     new Promise<string>((resolve, reject) => {
       const req = request(`${url}${path}`, { method, agent, headers: { Authorization: `Bearer ${token}` } }, (res) => {

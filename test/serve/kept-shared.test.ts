@@ -5,6 +5,7 @@
  * check must see it), a mirror removed here under a kept document, and the server's connections cut.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -72,6 +73,40 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
       assert.equal(await server.write(TEST_FILE), phase === 'GREEN' ? 'deny' : 'allow', `round ${round}: again`);
     }
     await task.store.close();
+  });
+
+  it('a revision check sent before the hook arrived does not count for it, even when its answer comes after', async (t) => {
+    // The server reaches the store through a proxy that can hold the store's answers: a check is
+    // answered at RED and held, the phase is committed GREEN, the hook arrives, then the answer is let go.
+    const proxy = await holdingProxy(new URL(url));
+    t.after(() => proxy.close());
+    const a = machine('held');
+    const b = eneoProject({}, { profile: 'eneo', store: proxy.url, project: 'held' });
+    projects.push(b);
+    assert.equal(a.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    assert.equal(a.task(['phase-set', 'RED']).code, 0);
+    const server = await serve(b.dir, b.env, { sockets: 2 });
+    t.after(() => server.stop());
+    // The checks' own session is opened by now, so what is held below is a check's answer.
+    for (let i = 0; i < 3; i++) assert.equal(await server.write(TEST_FILE), 'allow');
+    const task = openDoc(TASK, { cwd: a.dir, env: a.env });
+    t.after(() => task.store.close());
+    // Its connection opened first: a commit under the hold must land well inside the check's budget.
+    await task.update((doc) => ({ ...(doc as object), tdd_phase: 'RED' }), {}, { writer: 'eneo-state' });
+    for (let round = 0; round < 3; round++) {
+      proxy.hold();
+      const before = server.write(TEST_FILE);
+      await proxy.holding();
+      await task.update((doc) => ({ ...(doc as object), tdd_phase: 'GREEN' }), {}, { writer: 'eneo-state' });
+      const after = server.write(TEST_FILE);
+      // Time for the hook to reach the server (were it not there yet, this round would prove nothing).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      proxy.release();
+      await before;
+      assert.equal(await after, 'deny', `round ${round}`);
+      await task.update((doc) => ({ ...(doc as object), tdd_phase: 'RED' }), {}, { writer: 'eneo-state' });
+      assert.equal(await server.write(TEST_FILE), 'allow', `round ${round}: RED again`);
+    }
   });
 
   it("a store that stops answering while the revisions are asked: judged by this machine's files, which the answer says", async (t) => {
@@ -194,3 +229,40 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     }
   });
 });
+
+/** A TCP proxy to the store whose answers (store to client) can be held back, then let go in order. */
+async function holdingProxy(target: URL) {
+  let held: { socket: Socket; chunk: Buffer }[] | undefined;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => (client.destroy(), upstream.destroy()));
+    }
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => (held ? held.push({ socket: client, chunk }) : client.write(chunk)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const url = new URL(target.href);
+  url.port = String(port);
+  return {
+    url: url.href,
+    hold: () => (held = []),
+    /** Until an answer is held. */
+    holding: async () => {
+      while (held && held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
+    release: () => {
+      const chunks = held ?? [];
+      held = undefined;
+      for (const { socket, chunk } of chunks) socket.write(chunk);
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
