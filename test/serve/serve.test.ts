@@ -103,6 +103,9 @@ describe('baton serve', () => {
     const attempts: Record<string, string>[] = [
       {},
       { Authorization: 'Bearer wrong-token-of-the-same-length-xxxx' },
+      // The token's own length, one character off: the bytes are compared, not only their count.
+      { Authorization: `Bearer ${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}` },
+      { Authorization: `Bearer ${token}x` },
       { Authorization: token },
       { Authorization: `Bearer ${token}`, Host: `attacker.example:${port}` },
       { Authorization: `Bearer ${token}`, Host: `127.0.0.1:1` },
