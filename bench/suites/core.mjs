@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const TASK = {
+export const TASK = {
   slug: 'bench',
   lane: 'deep',
   bracket: 4,

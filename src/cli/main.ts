@@ -6,12 +6,19 @@
  * one per command; the plugin's: the hot ones alone, the rest in one), given as BATON_BUNDLES (paths
  * from this file's folder); a name it does not list (help, --version, an unknown command) goes to its '' entry, whose
  * run-cli answers it.
+ *
+ * A command a running `baton serve` answers (serve/cli-protocol.ts) goes to it first when the
+ * project has a serve.json: the client (serve-client.ts, BATON_SERVE_CLIENT) is loaded only then.
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
 import type { BundleMain } from './bundle-main.js';
+import type { ServeClient } from './serve-client.js';
+import { FORWARDED } from '../serve/forwarded.js';
 
 declare const BATON_BUNDLES: string;
+declare const BATON_SERVE_CLIENT: string;
 
 /**
  * The command word, past the global options run-cli.ts takes off the front (`--store URL`,
@@ -23,14 +30,48 @@ function commandWord(argv: readonly string[]): string | undefined {
   return argv[i];
 }
 
+/**
+ * The serve.json of the project a command would open (project/root.ts defaultRoot(): BATON_ROOT,
+ * else CLAUDE_PROJECT_DIR, else the git top level, else the working folder), when there is one.
+ * Inside the phase sandbox baton's state is read-only: a server outside it must not write for it.
+ */
+function serveFile(env: NodeJS.ProcessEnv): { file: string; root: string } | undefined {
+  if (env.BATON_PHASE_SANDBOX === '1') return undefined;
+  try {
+    const cwd = process.cwd();
+    const explicit = env.BATON_ROOT || env.CLAUDE_PROJECT_DIR;
+    let root = explicit ? resolve(cwd, explicit) : undefined;
+    for (let at = cwd; !root; at = dirname(at)) {
+      if (existsSync(join(at, '.git'))) root = at;
+      else if (dirname(at) === at) root = cwd;
+    }
+    const file = join(root, '.baton', 'serve.json');
+    return existsSync(file) ? { file, root } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's answer, or the command run in process when the client gives it back (undefined) or cannot load. */
+function viaServer(served: { file: string; root: string }): Promise<number> {
+  let client: ServeClient;
+  try {
+    client = loadBundle<ServeClient>(join(__dirname, BATON_SERVE_CLIENT));
+  } catch {
+    return inProcess();
+  }
+  return client.forward(served.file, served.root, argv).then((code) => code ?? inProcess());
+}
+
+const argv = process.argv.slice(2);
 const bundles = JSON.parse(BATON_BUNDLES) as Record<string, string> & { '': string };
-const word = commandWord(process.argv.slice(2));
+const word = commandWord(argv);
 const file = (word !== undefined && Object.hasOwn(bundles, word) && bundles[word]) || bundles[''];
-void loadBundle<BundleMain>(join(__dirname, file))
-  .run()
-  .then((code) => {
-    process.exitCode = code;
-  });
+const inProcess = () => loadBundle<BundleMain>(join(__dirname, file)).run();
+const served = word !== undefined && FORWARDED.has(word) ? serveFile(process.env) : undefined;
+void (served === undefined ? inProcess() : viaServer(served)).then((code) => {
+  process.exitCode = code;
+});
 // Once nothing is left to run, exit here: Node's own teardown of a finished process (freeing the
 // environment and the heap the bundle filled) costs a CLI process ~1 ms of CPU, which
 // process.exit() skips. Nothing is cut short: the event loop is empty, output is written

@@ -22,7 +22,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { STDIN_MAX_BYTES } from '../fs/bounded-read.js';
 import { keepReads, keptReadCounts } from '../fs/kept-reads.js';
 import { answerHook, type HookCall } from '../harness/hooks/hook-front.js';
@@ -32,6 +32,8 @@ import type { Rendered } from '../harness/hooks/types.js';
 import type { Dashboard } from '../ui/ui-server.js';
 import { answerKey, answerTag } from './answer-key.js';
 import type { McpHttp } from './mcp-http.js';
+import { cliForwarding, listenCli } from './cli-forward.js';
+import { CLI_PATH, CLI_PROTOCOL } from './cli-protocol.js';
 
 export interface ServeOptions {
   /** The working folder hooks are judged from, as a command hook's process would have it. */
@@ -90,6 +92,10 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   let mcp: McpHttp | undefined;
   // One store (one connection pool) for the server's life, its documents kept by revision.
   const shared = sharedState();
+  // CLI commands a client hands over (serve/cli-forward.ts), each held here until it has answered.
+  const forwarding = cliForwarding({ root: options.cwd, version: options.version });
+  let closeCli: (() => void) | undefined = undefined;
+  const commands = new Set<Promise<void>>();
 
   const hostAllowed = (req: IncomingMessage): boolean => {
     const host = req.headers.host ?? '';
@@ -121,6 +127,22 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         inFlight--;
         idle.refresh();
       });
+  });
+  // `GET /cli` upgraded: the hook side's checks, then the CLI exchange on the raw connection.
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const path = new URL(req.url ?? '/', 'http://serve.invalid').pathname;
+    const protocol = req.headers.upgrade;
+    if (stopping || !hostAllowed(req) || !allowed(req) || path !== CLI_PATH || protocol !== CLI_PROTOCOL)
+      return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${CLI_PROTOCOL}\r\n\r\n`);
+    inFlight++;
+    idle.refresh();
+    const done = forwarding.handle(socket, head).finally(() => {
+      commands.delete(done);
+      inFlight--;
+      idle.refresh();
+    });
+    commands.add(done);
   });
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
@@ -212,7 +234,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         res,
         200,
         'application/json',
-        `${JSON.stringify({ version: options.version, pid: process.pid, answered, statuslines, kept: keptReadCounts(), shared: shared.counts(), dashboard: dashboard?.live() ?? { pages: 0, rescanning: false, watches: 0 } })}\n`,
+        `${JSON.stringify({ version: options.version, pid: process.pid, answered, statuslines, kept: keptReadCounts(), shared: shared.counts(), cli: forwarding.counts(), dashboard: dashboard?.live() ?? { pages: 0, rescanning: false, watches: 0 } })}\n`,
       );
     }
     if (req.method === 'POST' && url.pathname === '/shutdown') {
@@ -242,7 +264,10 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     dashboard?.close();
     await mcp?.close();
     server.closeIdleConnections();
+    closeCli?.();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    // A command taken (its `go` read) is carried out and answered before the store closes.
+    await Promise.all(commands);
     keepReads(false);
     await shared.close();
     markStopped();
@@ -269,6 +294,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     throw error;
   });
   port = (server.address() as AddressInfo).port;
+  closeCli = await listenCli(server, options.cwd, options.env);
   return {
     url: `http://127.0.0.1:${port}`,
     port,

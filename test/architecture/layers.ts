@@ -34,6 +34,8 @@ export const SIDEWAYS: Record<string, string> = {
   'cli -> serve': '`baton serve` runs the resident hook server',
   'serve -> mcp': '`baton serve` serves the MCP tools over streamable HTTP',
   'serve -> ui': '`baton serve` serves the dashboard',
+  'serve -> cli':
+    "`baton serve` runs the CLI commands a client hands it (serve/cli-forward.ts) through the CLI's own boundary and command modules",
 };
 
 /** The one module of src/stores/ that the layers above may import. */

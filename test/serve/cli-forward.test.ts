@@ -1,0 +1,298 @@
+/**
+ * CLI commands answered by a running `baton serve` (docs/serve.md, "CLI commands through the
+ * server"): the same bytes, exit codes and state as in process; in process whenever the server
+ * may not answer as the caller's own process would; never run twice.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { baton, batonAsync, BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fixtures.js';
+import { serveFile, startServe, type Server } from './serve-process.js';
+import { cliSocketPath } from '../../src/serve/cli-protocol.js';
+
+interface Counts {
+  ran: number;
+  refused: number;
+}
+
+/** The server's count of CLI commands it ran and refused (/health's `cli`). */
+function cliCounts(dir: string): Promise<Counts> {
+  const { url, token } = serveFile(dir);
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve((JSON.parse(text) as { cli: Counts }).cli));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A git project holding a schema; the same files in every copy. */
+function project(): string {
+  const dir = tempDir('baton-forward-');
+  spawnSync('git', ['init', '-q'], { cwd: dir });
+  mkdirSync(join(dir, 'sub'));
+  writeFileSync(
+    join(dir, 'counter.schema.json'),
+    JSON.stringify({ type: 'object', properties: { n: { type: 'integer', minimum: 0 } }, required: ['n'] }),
+  );
+  writeFileSync(join(dir, 'bad.json'), 'not json\n');
+  for (const args of [
+    ['init', 'doc.json', '--argjson', 'n', '1'],
+    ['init', 'doc2.json'],
+    ['init', 'sdoc.json', '--schema', 'counter.schema.json', '--argjson', 'n', '1'],
+  ])
+    assert.equal(baton(args, { cwd: dir }).code, 0, args.join(' '));
+  return dir;
+}
+
+/**
+ * The cases, in order (each may depend on the state the ones before left): [folder under the
+ * project, argv, extra environment]. What the contract tests (test/cli/) hold each command to: its
+ * output, the usage errors, jq errors, schema refusals, missing and corrupt documents, paths from a
+ * subfolder and out of the project, the writer from --as and BATON_WRITER, the size limit, --store.
+ */
+const CASES: [string, string[], Record<string, string>?][] = [
+  ['', ['get', 'doc.json', '.n']],
+  ['', ['get', 'doc.json', '.missing', '--default', 'x']],
+  ['', ['update', 'doc.json', '.n += 1']],
+  ['', ['update', 'doc.json', '.n +']],
+  ['', ['update', 'doc.json', '.n |= error("boom")']],
+  ['', ['update', 'doc.json', '.n = $v', '--argjson', 'v', '{']],
+  ['', ['set', 'doc.json', 's', 'hello']],
+  ['', ['set', 'doc.json', 'n', '5']],
+  ['', ['set', 'doc.json', 'obj', '{"a":1}', '--json']],
+  ['', ['append', 'doc.json', 'list', 'x']],
+  ['', ['append', 'doc.json', 'list', '{"k":1}', '--json']],
+  ['', ['get', 'doc.json', '.list[]']],
+  ['', ['get', 'doc.json', '.s', '--raw']],
+  ['', ['consume', 'doc.json', 's']],
+  ['', ['consume', 'doc.json', 's']],
+  ['', ['get', 'missing.json', '.x']],
+  ['', ['get', 'missing.json', '.x', '--default', 'none']],
+  ['', ['update', 'missing.json', '.n = 1']],
+  ['', ['update', 'missing.json', '.n = 1', '--if-exists']],
+  ['', ['get', 'doc.json', '.n', '--no-such-option']],
+  ['', ['update', 'doc.json']],
+  ['', ['set', 'doc.json', 'n']],
+  ['', ['get', '--help']],
+  ['', ['update', '-h']],
+  ['sub', ['get', '../doc.json', '.n']],
+  ['sub', ['update', '../doc.json', '.n += 10']],
+  ['sub', ['get', '../../outside.json', '.n']],
+  ['', ['set', 'doc.json', 'n', '7', '--as', 'alice']],
+  ['', ['update', 'doc.json', '.n += 1'], { BATON_WRITER: 'bob' }],
+  ['', ['--store', 'file:', 'get', 'doc.json', '.n']],
+  ['', ['--store=file:', 'update', 'doc.json', '.n += 1']],
+  ['', ['update', 'sdoc.json', '.n = -1']],
+  ['', ['set', 'sdoc.json', 'n', 'abc']],
+  ['', ['get', 'bad.json', '.x']],
+  ['', ['update', 'bad.json', '.x = 1']],
+  ['', ['set', 'doc.json', 's', 'far too long a value'], { BATON_MAX_VALUE_BYTES: '4' }],
+  ['', ['clear', 'doc2.json']],
+  ['', ['get', 'doc2.json', '.']],
+  ['', ['clear', 'doc2.json']],
+];
+
+/** Runs the cases in `dir`, its path written as DIR in what they print. */
+function runCases(dir: string): RunResult[] {
+  return CASES.map(([sub, args, env]) => {
+    const r = baton(args, { cwd: join(dir, sub), ...(env ? { env } : {}) });
+    const masked = (text: string) => text.replaceAll(dir, 'DIR');
+    return { code: r.code, stdout: masked(r.stdout), stderr: masked(r.stderr) };
+  });
+}
+
+/** Every document's bytes, and each history as baton prints it with its times masked. */
+function state(dir: string): Record<string, string> {
+  const seen: Record<string, string> = {};
+  for (const name of readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()) {
+    seen[name] = readFileSync(join(dir, name), 'utf8');
+    const history = baton(['history', name, '--json'], { cwd: dir });
+    seen[`history of ${name}`] = `${history.code} ${history.stdout.replace(/"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"T"')}`;
+  }
+  return seen;
+}
+
+async function served(dir: string, t: { after(fn: () => unknown): void }, env: Record<string, string> = {}) {
+  const server = await startServe(dir, ['--port', '0'], env);
+  t.after(server.stop);
+  return server;
+}
+
+describe('CLI commands through baton serve', () => {
+  it('answer each contract case as the command in process does: output, exit code, documents and history', async (t) => {
+    const plain = project();
+    const dir = project();
+    await served(dir, t);
+    const inProcess = runCases(plain);
+    const before = await cliCounts(dir);
+    const through = runCases(dir);
+    assert.deepEqual(await cliCounts(dir), { ran: before.ran + CASES.length, refused: 0 }, 'the server ran every case');
+    for (const [i, [, args]] of CASES.entries()) assert.deepEqual(through[i], inProcess[i], args.join(' '));
+    assert.deepEqual(state(dir), state(plain));
+  });
+
+  it('run in process, silently, when the server may not answer as the caller would', async (t) => {
+    const dir = project();
+    await served(dir, t);
+    const counts = () => cliCounts(dir);
+    const start = await counts();
+    // Inside the phase sandbox (state read-only there): the client does not ask.
+    assert.equal(baton(['update', 'doc.json', '.n += 1'], { cwd: dir, env: { BATON_PHASE_SANDBOX: '1' } }).code, 0);
+    // Another umask: the server refuses (a file the command makes would get its own), the client runs it.
+    const umask = spawnSync(
+      '/bin/sh',
+      ['-c', `umask 077 && exec "${process.execPath}" "${BIN}" update doc.json '.n += 1'`],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(umask.status, 0, umask.stderr);
+    // A sandboxed caller (no_new_privs, as Landlock and bubblewrap set it): refused, so the server
+    // outside the sandbox writes nothing for it.
+    const sandboxed = spawnSync('setpriv', ['--no-new-privs', process.execPath, BIN, 'update', 'doc.json', '.n += 1'], {
+      cwd: dir,
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
+    assert.equal(sandboxed.status, 0, sandboxed.stderr);
+    // Another BATON_HOST_ID (the lock records the server's): refused.
+    assert.equal(baton(['update', 'doc.json', '.n += 1'], { cwd: dir, env: { BATON_HOST_ID: 'elsewhere' } }).code, 0);
+    assert.deepEqual(await counts(), { ran: start.ran, refused: start.refused + 3 });
+    // serve.json of another version: not asked at all.
+    const file = join(dir, '.baton', 'serve.json');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace(/"version":"[^"]*"/, '"version":"0.0.0-other"'));
+    assert.equal(baton(['update', 'doc.json', '.n += 1'], { cwd: dir }).code, 0);
+    writeFileSync(file, text);
+    assert.deepEqual(await counts(), { ran: start.ran, refused: start.refused + 3 });
+    assert.equal(baton(['get', 'doc.json', '.n'], { cwd: dir }).stdout, '6\n');
+    assert.equal((await counts()).ran, start.ran + 1);
+  });
+
+  it('a forwarded command runs with the caller’s environment, not the server’s', async (t) => {
+    const dir = project();
+    await served(dir, t, { BATON_WRITER: 'server-writer', BATON_MAX_VALUE_BYTES: '4' });
+    const before = await cliCounts(dir);
+    assert.equal(
+      baton(['set', 'doc.json', 's', 'a long value'], { cwd: dir, env: { BATON_WRITER: 'caller' } }).code,
+      0,
+    );
+    assert.equal((await cliCounts(dir)).ran, before.ran + 1);
+    const newest = baton(['history', 'doc.json', '--json'], { cwd: dir }).stdout.split('\n')[0] ?? '{}';
+    assert.equal((JSON.parse(newest) as { writer?: string }).writer, 'caller');
+  });
+
+  it('a planted serve.json or a socket in a folder others may enter is not believed: no forged value, no forged success', async (t) => {
+    const dir = project();
+    const tmp = tempDir('baton-fwd-tmp-');
+    const env = { TMPDIR: tmp };
+    // A rogue answering every command with a forged value and exit 0, at the project's socket path,
+    // in a user folder others may write to.
+    const folder = join(tmp, `baton-${process.getuid?.()}`);
+    mkdirSync(folder, { mode: 0o777 });
+    chmodSync(folder, 0o777);
+    const rogue = createServer((socket) => {
+      socket.once('data', () => {
+        socket.on('error', () => {});
+        socket.write('HTTP/1.1 101 Switching Protocols\r\n\r\n{"ready":true}\n');
+        socket.end('{"output":[[1,"forged\\n"]],"exit":0}\n');
+      });
+    });
+    const path = cliSocketPath(folder, realpathSync(dir));
+    assert.ok(path, 'the test folder is short enough for a socket');
+    await new Promise<void>((resolve) => rogue.listen(path, resolve));
+    t.after(() => rogue.close());
+    // A serve.json naming a server that is not there (the client takes no address from it).
+    mkdirSync(join(dir, '.baton'), { recursive: true });
+    writeFileSync(
+      join(dir, '.baton', 'serve.json'),
+      JSON.stringify({ url: 'http://127.0.0.1:9', pid: 1, token: 'planted-token-0123456789', version: version() }),
+      { mode: 0o600 },
+    );
+    // Started without blocking this process, which answers as the rogue.
+    const get = await batonAsync(['get', 'doc.json', '.n'], { cwd: dir, env });
+    assert.deepEqual([get.code, get.stdout], [0, '1\n']);
+    const update = await batonAsync(['update', 'doc.json', '.n += 1'], { cwd: dir, env });
+    assert.equal(update.code, 0, update.stderr);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8')).n, 2, 'the update ran in process');
+    // The same rogue in the user's own folder is believed: the standing limit (docs/serve.md).
+    chmodSync(folder, 0o700);
+    assert.equal((await batonAsync(['get', 'doc.json', '.n'], { cwd: dir, env })).stdout, 'forged\n');
+    rmSync(path, { force: true });
+  });
+
+  it('50 writers through the server lose nothing and apply nothing twice', async (t) => {
+    const dir = project();
+    await served(dir, t);
+    const before = await cliCounts(dir);
+    const results = await storm(dir, 50);
+    assert.deepEqual(
+      results.map((r) => r.code),
+      results.map(() => 0),
+    );
+    const seen = (JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8')) as { seen: string[] }).seen;
+    assert.deepEqual([...seen].sort(), results.map((_, i) => `c${i}`).sort());
+    assert.equal((await cliCounts(dir)).ran, before.ran + 50);
+  });
+
+  it('a server killed mid-storm: each writer succeeded, ran in process before the server took it, or says the outcome is unknown; none applied twice', async (t) => {
+    const dir = project();
+    const server: Server = await served(dir, t);
+    const pending = storm(dir, 50);
+    // Killed once it has run some (no clock: its own count).
+    while ((await cliCounts(dir)).ran < 5) await new Promise((resolve) => setImmediate(resolve));
+    server.child.kill('SIGKILL');
+    const results = await pending;
+    const seen = (JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8')) as { seen?: string[] }).seen ?? [];
+    assert.equal(new Set(seen).size, seen.length, `applied twice: ${seen.join(' ')}`);
+    for (const [i, r] of results.entries()) {
+      if (r.code === 0) assert.ok(seen.includes(`c${i}`), `c${i} succeeded but is not applied`);
+      else {
+        assert.equal(r.code, 8, r.stderr);
+        assert.match(r.stderr, /whether it was applied is unknown: look at the document's history/);
+      }
+    }
+    for (const id of seen) assert.ok(results[Number(id.slice(1))], id);
+  });
+});
+
+/** `count` writers at once, each adding its own id to `.seen`. */
+function storm(dir: string, count: number): Promise<RunResult[]> {
+  return Promise.all(
+    Array.from(
+      { length: count },
+      (_, i) =>
+        new Promise<RunResult>((resolve) => {
+          const child = spawn(process.execPath, [BIN, 'update', 'doc.json', '.seen += [$id]', '--arg', 'id', `c${i}`], {
+            cwd: dir,
+            env: cleanEnv(),
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (chunk) => (stdout += chunk));
+          child.stderr.on('data', (chunk) => (stderr += chunk));
+          child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+        }),
+    ),
+  );
+}
+
+function version(): string {
+  return baton(['--version'], { cwd: tempDir('baton-forward-v-') })
+    .stdout.trim()
+    .replace(/^baton /, '');
+}
