@@ -24,7 +24,8 @@ interface Counts {
 function cliCounts(dir: string): Promise<Counts> {
   const { url, token } = serveFile(dir);
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+    // A connection of its own: a kept-alive one may be ended by the server while spawnSync blocks this process.
+    const req = request(`${url}/health`, { agent: false, headers: { Authorization: `Bearer ${token}` } }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => resolve((JSON.parse(text) as { cli: Counts }).cli));
