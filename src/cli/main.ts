@@ -10,7 +10,7 @@
  * A command a running `baton serve` answers (serve/cli-protocol.ts) goes to it first when the
  * project has a serve.json: the client (serve-client.ts, BATON_SERVE_CLIENT) is loaded only then.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
 import type { BundleMain } from './bundle-main.js';
@@ -32,12 +32,19 @@ function commandWord(argv: readonly string[]): string | undefined {
 
 /**
  * The serve.json of the project a command would open (project/root.ts defaultRoot(): BATON_ROOT,
- * else CLAUDE_PROJECT_DIR, else the git top level, else the working folder), when there is one.
- * Inside the phase sandbox baton's state is read-only: a server outside it must not write for it.
+ * else CLAUDE_PROJECT_DIR, else the git top level, else the working folder), when a server of this
+ * user listens (a `serve-*.sock` in the user's temp folder, cli-protocol.ts) and the project has
+ * one. The folder is looked at first, so a call with no server anywhere walks up for .git only once,
+ * in the command. Inside the phase sandbox baton's state is read-only: a server outside it must not
+ * write for it.
  */
 function serveFile(env: NodeJS.ProcessEnv): { file: string; root: string } | undefined {
   if (env.BATON_PHASE_SANDBOX === '1') return undefined;
   try {
+    // os.tmpdir() on POSIX, without loading node:os; serve-client.ts checks the folder is the user's own.
+    const temp = (env.TMPDIR || env.TMP || env.TEMP || '/tmp').replace(/(.)\/$/, '$1');
+    if (!readdirSync(join(temp, `baton-${process.getuid?.()}`)).some((name) => name.startsWith('serve-')))
+      return undefined;
     const cwd = process.cwd();
     const explicit = env.BATON_ROOT || env.CLAUDE_PROJECT_DIR;
     let root = explicit ? resolve(cwd, explicit) : undefined;
