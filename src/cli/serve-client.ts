@@ -243,6 +243,9 @@ function exchange(path: string, head: string): Promise<Answer> {
 
 /** The pipe through libuv's handle (see the module's comment), or undefined where it is not as expected. */
 function rawPipe(path: string, events: Events): Connection | undefined {
+  // process.binding() warns (DEP0111) under --pending-deprecation: stderr would not be the command's.
+  const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+  if (options.includes('pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return undefined;
   let pipeWrap: RawPipeWrap;
   let streamWrap: RawStreamWrap;
   try {

@@ -183,6 +183,17 @@ describe('CLI commands through baton serve', () => {
     assert.equal((await counts()).ran, start.ran + 1);
   });
 
+  it('with --pending-deprecation (process.binding() would warn) the client takes node:net: the same bytes', async (t) => {
+    const dir = project();
+    await served(dir, t);
+    const before = await cliCounts(dir);
+    for (const env of [{ NODE_OPTIONS: '--pending-deprecation' }, { NODE_PENDING_DEPRECATION: '1' }]) {
+      const get = baton(['get', 'doc.json', '.n'], { cwd: dir, env });
+      assert.deepEqual([get.code, get.stdout, get.stderr], [0, '1\n', '']);
+    }
+    assert.equal((await cliCounts(dir)).ran, before.ran + 2);
+  });
+
   it('a forwarded command runs with the caller’s environment, not the server’s', async (t) => {
     const dir = project();
     await served(dir, t, { BATON_WRITER: 'server-writer', BATON_MAX_VALUE_BYTES: '4' });
