@@ -319,6 +319,11 @@ describe('baton serve', () => {
         // ended by itself
       }
     });
+    // Its young generation is capped: V8 takes the flag only at the start baton makes.
+    assert.ok(
+      readFileSync(`/proc/${info.pid}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=2'),
+      'the detached server runs with a capped young generation',
+    );
     assert.equal(started.stdout, `baton serve: ${info.url}\nbaton serve: dashboard ${info.ui}\n`);
     assert.equal(started.stderr, '', 'a fresh start is not reported as already running');
     assert.equal(JSON.parse((await post(`${info.url}/health`, '', auth(p.dir), 'GET')).body).pid, info.pid);
