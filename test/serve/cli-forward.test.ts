@@ -73,6 +73,8 @@ const CASES: [string, string[], Record<string, string>?][] = [
   ['', ['append', 'doc.json', 'list', 'x']],
   ['', ['append', 'doc.json', 'list', '{"k":1}', '--json']],
   ['', ['get', 'doc.json', '.list[]']],
+  ['', ['set', 'doc.json', 'u', 'héllo ✓ 日本 🎉']],
+  ['', ['get', 'doc.json', '.u', '--raw']],
   ['', ['get', 'doc.json', '.s', '--raw']],
   ['', ['consume', 'doc.json', 's']],
   ['', ['consume', 'doc.json', 's']],
