@@ -50,7 +50,7 @@ export interface CliForwarding {
 }
 
 export function cliForwarding(options: { root: string; version: string }): CliForwarding {
-  // Read once, at start: it is the process's, and reading it per request would race other threads (ownUmask).
+  // Read once, at start: it is the process's, and reading it per request would race other threads (processContext).
   const own = processContext((file) => readFileSync(file, 'utf8'), readlinkSync);
   const counts = { ran: 0, refused: 0 };
   return {
