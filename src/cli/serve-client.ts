@@ -15,8 +15,9 @@
  * ~5 ms of CPU, half of all a forwarded command may spend over a bare Node start (measured,
  * docs/benchmarks.md). Where that binding is not as expected (another Node), node:net does it.
  */
-import { closeSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, writeSync, constants } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, constants } from 'node:fs';
 import { join } from 'node:path';
+import { writeFd } from './fd-write.js';
 import { READ_ONLY } from '../serve/forwarded.js';
 import {
   CLI_PATH,
@@ -69,13 +70,13 @@ export async function forward(serveFile: string, root: string, argv: string[]): 
   const command = commandOf(argv);
   if (answer.kind === 'lost') {
     if (READ_ONLY.has(command)) return undefined;
-    write(
+    writeFd(
       2,
       `baton ${command}: baton serve (pid ${server.pid}) took this command, but its answer ${answer.why}; whether it was applied is unknown: look at the document's history (baton history FILE) before running it again\n`,
     );
     return UNKNOWN_OUTCOME_EXIT;
   }
-  for (const [fd, text] of answer.result.output) write(fd, text);
+  for (const [fd, text] of answer.result.output) writeFd(fd, text);
   return answer.result.exit;
 }
 
@@ -149,24 +150,6 @@ function commandOf(argv: string[]): string {
   let i = 0;
   while (argv[i]?.startsWith('--store')) i += argv[i] === '--store' ? 2 : 1;
   return argv[i] ?? '';
-}
-
-/**
- * As process-io.ts writes (not imported: its stdin reader and errors are not needed here): straight
- * to the descriptor; a non-blocking pipe that refuses (EAGAIN) hands the rest to the stream; a
- * reader gone away is not an error.
- */
-function write(fd: 1 | 2, text: string): void {
-  const bytes = Buffer.from(text);
-  let offset = 0;
-  try {
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') return;
-    if (code !== 'EAGAIN') throw error;
-    (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(offset));
-  }
 }
 
 type Answer = { kind: 'local' } | { kind: 'lost'; why: string } | { kind: 'done'; result: CliResult };

@@ -7,6 +7,7 @@ import { answerHook } from '../../src/harness/hooks/hook-front.js';
 import { isJudged, judgedEnvText } from '../../src/harness/hooks/judged-env.js';
 import { batonInProcess } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { recordingEnv } from '../helpers/recording-env.js';
 
 /**
  * What `baton serve` compares before it judges a shell client's hook (harness/hooks/judged-env.ts)
@@ -16,21 +17,6 @@ import { tempTree } from '../helpers/fixtures.js';
  */
 
 const TASK = '.claude/state/current-task.json';
-
-function recording(env: Record<string, string>) {
-  const read = new Set<string>();
-  const proxy = new Proxy(env, {
-    get(target, name, receiver) {
-      if (typeof name === 'string') read.add(name);
-      return Reflect.get(target, name, receiver) as unknown;
-    },
-    has(target, name) {
-      if (typeof name === 'string') read.add(name);
-      return Reflect.has(target, name);
-    },
-  });
-  return { env: proxy as NodeJS.ProcessEnv, read };
-}
 
 const payloads = (dir: string) => [
   {
@@ -87,7 +73,7 @@ describe('the environment a hook is judged with', () => {
         for (const host of ['claude', 'codex', 'gemini', 'cursor'] as const)
           for (const event of Object.keys(hostEvents(host)))
             for (const payload of payloads(dir)) {
-              const { env, read } = recording({
+              const { env, read } = recordingEnv({
                 HOME: home,
                 PATH: process.env.PATH ?? '',
                 TMPDIR: join(tree.dir, '.tmp'),

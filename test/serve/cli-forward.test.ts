@@ -5,14 +5,13 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { baton, batonAsync, BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { serveFile, startServe, type Server } from './serve-process.js';
+import { health, startServe, type Server } from './serve-process.js';
 import { cliSocketPath } from '../../src/serve/cli-protocol.js';
 
 interface Counts {
@@ -21,18 +20,8 @@ interface Counts {
 }
 
 /** The server's count of CLI commands it ran and refused (/health's `cli`). */
-function cliCounts(dir: string): Promise<Counts> {
-  const { url, token } = serveFile(dir);
-  return new Promise((resolve, reject) => {
-    // A connection of its own: a kept-alive one may be ended by the server while spawnSync blocks this process.
-    const req = request(`${url}/health`, { agent: false, headers: { Authorization: `Bearer ${token}` } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve((JSON.parse(text) as { cli: Counts }).cli));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+async function cliCounts(dir: string): Promise<Counts> {
+  return (await health<{ cli: Counts }>(dir)).cli;
 }
 
 /** A git project holding a schema; the same files in every copy. */
@@ -286,21 +275,8 @@ describe('CLI commands through baton serve', () => {
 /** `count` writers at once, each adding its own id to `.seen`. */
 function storm(dir: string, count: number): Promise<RunResult[]> {
   return Promise.all(
-    Array.from(
-      { length: count },
-      (_, i) =>
-        new Promise<RunResult>((resolve) => {
-          const child = spawn(process.execPath, [BIN, 'update', 'doc.json', '.seen += [$id]', '--arg', 'id', `c${i}`], {
-            cwd: dir,
-            env: cleanEnv(),
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (chunk) => (stdout += chunk));
-          child.stderr.on('data', (chunk) => (stderr += chunk));
-          child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-        }),
+    Array.from({ length: count }, (_, i) =>
+      batonAsync(['update', 'doc.json', '.seen += [$id]', '--arg', 'id', `c${i}`], { cwd: dir }),
     ),
   );
 }

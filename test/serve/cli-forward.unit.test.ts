@@ -10,27 +10,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { batonInProcess, cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
+import { recordingEnv } from '../helpers/recording-env.js';
 import { runForwarded } from '../../src/serve/cli-forward.js';
 import { SAME_ENV } from '../../src/serve/cli-protocol.js';
-
-function recording(env: NodeJS.ProcessEnv) {
-  const read = new Set<string>();
-  const proxy = new Proxy(env, {
-    get(target, name, receiver) {
-      if (typeof name === 'string') read.add(name);
-      return Reflect.get(target, name, receiver) as unknown;
-    },
-    has(target, name) {
-      if (typeof name === 'string') read.add(name);
-      return Reflect.has(target, name);
-    },
-    ownKeys(target) {
-      read.add('(every name)');
-      return Reflect.ownKeys(target);
-    },
-  });
-  return { env: proxy, read };
-}
 
 const COMMANDS = [
   ['get', 'doc.json', '.n'],
@@ -66,7 +48,7 @@ describe('a forwarded command and the server’s environment', () => {
     ])
       assert.equal((await batonInProcess(args, { cwd: dir, env: { BATON_ROOT: dir } })).code, 0);
     const own = process.env;
-    const server = recording({ ...own });
+    const server = recordingEnv({ ...own }, { enumeration: true });
     process.env = server.env;
     const exits: number[] = [];
     try {

@@ -129,16 +129,22 @@ export function runWrapper(
   });
 }
 
-/** How many hooks the server has answered (its /health count). */
-export function answered(dir: string): Promise<number> {
+/** What the server's /health says. */
+export function health<T>(dir: string): Promise<T> {
   const { url, token } = serveFile(dir);
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/health`, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+    // A connection of its own: a kept-alive one may be ended by the server while spawnSync blocks this process.
+    const req = request(`${url}/health`, { agent: false, headers: { Authorization: `Bearer ${token}` } }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve((JSON.parse(text) as { answered: number }).answered));
+      res.on('end', () => resolve(JSON.parse(text) as T));
     });
     req.on('error', reject);
     req.end();
   });
+}
+
+/** How many hooks the server has answered (its /health count). */
+export async function answered(dir: string): Promise<number> {
+  return (await health<{ answered: number }>(dir)).answered;
 }
