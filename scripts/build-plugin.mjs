@@ -49,7 +49,6 @@ export async function pluginFiles() {
     outdir: out,
     entryPoints: {
       main: 'src/cli/main.ts',
-      'serve-client': 'src/cli/serve-client.ts',
       ...Object.fromEntries([...HOT].map((name) => [`commands/${name}`, bundleEntry([name])])),
       'commands/_rest': bundleEntry(rest),
       // What only a write runs stays inline: every command but the hot ones shares _rest, and the
@@ -71,7 +70,6 @@ export async function pluginFiles() {
           '': 'commands/_rest.js',
         }),
       ),
-      BATON_SERVE_CLIENT: JSON.stringify('serve-client.js'),
     },
   });
   const files = {

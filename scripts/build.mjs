@@ -90,7 +90,6 @@ const main = await build({
         '': `builds/${id}/commands/_main.js`,
       }),
     ),
-    BATON_SERVE_CLIENT: JSON.stringify(`builds/${id}/serve-client.js`),
   },
 });
 const mainText = (ext) => main.outputFiles.find((file) => file.path.endsWith(`cli.js${ext}`)).text;
@@ -101,8 +100,6 @@ await Promise.all([
     ...cjs,
     entryPoints: {
       ...entries(writes),
-      // What main.ts loads to hand a command to a running baton serve (src/cli/serve-client.ts).
-      'serve-client': 'src/cli/serve-client.ts',
       ...Object.fromEntries(Object.entries(LAZY).map(([from, name]) => [`lazy/${name}`, from])),
     },
     plugins: [lazyPlugin({ inline: WRITE_ONLY }), bundleEntries()],

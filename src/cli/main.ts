@@ -2,23 +2,25 @@
  * The CLI's process entry: it finds the command's bundle and runs it. Each bundle carries the
  * whole CLI front (run-cli.ts, the definitions) with its command or commands, and is loaded
  * through a V8 code cache (bundle-loader.ts); this entry is the only code compiled without one,
- * so it stays a few lines. Which bundle holds which command is the build's (scripts/build.mjs:
+ * so it stays small. Which bundle holds which command is the build's (scripts/build.mjs:
  * one per command; the plugin's: the hot ones alone, the rest in one), given as BATON_BUNDLES (paths
  * from this file's folder); a name it does not list (help, --version, an unknown command) goes to its '' entry, whose
  * run-cli answers it.
  *
  * A command a running `baton serve` answers (serve/cli-protocol.ts) goes to it first when the
- * project has a serve.json: the client (serve-client.ts, BATON_SERVE_CLIENT) is loaded only then.
+ * project has a serve.json. The client (serve-client.ts) is part of this entry, not a bundle of
+ * its own: V8 only pre-parses its functions here and compiles them when a server is found, which
+ * measured ~1 ms of CPU less per forwarded command than opening, reading and deserializing a
+ * bundle and its code cache (docs/benchmarks.md, "CLI commands through baton serve").
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
 import type { BundleMain } from './bundle-main.js';
-import type { ServeClient } from './serve-client.js';
+import { forward } from './serve-client.js';
 import { FORWARDED } from '../serve/forwarded.js';
 
 declare const BATON_BUNDLES: string;
-declare const BATON_SERVE_CLIENT: string;
 
 /**
  * The command word, past the global options run-cli.ts takes off the front (`--store URL`,
@@ -59,15 +61,9 @@ function serveFile(env: NodeJS.ProcessEnv): { file: string; root: string } | und
   }
 }
 
-/** The server's answer, or the command run in process when the client gives it back (undefined) or cannot load. */
+/** The server's answer, or the command run in process when the client gives it back (undefined). */
 function viaServer(served: { file: string; root: string }): Promise<number> {
-  let client: ServeClient;
-  try {
-    client = loadBundle<ServeClient>(join(__dirname, BATON_SERVE_CLIENT));
-  } catch {
-    return inProcess();
-  }
-  return client.forward(served.file, served.root, argv).then((code) => code ?? inProcess());
+  return forward(served.file, served.root, argv).then((code) => code ?? inProcess());
 }
 
 const argv = process.argv.slice(2);

@@ -1,8 +1,9 @@
 /**
  * The client of CLI commands answered by a running `baton serve` (serve/cli-protocol.ts has the
- * exchange; docs/serve.md, "CLI commands through the server"). main.ts loads this only when the
- * command is one a server answers and the project has a serve.json, so a CLI call with no server
- * pays nothing of it.
+ * exchange; docs/serve.md, "CLI commands through the server"). It is part of the CLI's entry
+ * (main.ts), which calls it only when the command is one a server answers and the project has a
+ * serve.json: a CLI call with no server pays only the pre-parse of this module, and loads nothing
+ * for it.
  *
  * forward() resolves undefined to mean "run it in process", and does so for anything short of the
  * project's server taking the command: no serve.json, another version, no socket in this user's
@@ -36,10 +37,6 @@ const UNKNOWN_OUTCOME_EXIT = 8;
 const READY_TIMEOUT_MS = 5000;
 /** serve.json and /proc/self/status are small. */
 const SMALL_MAX_BYTES = 64 * 1024;
-
-export interface ServeClient {
-  forward(serveFile: string, root: string, argv: string[]): Promise<number | undefined>;
-}
 
 export async function forward(serveFile: string, root: string, argv: string[]): Promise<number | undefined> {
   const version = typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev';

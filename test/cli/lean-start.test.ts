@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CLI, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { startServe } from '../serve/serve-process.js';
 
 // `baton get` should cost little more than a bare Node start (docs/benchmarks.md, "Start-up").
 // Timing belongs in npm run bench; what a test can check is what the process loads. A preload
@@ -63,6 +64,36 @@ test('baton get requires only its entry and main, opens only its own bundle and 
   // vm runs the bundle with its cache. os (the lock's hostname, the temp folder's tmpdir: only a
   // write or a code-cache miss needs them) costs 0.2-0.4 ms, module ~0.5 ms; util (parseArgs),
   // crypto or child_process, each loaded at start, cost a process 0.5-5 ms.
+  const extra = get.builtins.filter((name) => !bare.builtins.includes(name));
+  assert.deepEqual(
+    extra.filter((name) => name !== 'vm'),
+    [],
+    `builtins loaded beyond a bare start: ${extra.join(', ')}`,
+  );
+});
+
+test('baton get handed to a running baton serve opens no bundle and no code cache, and loads no builtin but vm (no node:net)', async (t) => {
+  const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE, 'empty.js': '' });
+  t.after(cleanup);
+  const server = await startServe(dir);
+  t.after(() => server.stop());
+  const out = join(dir, 'probe.json');
+  const probe = (args: string[]): Probe & { stdout: string } => {
+    const r = spawnSync(process.execPath, ['-r', join(dir, 'probe.cjs'), ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv({ PROBE_OUT: out }),
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return { ...(JSON.parse(readFileSync(out, 'utf8')) as Probe), stdout: r.stdout };
+  };
+  const bare = probe([join(dir, 'empty.js')]);
+  const get = probe([CLI, 'get', 'd.json', '.a']);
+  assert.equal(get.stdout, '1\n');
+  const ours = (paths: string[]) => paths.filter((path) => path.startsWith(ROOT)).map((path) => relative(ROOT, path));
+  assert.deepEqual(ours(get.required), ['bin/baton.js', 'dist/cli.js']);
+  // The client is part of dist/cli.js (main.ts says why); the get bundle would mean it ran in process.
+  assert.deepEqual(ours(get.opened), []);
   const extra = get.builtins.filter((name) => !bare.builtins.includes(name));
   assert.deepEqual(
     extra.filter((name) => name !== 'vm'),
