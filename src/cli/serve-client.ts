@@ -176,13 +176,12 @@ function exchange(path: string, head: string): Promise<Answer> {
     const settle = (answer: Answer) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       connection?.close();
       resolve(answer);
     };
     const give = (why: string): void => settle(accepted ? { kind: 'lost', why } : { kind: 'local' });
     // Past `go` only the command's own budgets bound the wait (the lock's, jq's): none is set here.
-    const timer = setTimeout(() => give('did not come'), READY_TIMEOUT_MS);
+    readyTimeout(() => accepted || give('did not come'));
     const events: Events = {
       end: give,
       data: (text) => {
@@ -204,7 +203,6 @@ function exchange(path: string, head: string): Promise<Answer> {
           if (!connection?.write('go\n')) return give('was not sent');
           // Written (queued in the kernel or by libuv): the server may have it, so it is the server's.
           accepted = true;
-          clearTimeout(timer);
         }
         const line = buffer.indexOf('\n');
         if (line < 0) return;
@@ -221,6 +219,29 @@ function exchange(path: string, head: string): Promise<Answer> {
     }
   });
 }
+
+/**
+ * Calls `late` once READY_TIMEOUT_MS have passed while the process still runs; it never keeps the
+ * process alive (the connection does). Through Atomics.waitAsync on a word no one changes, whose
+ * timeout V8 posts to Node's platform: a first setTimeout (and its clearTimeout) cost a CLI
+ * process ~0.5 ms of CPU, the waitAsync ~0.05 ms (measured, docs/benchmarks.md). setTimeout, unref'd,
+ * where waitAsync is missing or answers at once.
+ */
+function readyTimeout(late: () => void): void {
+  const wait = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
+  const waited =
+    typeof wait === 'function' ? wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, READY_TIMEOUT_MS) : undefined;
+  if (waited?.async) void waited.value.then(late);
+  else setTimeout(late, READY_TIMEOUT_MS).unref();
+}
+
+/** ES2024's Atomics.waitAsync (Node 16 and later), beyond this project's TypeScript lib. */
+type WaitAsync = (
+  array: Int32Array,
+  index: number,
+  value: number,
+  timeout: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
 
 /** The pipe through libuv's handle (see the module's comment), or undefined where it is not as expected. */
 function rawPipe(path: string, events: Events): Connection | undefined {

@@ -237,6 +237,48 @@ describe('CLI commands through baton serve', () => {
     rmSync(path, { force: true });
   });
 
+  it('a server that takes the connection but never says ready: after 5 s the command runs in process, and go is never sent', async (t) => {
+    const dir = project();
+    const tmp = tempDir('baton-fwd-tmp-');
+    const env = { TMPDIR: tmp };
+    const folder = join(tmp, `baton-${process.getuid?.()}`);
+    mkdirSync(folder, { mode: 0o700 });
+    let heard = '';
+    let closed: boolean | undefined;
+    // Silent: it reads the request and answers nothing, so only the client's ready timeout ends the wait.
+    const silent = createServer((socket) => {
+      socket.on('data', (chunk) => (heard += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => (closed = true));
+    });
+    const path = cliSocketPath(folder, realpathSync(dir));
+    assert.ok(path, 'the test folder is short enough for a socket');
+    await new Promise<void>((resolve) => silent.listen(path, resolve));
+    t.after(() => silent.close());
+    mkdirSync(join(dir, '.baton'), { recursive: true });
+    writeFileSync(
+      join(dir, '.baton', 'serve.json'),
+      JSON.stringify({ url: 'http://127.0.0.1:9', pid: 1, token: 'silent-token-0123456789', version: version() }),
+      { mode: 0o600 },
+    );
+    // The timeout is Atomics.waitAsync's, or setTimeout's on a Node without it.
+    const noWaitAsync = join(tmp, 'no-wait-async.cjs');
+    writeFileSync(noWaitAsync, 'delete Atomics.waitAsync;\n');
+    for (const [n, extra] of [
+      [2, {}],
+      [3, { NODE_OPTIONS: `--require ${noWaitAsync}` }],
+    ] as const) {
+      heard = '';
+      closed = false;
+      const update = await batonAsync(['update', 'doc.json', '.n += 1'], { cwd: dir, env: { ...env, ...extra } });
+      assert.deepEqual([update.code, update.stderr], [0, '']);
+      assert.equal(JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8')).n, n, 'the update ran in process');
+      assert.match(heard, /^GET \/cli HTTP\/1\.1\r\n/, 'the client asked the silent server');
+      assert.ok(!heard.includes('\ngo\n'), 'go was never sent');
+      assert.ok(closed, 'the client closed its connection');
+    }
+  });
+
   it('50 writers through the server lose nothing and apply nothing twice', async (t) => {
     const dir = project();
     await served(dir, t);
