@@ -7,6 +7,7 @@
 import { isBatonError, type Issue } from '../core/errors.js';
 import { CONFIG_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 import { readKept } from '../fs/kept-reads.js';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CONFIG_FILE = 'baton.config.json';
@@ -26,6 +27,19 @@ export type RawConfig =
 
 export function readConfigFile(root: string): RawConfig {
   const file = join(root, CONFIG_FILE);
+  // The common case, no config: told by one stat that throws nothing. The read's failed open
+  // throws an exception that captures its stack, and baton serve reads the config twice per CLI
+  // command it runs (the store check, then the command): that was about an eighth of a forwarded
+  // `get`'s CPU. Not existsSync: it says false for a folder this user may not enter (EACCES), which
+  // the read reports as a config that cannot be read, and so fails closed. A file made after the
+  // stat is seen by the next command, as one made after the read would be.
+  let present = true;
+  try {
+    present = statSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    // The read below says why.
+  }
+  if (!present) return { state: 'missing' };
   try {
     const read = readKept(
       file,
