@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { BatonError, isBatonError } from '../core/errors.js';
 import { CONFIG_FILE_MAX_BYTES, readFileBounded } from '../fs/bounded-read.js';
 import { isInside, realTarget } from '../fs/confine.js';
+import { RACY_NS } from '../fs/kept-reads.js';
 import type { Json } from '../core/json.js';
 import {
   BUILTIN_SCHEMAS,
@@ -18,7 +19,8 @@ import { isSchemaPath } from '../project/policy/state-files.js';
 /**
  * Compiled schema files, each under the identity of the file it was read from: a process that
  * lives on (baton serve, baton mcp, the dashboard) sees an edited, replaced or deleted schema file
- * at its next use, as a new CLI process would.
+ * at its next use, as a new CLI process would. A file changed less than RACY_NS before its use is
+ * compiled again at each use until it has settled.
  */
 const cache = new Map<string, { version: string; pending: Promise<CompiledSchema> }>();
 
@@ -31,12 +33,16 @@ export async function loadSchema(ref: string | undefined, root: string): Promise
     if (builtin) return builtin;
   }
   const file = schemaFile(name, root);
-  const stat = statSync(file, { throwIfNoEntry: false });
-  const version = stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : '';
+  const started = BigInt(Date.now()) * 1_000_000n;
+  const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
+  const version = stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : '';
   const cached = cache.get(file);
   if (cached && cached.version === version && version !== '') return cached.pending;
   const pending = compileSchema(name, readSchemaFile(file));
-  cache.set(file, { version, pending });
+  // Kept only once settled, as kept reads are (fs/kept-reads.ts): on a kernel that stamps times
+  // from a coarse clock, a same-size rewrite within the tick of this stat would keep its identity.
+  if (stat && stat.ctimeNs < started - RACY_NS) cache.set(file, { version, pending });
+  else cache.delete(file);
   return pending;
 }
 

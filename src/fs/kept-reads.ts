@@ -20,7 +20,7 @@ import { closeSync, fstatSync, statSync, type BigIntStats } from 'node:fs';
 import { openRegular, readFdBounded, readFileBounded, tooLarge } from './bounded-read.js';
 
 /** A file changed this recently (ns) before it was read is not kept: the coarse file clock is far finer. */
-const RACY_NS = 100_000_000n;
+export const RACY_NS = 100_000_000n;
 /** Paths kept at once: a Cursor payload names its own workspace, so the set of paths is not the server's to choose. */
 const MAX_ENTRIES = 256;
 /** Larger files are read on every use: memory stays bounded whatever the documents hold. */

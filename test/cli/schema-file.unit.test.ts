@@ -9,6 +9,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { batonInProcess as baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
+import { loadSchema } from '../../src/doc/schemas.js';
 
 const schema = (maximum: number) => JSON.stringify({ type: 'object', properties: { n: { type: 'integer', maximum } } });
 
@@ -29,4 +30,25 @@ it('an edited schema file is applied at the next write in the same process; a de
   assert.equal(gone.code, 2, gone.stderr);
   assert.match(gone.stderr, /s\.schema\.json cannot be read/);
   assert.deepEqual(JSON.parse(readFileSync(join(dir, 'd.json'), 'utf8')), { n: 5 });
+});
+
+it('a schema file changed less than 100 ms before its use is compiled again at the next use; once settled, it is kept', async (t) => {
+  // On a kernel that stamps file times from a coarse clock, a same-size rewrite within one tick
+  // keeps the identity the cache holds (device, inode, size, times): only a settled file is kept.
+  const { dir, cleanup } = tempTree({ 's.schema.json': schema(50) });
+  t.after(cleanup);
+  let checked = 0;
+  for (let round = 0; round < 20 && checked < 3; round++) {
+    writeFileSync(join(dir, 's.schema.json'), schema(round % 2 ? 50 : 10));
+    const written = Date.now();
+    const first = await loadSchema('s.schema.json', dir);
+    const second = await loadSchema('s.schema.json', dir);
+    // Both uses must fall within the window for the round to say anything.
+    if (Date.now() - written >= 90) continue;
+    checked++;
+    assert.notEqual(first, second, `round ${round}: a file written a moment ago was kept`);
+  }
+  assert.ok(checked > 0, 'no round used the file within 90 ms of writing it');
+  await new Promise((settle) => setTimeout(settle, 150));
+  assert.equal(await loadSchema('s.schema.json', dir), await loadSchema('s.schema.json', dir));
 });
