@@ -2,8 +2,9 @@
  * `baton serve` keeps the file store's work board as it keeps the other files a decision reads
  * (src/fs/kept-reads.ts: one stat per decision, read again when it moved). Attacked here: another
  * process claims or releases an item, and the next PreToolUse, asked at once, must be judged by
- * the board that process left, every round; a board file replaced by a link out of the project or
- * by one that is not a board is refused as the engine refuses it, never served from memory.
+ * the board that process left, every round; a board file replaced by a link out of the project, by
+ * one that is not a board or by one that cannot be looked at is refused as the engine refuses it,
+ * never served from memory nor taken for no board.
  */
 import { renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,6 +81,23 @@ describe('baton serve: the file store work board, kept in memory', () => {
     // Not JSON: the board cannot be read, so every write in the project is denied.
     writeFileSync(board, '{"items": ');
     assert.match(await server.raw('src/ui/form.ts', OTHER), /"permissionDecision":"deny"/);
+    rmSync(board);
+    // A link to itself cannot be looked at (ELOOP, as EACCES for a folder this user may not enter):
+    // not "no board", which would lift the claim.
+    symlinkSync(board, board);
+    assert.match(await server.raw('src/api/handler.ts', OTHER), /"permissionDecision":"deny"/);
+    // And by `baton hook` in process, which took it for no board too.
+    const payload = {
+      session_id: 's',
+      agent_id: OTHER,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(p.dir, 'src/api/handler.ts'), content: 'x' },
+      cwd: p.dir,
+    };
+    const hook = baton(['hook', 'PreToolUse'], { cwd: p.dir, input: JSON.stringify(payload) });
+    assert.match(hook.stdout, /"permissionDecision":"deny"/, hook.stderr);
+    rmSync(board);
     // The board back as it was: the claim holds, the other item's paths are free.
     renameSync(`${board}.aside`, board);
     assert.equal(await server.write('src/api/handler.ts', OTHER), 'deny');

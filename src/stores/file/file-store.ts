@@ -20,6 +20,7 @@ import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
 import { ignoreLocalState } from '../../fs/local-state-folder.js';
 import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal, METADATA_MAX_BYTES, readFileBounded } from '../../fs/bounded-read.js';
 import { readKept } from '../../fs/kept-reads.js';
+import { absent } from '../../fs/absent.js';
 import {
   appendEntry,
   DEFAULT_HISTORY_KEEP,
@@ -89,9 +90,9 @@ export class FileStore implements Store {
    */
   readKept<T>(key: string, parse: (doc: Json) => T): T | undefined {
     const file = join(this.root, key);
-    // The common case, no such document (a project without a board): told by one access, where
-    // the read's failed open would throw an exception and capture its stack.
-    if (!existsSync(file)) return undefined;
+    // The common case, no such document (a project without a board), told without the exception
+    // a failed open throws; a path that cannot be looked at is the read's to report.
+    if (absent(file)) return undefined;
     let value: T;
     try {
       value = readKept(file, DOCUMENT_FILE_MAX_BYTES, `document ${file}`, READ_FIX, documentParser(parse));

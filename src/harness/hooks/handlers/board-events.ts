@@ -4,7 +4,7 @@
  * ends when its agent ends rather than when its lease runs out. The board's history records why
  * (the writer of the commit names the event and the agent). Nothing is read where there is no board.
  */
-import { existsSync } from 'node:fs';
+import { absent } from '../../../fs/absent.js';
 import { join } from 'node:path';
 import type { Board, WorkBoard } from '../../../board/board.js';
 import { BOARD_KEY } from '../../../board/model.js';
@@ -23,7 +23,7 @@ import { hookLockTimeoutMs, type HandlerContext } from './handler-context.js';
  */
 export async function projectBoard(context: HandlerContext): Promise<Board | undefined> {
   const { root, env } = context;
-  if (context.documents === undefined && !existsSync(join(root, BOARD_KEY))) return undefined;
+  if (context.documents === undefined && absent(join(root, BOARD_KEY))) return undefined;
   const { Board } = await import('../../../board/board.js');
   return new Board({
     cwd: root,
