@@ -184,6 +184,17 @@ describe('file reservations of the work board', () => {
     assert.equal(write(), 'allow');
   });
 
+  it('a board that cannot be looked at (a link to itself) is not taken for no board: the claim holds', (t) => {
+    // No config: whether the hook looks for a board at all is told by the board's file, and a path
+    // existsSync cannot look at (ELOOP, EACCES) read as "no board", which lifted every claim.
+    const p = claimedProject();
+    t.after(p.cleanup);
+    const board = join(p.dir, BOARD_KEY);
+    rmSync(board);
+    symlinkSync(board, board);
+    assert.equal(p.edit(OTHER, 'Write', { file_path: join(p.dir, 'src/api/handler.ts'), content: 'y' }).kind, 'deny');
+  });
+
   it('a board that cannot be read denies writes in the project, naming the fix; reads and writes elsewhere go on', (t) => {
     const p = claimedProject();
     t.after(p.cleanup);

@@ -7,7 +7,7 @@
  * configuration error (reported, and denied when it carries a tool call); every other odd input
  * is silence.
  */
-import { existsSync } from 'node:fs';
+import { absent } from '../../fs/absent.js';
 import { join } from 'node:path';
 import { debugLog } from './debug-log.js';
 import { configEvents, EVENTS, IGNORED_EVENTS, hostEvents, type EventName, type HostName } from './events.js';
@@ -51,7 +51,7 @@ const BOARD_FILE = '.claude/state/board.json';
 const BOARD_EVENTS: ReadonlySet<EventName> = new Set(['PreToolUse', 'SubagentStart', 'SubagentStop', 'SessionEnd']);
 
 function boardMayExist(root: string, config: Record<string, unknown>, env: NodeJS.ProcessEnv): boolean {
-  return existsSync(join(root, BOARD_FILE)) || typeof config.store === 'string' || !!env.BATON_STORE;
+  return !absent(join(root, BOARD_FILE)) || typeof config.store === 'string' || !!env.BATON_STORE;
 }
 
 /** A project with a config but no profile: only the events its sections turn on. */
