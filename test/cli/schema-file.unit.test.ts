@@ -37,8 +37,10 @@ it('a schema file changed less than 100 ms before its use is compiled again at t
   // keeps the identity the cache holds (device, inode, size, times): only a settled file is kept.
   const { dir, cleanup } = tempTree({ 's.schema.json': schema(50) });
   t.after(cleanup);
+  // Rounds slower than the window say nothing and are skipped, not failed: a loaded machine only
+  // takes more rounds to find three that fall within it.
   let checked = 0;
-  for (let round = 0; round < 20 && checked < 3; round++) {
+  for (let round = 0; round < 200 && checked < 3; round++) {
     writeFileSync(join(dir, 's.schema.json'), schema(round % 2 ? 50 : 10));
     const written = Date.now();
     const first = await loadSchema('s.schema.json', dir);
