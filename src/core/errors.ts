@@ -152,6 +152,8 @@ const SYSTEM_FIXES: Record<string, string> = {
   EDQUOT: 'disk quota exceeded; free some space and retry',
   EISDIR: 'a folder is where a file should be; move the folder away',
   ENOTDIR: 'a file is where a folder should be; move the file away',
+  ELOOP: 'a symbolic link loops, or the path has too many; put the file itself there',
+  ENAMETOOLONG: 'the path is too long; shorten it',
   EMFILE: 'too many open files; raise the limit (ulimit -n) or retry',
   ENFILE: 'too many open files on the system; retry',
   EIO: 'the device reported an I/O error; check the disk',

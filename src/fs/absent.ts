@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { BatonError, systemFix } from '../core/errors.js';
 
 /**
  * Whether nothing is at `path`, told by one stat that throws nothing for a missing path (no
@@ -12,4 +13,21 @@ export function absent(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether a failed read found nothing at the path (ENOENT): the one failure that means absent, as absent() tells it. */
+export function noEntry(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
+}
+
+/**
+ * The failed read of a file a rule, a gate or a barrier depends on, for any reason but nothing
+ * there: one line naming the file and the fix, which a gated event is denied with (the rule
+ * cannot be checked, so it is not taken as lifted).
+ */
+export function unreadable(what: string, path: string, error: unknown): BatonError {
+  const why = systemFix(error) ?? (error instanceof Error ? error.message : String(error));
+  return new BatonError('io', `${what} ${path} cannot be read, so the rule it decides cannot be checked: ${why}`, {
+    cause: error,
+  });
 }

@@ -5,9 +5,9 @@
  * with --as or BATON_WRITER is checked against it for owned fields (core/prepare-write.ts), so a
  * subagent cannot write as the orchestrator by saying so.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../core/errors.js';
+import { absent, noEntry, unreadable } from '../fs/absent.js';
 import { isReadRefusal, readFileBounded, SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 
 export const IDENTITY_FILE = '.baton/sandbox/identity.json';
@@ -21,13 +21,16 @@ export function readIdentity(root: string): Identity | undefined {
   const file = join(root, IDENTITY_FILE);
   // Read on every write; outside a sandbox the file is absent, and a failed read's exception (with
   // its stack) cost more than the whole rest of a PostgreSQL commit's client work (docs/benchmarks.md).
-  if (!existsSync(file)) return undefined;
+  // Not existsSync: a file that cannot be looked at (a link loop, a folder this user may not enter)
+  // is not "outside a sandbox", or a claimed writer would go unchecked.
+  if (absent(file)) return undefined;
   let text: string;
   try {
     text = readFileBounded(file, SMALL_FILE_MAX_BYTES, file, 'it holds one agent name; rewrite it');
   } catch (error) {
     if (isReadRefusal(error)) throw error;
-    return undefined;
+    if (noEntry(error)) return undefined;
+    throw unreadable('the sandbox identity file', file, error);
   }
   if (text.trim() === '') return undefined;
   let value: unknown;

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Condition, HarnessConfig } from '../config.js';
 import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal, SMALL_FILE_MAX_BYTES } from '../../fs/bounded-read.js';
 import { readKept } from '../../fs/kept-reads.js';
+import { noEntry, unreadable } from '../../fs/absent.js';
 
 const MIRROR_FIX = "baton writes one word there; run 'baton doctor --repair' to rewrite it";
 const DOC_FIX = 'baton never writes one that large; move it aside and recreate it';
@@ -29,13 +30,15 @@ export class StateReader {
     const mirror = this.config.documents[name]?.mirrors?.[condition.field];
     if (mirror) {
       let word = mirror.empty;
+      const file = resolve(this.root, mirror.file);
       try {
-        const file = resolve(this.root, mirror.file);
         word = readKept(file, SMALL_FILE_MAX_BYTES, `mirror ${file}`, MIRROR_FIX, mirrorWord) || mirror.empty;
       } catch (error) {
         // A refused read (huge, a FIFO) is not "missing": the hook fails closed on it.
         if (isReadRefusal(error)) throw error;
-        // missing or unreadable mirror means the empty word
+        // Only nothing at the path is the empty word. A mirror that cannot be looked at (a link
+        // loop, a folder this user may not enter) taken for none would lift the GREEN freeze.
+        if (!noEntry(error)) throw unreadable('mirror', file, error);
       }
       return mirror.values && !mirror.values.includes(word) ? mirror.empty : word;
     }
@@ -52,12 +55,14 @@ export class StateReader {
     if (this.shared?.has(name)) return this.shared.get(name);
     const path = this.config.documents[name]?.path;
     let value: Record<string, unknown> | undefined;
+    const file = path ? resolve(this.root, path) : undefined;
     try {
-      const file = path ? resolve(this.root, path) : undefined;
       value = file ? readKept(file, DOCUMENT_FILE_MAX_BYTES, `document ${file}`, DOC_FIX, documentObject) : undefined;
     } catch (error) {
       if (isReadRefusal(error)) throw error;
-      // a missing or broken document reads as absent (fail open)
+      // Not JSON reads as absent (fail open, the doctor reports it); a document that cannot be
+      // looked at is not absent, as the mirror above.
+      if (!(error instanceof SyntaxError) && !noEntry(error)) throw unreadable('document', file as string, error);
     }
     this.docs.set(name, value);
     return value;

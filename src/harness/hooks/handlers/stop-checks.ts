@@ -4,13 +4,13 @@
  * the project's `stop.commands`. Each answers with a failure (the block reason) or nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HarnessConfig, StopCommand } from '../../../project/config.js';
 import type { StateReader } from '../../../project/policy/state.js';
 import { blockedReasons, isReady, normalizeWave } from '../../task/wave-barrier.js';
 import { readStateText } from '../../task/state-read.js';
 import { DOCUMENT_FILE_MAX_BYTES, isReadRefusal } from '../../../fs/bounded-read.js';
+import { absent, noEntry, unreadable } from '../../../fs/absent.js';
 import type { WorkBoard } from '../../../board/board.js';
 import { barrier, type PendingItem } from '../../../board/barrier.js';
 
@@ -43,10 +43,14 @@ export function waveGate({ config, root, state }: CheckContext): Failure | undef
   const mode = config.stop?.waveGate ?? 'off';
   if (mode === 'off' || !config.wave || !state.slug()) return undefined;
   let wave;
+  const file = resolve(root, config.wave.file);
   try {
-    wave = normalizeWave(JSON.parse(readStateText(resolve(root, config.wave.file))));
+    wave = normalizeWave(JSON.parse(readStateText(file)));
   } catch (error) {
     if (isReadRefusal(error)) throw error;
+    // A wave file that cannot be looked at (a link loop, a folder this user may not enter) is not
+    // "no wave running": the gate would lift mid-wave.
+    if (!noEntry(error) && !(error instanceof SyntaxError)) throw unreadable('wave file', file, error);
     return undefined; // no wave running, or a broken file the doctor reports
   }
   if (!wave || isReady(wave.status) || wave.expected <= 0) return undefined;
@@ -146,7 +150,8 @@ export function ratchet({ root, state }: CheckContext): Failure | undefined {
   const problems: string[] = [];
   for (const kind of kinds) {
     if (Object.keys(kind.floors).length === 0) continue;
-    const source = kind.current.find((path) => existsSync(path));
+    // Not existsSync: an artifact that cannot be looked at is read, and its failure blocks.
+    const source = kind.current.find((path) => !absent(path));
     const scores = source ? kind.read(source) : {};
     if (Object.keys(scores).length === 0) {
       if (verified) problems.push(`current ${kind.label} artifact is missing (${kind.current[0]})`);
@@ -180,7 +185,8 @@ export function ratchet({ root, state }: CheckContext): Failure | undefined {
 export function typecheck({ root, env, log }: CheckContext): Failure | undefined {
   const flag = (name: string) => ['1', 'true'].includes((env[name] ?? '').toLowerCase());
   const script = join(root, 'backend', 'scripts', 'typecheck_changed.sh');
-  if (flag('TYPECHECK_DISABLE') || !existsSync(script)) return undefined;
+  // Only a script with nothing at its path is skipped: one that cannot be looked at is run, and fails.
+  if (flag('TYPECHECK_DISABLE') || absent(script)) return undefined;
   const changed = changedPython(root);
   if (changed.length === 0) return undefined;
   const run = spawnSync('bash', [script], { cwd: join(root, 'backend'), encoding: 'utf8', timeout: 120_000, env });
@@ -262,11 +268,13 @@ function mutationScores(path: string): Record<string, number> {
   return out;
 }
 
+/** The file's JSON; undefined when nothing is there or it is not JSON. One that cannot be looked at throws: its floors are not "none". */
 function readJson(path: string): unknown {
   try {
     return JSON.parse(readStateText(path, DOCUMENT_FILE_MAX_BYTES));
   } catch (error) {
     if (isReadRefusal(error)) throw error;
+    if (!noEntry(error) && !(error instanceof SyntaxError)) throw unreadable('ratchet file', path, error);
     return undefined;
   }
 }
