@@ -15,6 +15,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { buildId } from './build-id.mjs';
 import { bundleEntries, bundleEntry, cliCommands, LAZY, lazyPlugin, SERVE_FACES, WRITE_ONLY } from './cli-bundles.mjs';
 
 /** Commands with a bundle of their own: each runs many times a session, as its own process. */
@@ -33,6 +34,7 @@ require('./main.js');
 /** The plugin bundle's files, path (relative to the dist folder) to text. */
 export async function pluginFiles() {
   const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+  const identity = buildId();
   const commands = cliCommands();
   const rest = commands.filter((name) => !HOT.has(name));
   const out = resolve('.plugin-build');
@@ -63,6 +65,7 @@ export async function pluginFiles() {
     plugins: [lazyPlugin({ inline: [...WRITE_ONLY, ...SERVE_FACES] }), bundleEntries()],
     define: {
       BATON_VERSION: JSON.stringify(version),
+      BATON_BUILD: JSON.stringify(identity),
       // Every command but the hot ones, and help, --version and unknown commands, run in _rest.
       BATON_BUNDLES: JSON.stringify(
         JSON.stringify({
@@ -77,6 +80,8 @@ export async function pluginFiles() {
     'package.json': '{ "type": "commonjs" }\n',
     // npm pack: the code caches hooks write beside the bundles stay out of the package.
     '.npmignore': '.cache/\n',
+    // The hook client (plugin/lib/serve-client.bash) compares it with the server's (serve.json).
+    'build-id': `${identity}\n`,
   };
   for (const file of result.outputFiles) files[relative(out, file.path)] = file.text;
   return files;

@@ -35,6 +35,7 @@ import {
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
 import { compileJqPrelude } from './compile-jq-prelude.mjs';
 import { switchTo } from './switch-build.mjs';
+import { buildId } from './build-id.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const id = `${Date.now().toString(36)}-${process.pid}`;
@@ -44,6 +45,7 @@ mkdirSync(out, { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 await compileBuiltinSchemas();
 await compileJqPrelude();
+const identity = buildId();
 
 const common = {
   bundle: true,
@@ -71,7 +73,7 @@ const cjs = {
   // import() of what stays outside the bundles (node: builtins) becomes a require: bundles run in
   // a vm.Script (for the code cache), which has no loader for import().
   supported: { 'dynamic-import': false },
-  define: { BATON_VERSION: JSON.stringify(version) },
+  define: { BATON_VERSION: JSON.stringify(version), BATON_BUILD: JSON.stringify(identity) },
 };
 
 // Main is dist/cli.js itself, not a file in the build that dist/cli.js requires: each CommonJS

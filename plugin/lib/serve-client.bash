@@ -45,6 +45,18 @@ port=${url#http://127.0.0.1:}
 case $port in '' | *[!0-9]*) fallback "$@" ;; esac
 # A dead pid: the port may be another program's now.
 [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || fallback "$@"
+# A server of another build (a rebuild, a plugin updated from git at the same version) would judge
+# with other code: judged here instead. With BATON_SERVE (the plugin starts the server) a server of
+# this build replaces it in the background, as a SessionStart would (`baton serve` stops one of
+# another build): the hooks after it are answered by the new one. A serve.json with no build is
+# another build's. One read of a 17-byte file (scripts/build-id.mjs writes it beside the bundle).
+build=${line#*\"build\":\"} build=${build%%\"*}
+dist=${BASH_SOURCE[0]%/*}/../dist
+IFS= read -r own <"$dist/build-id" || own=
+if [ -z "$own" ] || [ "$build" != "$own" ]; then
+  [ -n "$BATON_SERVE" ] && command -v node >/dev/null 2>&1 && { node "$dist/cli.js" serve --detach </dev/null >/dev/null 2>&1 & }
+  fallback "$@"
+fi
 
 # Within the host's hook timeout (plugin/hooks/hooks.json), leaving time to judge in process.
 case $1:$2 in

@@ -6,7 +6,7 @@
  * for it.
  *
  * forward() resolves undefined to mean "run it in process", and does so for anything short of the
- * project's server taking the command: no serve.json, another version, no socket in this user's
+ * project's server taking the command: no serve.json, another version or build, no socket in this user's
  * own folder, a refusal, a connection error or a timeout before `go`. Once `go` is written the
  * command is the server's: a lost answer is reported (exit 8, the outcome unknown) and the command
  * is not run again, except `get`, which writes nothing.
@@ -30,6 +30,7 @@ import {
 } from '../serve/cli-protocol.js';
 
 declare const BATON_VERSION: string | undefined;
+declare const BATON_BUILD: string | undefined;
 
 /** An answer lost after the server took the command: baton's `io` code (core/errors.ts EXIT.io). */
 const UNKNOWN_OUTCOME_EXIT = 8;
@@ -40,7 +41,8 @@ const SMALL_MAX_BYTES = 64 * 1024;
 
 export async function forward(serveFile: string, root: string, argv: string[]): Promise<number | undefined> {
   const version = typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev';
-  const server = serverIn(serveFile, version);
+  const build = typeof BATON_BUILD === 'string' ? BATON_BUILD : 'dev';
+  const server = serverIn(serveFile, version, build);
   const socket = server && socketFor(root, process.env);
   const own = socket ? processContext(readSmall, readlinkSync) : undefined;
   if (!server || !socket || !own) return undefined;
@@ -48,6 +50,7 @@ export async function forward(serveFile: string, root: string, argv: string[]): 
   try {
     request = JSON.stringify({
       version,
+      build,
       argv,
       cwd: process.cwd(),
       env: process.env as Record<string, string>,
@@ -83,12 +86,12 @@ interface Server {
   token: string;
 }
 
-/** The server serve.json names, when it is of this build's version. */
-function serverIn(file: string, version: string): Server | undefined {
+/** The server serve.json names, when it is of this version and build (another build's code would run the command). */
+function serverIn(file: string, version: string, build: string): Server | undefined {
   try {
     const info = JSON.parse(readSmall(file) ?? '') as Record<string, unknown>;
     const port = /^http:\/\/127\.0\.0\.1:(\d{1,5})$/.exec(String(info.url))?.[1];
-    if (port === undefined || info.version !== version) return undefined;
+    if (port === undefined || info.version !== version || info.build !== build) return undefined;
     if (typeof info.token !== 'string' || !/^[\w-]{16,256}$/.test(info.token) || typeof info.pid !== 'number')
       return undefined;
     return { port: Number(port), pid: info.pid, token: info.token };

@@ -26,6 +26,7 @@ import { defaultRoot } from '../project/root.js';
 import { projectContext } from '../project/project-context.js';
 import { chooseStore } from '../stores/index.js';
 import { FORWARDED } from './forwarded.js';
+import { serverIdentity } from './state.js';
 import { unlinkQuietly } from '../fs/atomic.js';
 import { userTempDir } from '../fs/temp-dir.js';
 import {
@@ -49,7 +50,7 @@ export interface CliForwarding {
   counts(): { ran: number; refused: number };
 }
 
-export function cliForwarding(options: { root: string; version: string }): CliForwarding {
+export function cliForwarding(options: { root: string; version: string; build: string }): CliForwarding {
   // Read once, at start: it is the process's, and reading it per request would race other threads (processContext).
   const own = processContext((file) => readFileSync(file, 'utf8'), readlinkSync);
   const counts = { ran: 0, refused: 0 };
@@ -117,8 +118,9 @@ function parseRequest(line: string): CliRequest | string {
     return 'the request is not JSON';
   }
   if (typeof value !== 'object' || value === null) return 'the request is not an object';
-  const { version, argv, cwd, env, uid, gid, umask, context } = value;
-  if (typeof version !== 'string' || typeof cwd !== 'string' || !cwd.startsWith('/')) return 'bad request';
+  const { version, build, argv, cwd, env, uid, gid, umask, context } = value;
+  if (typeof version !== 'string' || typeof build !== 'string' || typeof cwd !== 'string' || !cwd.startsWith('/'))
+    return 'bad request';
   if (!Array.isArray(argv) || !argv.every((arg) => typeof arg === 'string')) return 'bad argv';
   if (typeof env !== 'object' || env === null || Array.isArray(env)) return 'bad env';
   // As process.env has it: own string values only, so `env.toString` is not Object's.
@@ -129,15 +131,16 @@ function parseRequest(line: string): CliRequest | string {
   }
   if (![uid, gid, umask].every(Number.isInteger)) return 'bad ids';
   if (typeof context !== 'string') return 'bad context';
-  return { version, argv, cwd, env: own, uid, gid, umask, context } as CliRequest;
+  return { version, build, argv, cwd, env: own, uid, gid, umask, context } as CliRequest;
 }
 
 /** Why this server must not run the request as the caller's own process would, or undefined. */
 function refused(
   request: CliRequest,
-  options: { root: string; version: string; own: { umask: number; context: string } | undefined },
+  options: { root: string; version: string; build: string; own: { umask: number; context: string } | undefined },
 ): string | undefined {
-  if (request.version !== options.version) return `another version (this server is ${options.version})`;
+  if (request.version !== options.version || request.build !== options.build)
+    return `another build (this server is ${serverIdentity(options.version, options.build)})`;
   let i = 0;
   let named: string | undefined;
   while (request.argv[i]?.startsWith('--store')) {

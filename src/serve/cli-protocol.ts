@@ -11,7 +11,7 @@
  * the ~9 ms it may spend over a bare Node start; see docs/benchmarks.md.)
  *
  * The exchange, on that connection upgraded from `GET /cli`:
- *   client: the request, one line of JSON (version, argv, cwd, env, uid, gid, umask);
+ *   client: the request, one line of JSON (version, build, argv, cwd, env, uid, gid, umask, context);
  *   server: `{"ready":true}` (it will run exactly this request) or `{"refused":WHY}` (run it in
  *           process);
  *   client: `go` (from here the command is the server's: the client never runs it again);
@@ -40,6 +40,8 @@ export const SAME_ENV = ['BATON_HOST_ID'] as const;
 
 export interface CliRequest {
   version: string;
+  /** The client's build (scripts/build-id.mjs): one version may be built from other sources. */
+  build: string;
   argv: string[];
   cwd: string;
   env: Record<string, string>;

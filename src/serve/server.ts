@@ -44,6 +44,8 @@ export interface ServeOptions {
   /** The server ends after this long without a request (0: never). */
   idleMs: number;
   version: string;
+  /** This build's identity (scripts/build-id.mjs): clients of another build are not answered as its own. */
+  build: string;
   goalHooks: HookCall['goalHooks'];
   /** The dashboard may revert a document (recorded as writer `ui`), as `baton ui --allow-writes`. */
   allowWrites: boolean;
@@ -93,7 +95,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
   // One store (one connection pool) for the server's life, its documents kept by revision.
   const shared = sharedState();
   // CLI commands a client hands over (serve/cli-forward.ts), each held here until it has answered.
-  const forwarding = cliForwarding({ root: options.cwd, version: options.version });
+  const forwarding = cliForwarding({ root: options.cwd, version: options.version, build: options.build });
   let closeCli: (() => void) | undefined = undefined;
   const commands = new Set<Promise<void>>();
 
@@ -234,7 +236,7 @@ export async function startServe(options: ServeOptions): Promise<Served> {
         res,
         200,
         'application/json',
-        `${JSON.stringify({ version: options.version, pid: process.pid, answered, statuslines, kept: keptReadCounts(), shared: shared.counts(), cli: forwarding.counts(), dashboard: dashboard?.live() ?? { pages: 0, rescanning: false, watches: 0 } })}\n`,
+        `${JSON.stringify({ version: options.version, build: options.build, pid: process.pid, answered, statuslines, kept: keptReadCounts(), shared: shared.counts(), cli: forwarding.counts(), dashboard: dashboard?.live() ?? { pages: 0, rescanning: false, watches: 0 } })}\n`,
       );
     }
     if (req.method === 'POST' && url.pathname === '/shutdown') {

@@ -1,6 +1,6 @@
 /**
  * Where a project's server is found: `.baton/serve.json` (0600: it holds the token) with `url`,
- * `pid`, `token` and `version`, written once the server listens and removed when it stops. One
+ * `pid`, `token`, `version` and `build`, written once the server listens and removed when it stops. One
  * server per project: `.baton/serve.lock` (fs/lock.ts) is held for the server's whole life, so a
  * second start waits for it or reports the running one, and a dead server's lock is taken over.
  */
@@ -16,6 +16,11 @@ export interface ServeInfo {
   pid: number;
   token: string;
   version: string;
+  /**
+   * The server's build (scripts/build-id.mjs); a server of before builds were told apart has none,
+   * and is another build to every client.
+   */
+  build?: string;
   /** The dashboard's login URL (`{url}/ui?key=KEY`). */
   ui?: string;
 }
@@ -33,6 +38,7 @@ export function readServeFile(root: string): ServeInfo | undefined {
     if (typeof info.url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+$/.test(info.url)) return undefined;
     if (typeof info.pid !== 'number' || typeof info.token !== 'string' || typeof info.version !== 'string')
       return undefined;
+    if (info.build !== undefined && typeof info.build !== 'string') return undefined;
     if (info.ui !== undefined && (typeof info.ui !== 'string' || !info.ui.startsWith(`${info.url}/ui?key=`)))
       return undefined;
     return info as ServeInfo;
@@ -57,7 +63,15 @@ export function removeServeFile(root: string, token: string): void {
   if (readServeFile(root)?.token === token) unlinkQuietly(servePaths(root).file);
 }
 
-/** The running server's version, or undefined when nothing answers as it should within `timeoutMs`. */
+/** What a server is, as probe() reports it: its version and build, which must both be the client's. */
+export function serverIdentity(version: string, build: string | undefined): string {
+  return `${version}, build ${build ?? 'unknown'}`;
+}
+
+/**
+ * The running server's identity (serverIdentity()), or undefined when nothing answers as it should
+ * within `timeoutMs`; '' for a path other than /health that answered 200.
+ */
 export function probe(
   info: ServeInfo,
   path = '/health',
@@ -76,8 +90,9 @@ export function probe(
           if (res.statusCode !== 200) return resolve(undefined);
           if (path !== '/health') return resolve('');
           try {
-            const seen = JSON.parse(body) as { version?: unknown; pid?: unknown };
-            resolve(typeof seen.version === 'string' && seen.pid === info.pid ? seen.version : undefined);
+            const seen = JSON.parse(body) as { version?: unknown; build?: unknown; pid?: unknown };
+            if (typeof seen.version !== 'string' || seen.pid !== info.pid) return resolve(undefined);
+            resolve(serverIdentity(seen.version, typeof seen.build === 'string' ? seen.build : undefined));
           } catch {
             resolve(undefined);
           }

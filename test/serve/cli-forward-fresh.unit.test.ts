@@ -27,6 +27,7 @@ describe('a forwarded command and the config on disk', () => {
     const update = async () => {
       const result = await runForwarded({
         version: 'v',
+        build: 'b',
         argv: ['update', 'task.json', '.counter += 1'],
         cwd: dir,
         env: { ...env },

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { baton, batonAsync, BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
+import { baton, batonAsync, BIN, cleanEnv, ROOT, type RunResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { health, startServe, type Server } from './serve-process.js';
 import { cliSocketPath } from '../../src/serve/cli-protocol.js';
@@ -163,14 +163,16 @@ describe('CLI commands through baton serve', () => {
     // Another BATON_HOST_ID (the lock records the server's): refused.
     assert.equal(baton(['update', 'doc.json', '.n += 1'], { cwd: dir, env: { BATON_HOST_ID: 'elsewhere' } }).code, 0);
     assert.deepEqual(await counts(), { ran: start.ran, refused: start.refused + 3 });
-    // serve.json of another version: not asked at all.
+    // serve.json of another version, or of another build of this version: not asked at all.
     const file = join(dir, '.baton', 'serve.json');
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace(/"version":"[^"]*"/, '"version":"0.0.0-other"'));
     assert.equal(baton(['update', 'doc.json', '.n += 1'], { cwd: dir }).code, 0);
+    writeFileSync(file, text.replace(/"build":"[^"]*"/, '"build":"0123456789abcdef"'));
+    assert.equal(baton(['update', 'doc.json', '.n += 1'], { cwd: dir }).code, 0);
     writeFileSync(file, text);
     assert.deepEqual(await counts(), { ran: start.ran, refused: start.refused + 3 });
-    assert.equal(baton(['get', 'doc.json', '.n'], { cwd: dir }).stdout, '6\n');
+    assert.equal(baton(['get', 'doc.json', '.n'], { cwd: dir }).stdout, '7\n');
     assert.equal((await counts()).ran, start.ran + 1);
   });
 
@@ -222,7 +224,7 @@ describe('CLI commands through baton serve', () => {
     mkdirSync(join(dir, '.baton'), { recursive: true });
     writeFileSync(
       join(dir, '.baton', 'serve.json'),
-      JSON.stringify({ url: 'http://127.0.0.1:9', pid: 1, token: 'planted-token-0123456789', version: version() }),
+      JSON.stringify({ url: 'http://127.0.0.1:9', pid: 1, token: 'planted-token-0123456789', ...identity() }),
       { mode: 0o600 },
     );
     // Started without blocking this process, which answers as the rogue.
@@ -258,7 +260,7 @@ describe('CLI commands through baton serve', () => {
     mkdirSync(join(dir, '.baton'), { recursive: true });
     writeFileSync(
       join(dir, '.baton', 'serve.json'),
-      JSON.stringify({ url: 'http://127.0.0.1:9', pid: 1, token: 'silent-token-0123456789', version: version() }),
+      JSON.stringify({ url: 'http://127.0.0.1:9', pid: 1, token: 'silent-token-0123456789', ...identity() }),
       { mode: 0o600 },
     );
     // The timeout is Atomics.waitAsync's, or setTimeout's on a Node without it.
@@ -323,8 +325,11 @@ function storm(dir: string, count: number): Promise<RunResult[]> {
   );
 }
 
-function version(): string {
-  return baton(['--version'], { cwd: tempDir('baton-forward-v-') })
+/** This build's version and build, as its server writes them in serve.json. */
+function identity(): { version: string; build: string } {
+  const version = baton(['--version'], { cwd: tempDir('baton-forward-v-') })
     .stdout.trim()
     .replace(/^baton /, '');
+  // dist/ and the plugin's bundle are built from the same sources by one build: one identity.
+  return { version, build: readFileSync(join(ROOT, 'plugin', 'dist', 'build-id'), 'utf8').trim() };
 }

@@ -57,6 +57,7 @@ describe('a forwarded command and the server’s environment', () => {
           (
             await runForwarded({
               version: 'v',
+              build: 'b',
               argv,
               cwd: dir,
               env: { ...caller },

@@ -10,7 +10,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, greenProject, runWrapper, servedGreenProject, writePayload } from './serve-process.js';
+import { answered, BUILD, greenProject, runWrapper, servedGreenProject, writePayload } from './serve-process.js';
 
 describe("baton serve's shell client", () => {
   it('hands the server the payload whole: 1 MiB of lines, backslashes, quotes and UTF-8, answered and signed as in process', async (t) => {
@@ -53,7 +53,7 @@ describe("baton serve's shell client", () => {
       // A live pid (this test's), so the client asks it.
       writeFileSync(
         join(p.dir, '.baton', 'serve.json'),
-        `${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid, token: 't', version: 'x' })}\n`,
+        `${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid, token: 't', version: 'x', build: BUILD })}\n`,
         { mode: 0o600 },
       );
       const log = join(p.dir, 'client.log');

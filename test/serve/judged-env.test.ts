@@ -15,7 +15,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { baton } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { answered, greenProject, runWrapper, serveFile, startServe, TASK, writePayload } from './serve-process.js';
+import {
+  answered,
+  BUILD,
+  greenProject,
+  runWrapper,
+  serveFile,
+  startServe,
+  TASK,
+  writePayload,
+} from './serve-process.js';
 
 /** A shell command as Claude Code's Bash tool asks it. */
 function shellPayload(dir: string, command: string): string {
@@ -124,7 +133,7 @@ describe('baton serve judges only with the environment the session would judge w
     mkdirSync(join(p.dir, '.baton'), { recursive: true });
     writeFileSync(
       join(p.dir, '.baton', 'serve.json'),
-      `${JSON.stringify({ url: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`, pid: process.pid, token: 'planted', version: 'x' })}\n`,
+      `${JSON.stringify({ url: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`, pid: process.pid, token: 'planted', version: 'x', build: BUILD })}\n`,
       { mode: 0o600 },
     );
     const out = await hook(p.dir, writePayload(p.dir, 'tests/test_gate.py'), {});

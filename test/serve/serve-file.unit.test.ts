@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { probe, readServeFile, servePaths, type ServeInfo } from '../../src/serve/state.js';
+import { probe, readServeFile, serverIdentity, servePaths, type ServeInfo } from '../../src/serve/state.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 function plant(dir: string, text: string): void {
@@ -43,6 +43,7 @@ describe('serve.json: which server is believed', () => {
       pid: 42,
       token: 't',
       version: '1.0.0',
+      build: '0123456789abcdef',
       ui: 'http://127.0.0.1:4000/ui?key=k',
     };
     assert.equal(readServeFile(p.dir), undefined, 'no serve.json');
@@ -57,6 +58,7 @@ describe('serve.json: which server is believed', () => {
       ['a pid as text', { ...good, pid: '42' }],
       ['no token', { ...good, token: undefined }],
       ['no version', { ...good, version: 7 }],
+      ['a build that is not text', { ...good, build: 7 }],
       ['a dashboard URL of another server', { ...good, ui: 'http://attacker.example/ui?key=k' }],
       ['a dashboard URL that is not text', { ...good, ui: 1 }],
     ] as const) {
@@ -73,9 +75,14 @@ describe('serve.json: which server is believed', () => {
     t.after(server.close);
     const info: ServeInfo = { url: server.url, pid: 42, token: 'secret', version: 'x' };
 
+    health = (_req, res) => res.end(JSON.stringify({ version: '2.0.0', build: '0123456789abcdef', pid: 42 }));
+    assert.equal(await probe(info), serverIdentity('2.0.0', '0123456789abcdef'));
+    assert.notEqual(await probe(info), serverIdentity('2.0.0', 'fedcba9876543210'), 'another build of one version');
+    // A server of before builds were told apart: another build to every client.
     health = (_req, res) => res.end(JSON.stringify({ version: '2.0.0', pid: 42 }));
-    assert.equal(await probe(info), '2.0.0');
-    assert.deepEqual(server.asked, ['GET /health Bearer secret']);
+    assert.equal(await probe(info), serverIdentity('2.0.0', undefined));
+    assert.notEqual(await probe(info), serverIdentity('2.0.0', 'dev'));
+    assert.deepEqual(server.asked.slice(0, 1), ['GET /health Bearer secret']);
     // Something else at that address (another process, or one an agent started): not this server.
     health = (_req, res) => res.end(JSON.stringify({ version: '2.0.0', pid: 43 }));
     assert.equal(await probe(info), undefined, 'another pid');

@@ -13,6 +13,11 @@ import { tempTree } from '../helpers/fixtures.js';
 export const TASK = '.claude/state/current-task.json';
 /** The plugin's hook wrapper: the shell client that asks the server, else judges in process. */
 export const WRAPPER = join(ROOT, 'plugin', 'bin', 'baton');
+/**
+ * This checkout's build (scripts/build-id.mjs), which dist/ and the plugin's bundle share: a planted
+ * serve.json must name it for a client to ask the server it names at all.
+ */
+export const BUILD = readFileSync(join(ROOT, 'plugin', 'dist', 'build-id'), 'utf8').trim();
 
 /** A git project on the eneo profile whose task is in GREEN: test files are frozen. */
 export function greenProject() {
@@ -100,6 +105,7 @@ export interface ServeFile {
   pid: number;
   token: string;
   version: string;
+  build: string;
   ui: string;
 }
 

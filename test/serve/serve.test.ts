@@ -11,8 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton, cleanEnv } from '../helpers/cli.js';
+import { baton, cleanEnv, ROOT } from '../helpers/cli.js';
 import {
+  BUILD,
   greenProject,
   serveFile,
   servedGreenProject,
@@ -179,30 +180,36 @@ describe('baton serve', () => {
     },
   );
 
-  it('a server of another version is asked to stop and replaced', async (t) => {
-    const p = greenProject();
-    t.after(p.cleanup);
-    // An older baton's server, as serve.json and /health show it.
-    let shutdowns = 0;
-    const old = createServer((req, res) => {
-      if (req.url === '/shutdown') shutdowns++;
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ version: '0.0.1-old', pid: process.pid }));
-    });
-    await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
-    t.after(() => old.close());
-    const oldUrl = `http://127.0.0.1:${(old.address() as AddressInfo).port}`;
-    mkdirSync(join(p.dir, '.baton'), { recursive: true });
-    writeFileSync(
-      join(p.dir, '.baton', 'serve.json'),
-      JSON.stringify({ url: oldUrl, pid: process.pid, token: 'old-token', version: '0.0.1-old' }),
-      { mode: 0o600 },
-    );
-    const server = await startServe(p.dir);
-    t.after(server.stop);
-    assert.equal(shutdowns, 1);
-    assert.notEqual(serveFile(p.dir).version, '0.0.1-old');
-    assert.equal(serveFile(p.dir).pid, server.child.pid);
+  it('a server of another version, or of another build of this version, is asked to stop and replaced', async (t) => {
+    const version = baton(['--version'], { cwd: ROOT })
+      .stdout.trim()
+      .replace(/^baton /, '');
+    // An older baton's server, one of a build from other sources (a rebuild, a plugin updated from
+    // git) and one of before builds were told apart, as serve.json and /health show them.
+    for (const identity of [{ version: '0.0.1-old' }, { version, build: '0123456789abcdef' }, { version }]) {
+      const p = greenProject();
+      t.after(p.cleanup);
+      let shutdowns = 0;
+      const old = createServer((req, res) => {
+        if (req.url === '/shutdown') shutdowns++;
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ ...identity, pid: process.pid }));
+      });
+      await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
+      t.after(() => old.close());
+      const oldUrl = `http://127.0.0.1:${(old.address() as AddressInfo).port}`;
+      mkdirSync(join(p.dir, '.baton'), { recursive: true });
+      writeFileSync(
+        join(p.dir, '.baton', 'serve.json'),
+        JSON.stringify({ url: oldUrl, pid: process.pid, token: 'old-token', ...identity }),
+        { mode: 0o600 },
+      );
+      const server = await startServe(p.dir);
+      t.after(server.stop);
+      assert.equal(shutdowns, 1, JSON.stringify(identity));
+      assert.deepEqual([serveFile(p.dir).version, serveFile(p.dir).build], [version, BUILD]);
+      assert.equal(serveFile(p.dir).pid, server.child.pid);
+    }
   });
 
   it("the plugin's shell client: the server answers as the CLI would; killed, slow or garbled, the hook is judged in process", async (t) => {
@@ -265,7 +272,7 @@ describe('baton serve', () => {
       const url = `http://127.0.0.1:${(squatter.address() as AddressInfo).port}`;
       writeFileSync(
         join(p.dir, '.baton', 'serve.json'),
-        JSON.stringify({ url, pid: process.pid, token: 't', version: 'x' }),
+        JSON.stringify({ url, pid: process.pid, token: 't', version: 'x', build: BUILD }),
       );
       // spawnSync would block this process, and with it the squatter: the wrapper runs async.
       const out = await new Promise<string>((resolve) => {

@@ -15,6 +15,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { baton, cleanEnv } from '../helpers/cli.js';
 import {
+  BUILD,
   greenProject,
   serveFile,
   servedGreenProject,
@@ -75,7 +76,7 @@ async function fake(dir: string, answer: (target: string, body: string) => Promi
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   writeFileSync(
     join(dir, '.baton', 'serve.json'),
-    `${JSON.stringify({ url, pid: process.pid, token: 'planted', version: 'x' })}\n`,
+    `${JSON.stringify({ url, pid: process.pid, token: 'planted', version: 'x', build: BUILD })}\n`,
     { mode: 0o600 },
   );
   return { asked, close: () => server.close() };
@@ -222,7 +223,7 @@ describe('baton serve: the client believes only answers signed with the key outs
       mkdirSync(join(p.dir, '.baton'), { recursive: true });
       writeFileSync(
         join(p.dir, '.baton', 'serve.json'),
-        `${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: listener.pid, token: 't', version: 'x' })}\n`,
+        `${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: listener.pid, token: 't', version: 'x', build: BUILD })}\n`,
         { mode: 0o600 },
       );
       const log = join(p.dir, 'client.log');

@@ -3,7 +3,7 @@
  * per project answering hooks, MCP and the dashboard over HTTP (serve/server.ts). Its first line on stdout is
  * `baton serve: http://127.0.0.1:PORT`; `.baton/serve.json` (0600) says where it is and its
  * token. A second start prints the running server's line and exits 0; a server of another version
- * is asked to stop and replaced. `--detach` starts it in the background and returns once it
+ * or build is asked to stop and replaced. `--detach` starts it in the background and returns once it
  * answers (the SessionStart hook starts it on demand this way).
  */
 import { spawn } from 'node:child_process';
@@ -17,6 +17,7 @@ import {
   readServeFile,
   removeServeFile,
   servePaths,
+  serverIdentity,
   writeServeFile,
   type ServeInfo,
 } from '../../serve/state.js';
@@ -25,6 +26,7 @@ import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS } from '../definitions.js';
 
 declare const BATON_VERSION: string | undefined;
+declare const BATON_BUILD: string | undefined;
 
 /** Idle minutes before the server ends: a session that pauses longer falls back to in-process hooks until its next start. */
 const DEFAULT_IDLE_SECONDS = 3600;
@@ -54,6 +56,9 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
   if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);
   const idleSeconds = intFlag(flags['idle-timeout'], 'idle-timeout', DEFAULT_IDLE_SECONDS) as number;
   const version = typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev';
+  const build = typeof BATON_BUILD === 'string' ? BATON_BUILD : 'dev';
+  // What a running server must be to count as this one: the version alone is the same across rebuilds.
+  const identity = serverIdentity(version, build);
   const root = defaultRoot(cli.cwd, cli.env);
   // A relative BATON_ROOT or CLAUDE_PROJECT_DIR names a folder from here; the server judges from the
   // root (and a detached one starts there), where the same text would name another folder: a hook
@@ -62,9 +67,9 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
   for (const name of ['BATON_ROOT', 'CLAUDE_PROJECT_DIR'] as const)
     if (env[name]) env[name] = resolve(cli.cwd, env[name]);
 
-  const running = await runningServer(root, version);
+  const running = await runningServer(root, identity);
   if (running) return report(cli, running);
-  if (flags.detach === true) return detach(args, root, version, { ...cli, env });
+  if (flags.detach === true) return detach(args, root, identity, { ...cli, env });
 
   // SIGINT or SIGTERM are caught from here on: Node's default ends the process at once, and one that
   // arrived before the server listened left the lock (taken over later as a dead holder's) and,
@@ -86,7 +91,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
     } catch (error) {
       // Another start won the race: it is the server.
       const winner =
-        isBatonError(error) && error.code === 'lock_timeout' ? await runningServer(root, version) : undefined;
+        isBatonError(error) && error.code === 'lock_timeout' ? await runningServer(root, identity) : undefined;
       if (winner) return report(cli, winner);
       throw error;
     }
@@ -99,6 +104,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
         port,
         idleMs: idleSeconds * 1000,
         version,
+        build,
         allowWrites: flags['allow-writes'] === true,
         goalHooks: async () => (await import('../../goal/hooks/goal-handlers.js')).runGoalHook,
       }).catch((error: NodeJS.ErrnoException) => {
@@ -117,7 +123,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
       // once.
       stop = () => void served.close();
       try {
-        writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, ui: served.ui });
+        writeServeFile(root, { url: served.url, pid: process.pid, token: served.token, version, build, ui: served.ui });
         cli.out(`baton serve: ${served.url}\nbaton serve: dashboard ${served.ui}\n`);
       } catch (error) {
         // Unannounced, no client can find it: a server left listening would hold the lock, and so the
@@ -141,15 +147,16 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
 }
 
 /**
- * The server serve.json names, when it answers with its token. One of another version is asked to
- * stop (a CLI or hook of a new install replaces it), and undefined is returned.
+ * The server serve.json names, when it answers with its token. One of another identity (version or
+ * build) is asked to stop (a CLI or hook of a new install or a rebuild replaces it), and undefined
+ * is returned.
  */
-async function runningServer(root: string, version: string): Promise<ServeInfo | undefined> {
+async function runningServer(root: string, identity: string): Promise<ServeInfo | undefined> {
   const info = readServeFile(root);
   if (!info) return undefined;
   const seen = await probe(info);
   if (seen === undefined) return undefined;
-  if (seen === version) return info;
+  if (seen === identity) return info;
   await probe(info, '/shutdown', 'POST');
   return undefined;
 }
@@ -161,7 +168,7 @@ function report(cli: CommandIo, info: ServeInfo, already = true): number {
 }
 
 /** Starts `baton serve` on its own (new session, no stdio) and waits until it answers. */
-async function detach(args: string[], root: string, version: string, cli: CommandIo): Promise<number> {
+async function detach(args: string[], root: string, identity: string, cli: CommandIo): Promise<number> {
   if (!cli.script) throw new BatonError('usage', 'baton serve --detach runs from the baton CLI only');
   const argv = [...SERVER_NODE_FLAGS, cli.script, 'serve', ...args.filter((arg) => arg !== '--detach')];
   const child = spawn(process.execPath, argv, {
@@ -176,7 +183,7 @@ async function detach(args: string[], root: string, version: string, cli: Comman
   void exited.then((code) => (gone = code));
   for (let waited = 0; waited < DETACH_WAIT_MS; waited += 25) {
     const info = readServeFile(root);
-    if (info && (await probe(info)) === version) return report(cli, info, info.pid !== child.pid);
+    if (info && (await probe(info)) === identity) return report(cli, info, info.pid !== child.pid);
     if (gone !== undefined) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
