@@ -118,8 +118,8 @@ export class Doc {
       // Compared first, as the common case: where a mirror may be written is checked (and its
       // module loaded) only when one is out of date.
       if (mirrorsHold(this.root, this.key, schema.rules, doc)) return;
-      const { mirrorHolds, mirrorTargets, writeMirrors } = await import('./mirrors.js');
-      const stale = (await mirrorTargets(this.mirrorPlace(), schema, doc)).filter((mirror) => !mirrorHolds(mirror));
+      const { mirrorTargets, writeMirrors } = await import('./mirrors.js');
+      const stale = await mirrorTargets(this.mirrorPlace(), schema, doc, { stale: true });
       if (stale.length > 0) writeMirrors(this.root, stale);
     } catch {
       // The read stands; the next write (or the doctor) reports and restores the mirror.
@@ -363,7 +363,7 @@ export class Doc {
       if (commit.patch.length === 0 && ['update', 'set', 'append', 'consume'].includes(planned.kind)) {
         return { result: { doc: commit.doc, rev: current.rev, notes: commit.notes } };
       }
-      const mirrors = await mirrorTargets(this.mirrorPlace(), schema, commit.doc);
+      const mirrors = await mirrorTargets(this.mirrorPlace(), schema, commit.doc, { stale: true });
       const entry = {
         ...(context.writer ? { writer: context.writer } : {}),
         op,

@@ -24,16 +24,21 @@ export interface MirrorPlace {
  * The mirror files of the document `key` under `root`, on this machine whatever the store. Checked
  * before the commit: a mirror that cannot be written (a folder in its place, a symlink out of the
  * document's folder) or may not be (see mayWrite) refuses the whole write instead of failing after it.
+ * With `stale`, only the mirrors that do not already say what they should: nothing is written over
+ * one that does (writeMirrors), so where it may be written is not asked. That question (the gate's
+ * config, the phase state, its globs, the real path of every file it compares) was about a fifth of
+ * a warm write, and a mirror most writes leave as it was.
  */
 export async function mirrorTargets(
   place: MirrorPlace,
   schema: Pick<SchemaRules, 'name' | 'rules'>,
   doc: JsonObject | null,
+  { stale = false }: { stale?: boolean } = {},
 ): Promise<Mirror[]> {
   if (schema.rules.mirrors.length === 0) return [];
   const folder = dirname(resolve(place.root, place.key));
   const mirrors: Mirror[] = [];
-  const guard = protection(place.project);
+  let guard: Protection | undefined;
   for (const [i, mirror] of mirrorFiles(schema.rules, doc).entries()) {
     const target = join(folder, mirror.file);
     if (statOrMissing(target)?.isFile() === false) {
@@ -42,7 +47,10 @@ export async function mirrorTargets(
         `mirror file ${target} is not a regular file (a folder?); remove or move it, nothing was written`,
       );
     }
+    // Confined first, whether or not it is written: a link out of the document's folder refuses.
     const file = resolveKey(folder, mirror.file);
+    if (stale && mirrorHolds({ file, content: mirror.content })) continue;
+    guard ??= protection(place.project);
     await mayWrite(place, guard, file, schema.rules.mirrors[i]?.field ?? '', schema.name);
     mirrors.push({ file, content: mirror.content });
   }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { baton, BIN, cleanEnv, eneoTaskProject, ROOT } from '../helpers/cli.js';
@@ -87,6 +87,42 @@ describe("a schema's mirrors", () => {
       writeFileSync(join(p.dir, 'schemas/t.json'), mirrorSchema('tests/test_b.py'));
       assert.equal(p.run(['task', 'phase-set', 'RED']).code, 0);
       assert.equal(p.run(['init', 'n2.json', '--schema', 'schemas/t.json']).code, 0);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it('are judged on every write that changes one: a link planted after a write is refused; one that already says its word is not written', () => {
+    const p = greenProject();
+    try {
+      writeFileSync(join(p.dir, 'schemas/w.json'), mirrorSchema('word'));
+      assert.equal(p.run(['init', 'notes.json', '--schema', 'schemas/w.json', '--arg', 'x', 'hello']).code, 0);
+      assert.equal(p.run(['update', 'notes.json', '.y = 1']).code, 0);
+      assert.equal(readFileSync(join(p.dir, 'word'), 'utf8'), 'hello\n');
+      // Planted after two writes: each next write whose mirror it would change is refused, CLI and library.
+      rmSync(join(p.dir, 'word'));
+      symlinkSync('.env', join(p.dir, 'word'));
+      const before = treeFiles(p.dir);
+      for (const expr of ['.y = 2', '.x = "bye"']) {
+        const r = p.run(['update', 'notes.json', expr]);
+        assert.equal(r.code, 5, r.stderr);
+        assert.match(r.stderr, /mirror file \.env of notes\.json .*refused: .*'protect-env'/);
+      }
+      assert.equal(library(p.dir, `async (lib) => lib.openDoc('notes.json').update('.y = 3')`), 'forbidden');
+      assert.deepEqual(treeFiles(p.dir), before);
+      // A mirror that already says what it should is not written over, so where it lands is not asked:
+      // the write commits and the protected file is left as it was, the same inode.
+      const env = () => statSync(join(p.dir, '.env'));
+      const { ino, mtimeMs } = env();
+      assert.equal(p.run(['update', 'notes.json', '.x = "SECRET=1"']).code, 0);
+      assert.equal(p.run(['update', 'notes.json', '.y = 4']).code, 0);
+      assert.deepEqual(
+        [env().ino, env().mtimeMs, readFileSync(join(p.dir, '.env'), 'utf8')],
+        [ino, mtimeMs, 'SECRET=1\n'],
+      );
+      // And once it would change the file, it is refused again.
+      assert.equal(p.run(['update', 'notes.json', '.x = "SECRET=2"']).code, 5);
+      assert.equal(readFileSync(join(p.dir, '.env'), 'utf8'), 'SECRET=1\n');
     } finally {
       p.cleanup();
     }
