@@ -15,6 +15,20 @@ export function absent(path: string): boolean {
   }
 }
 
+/**
+ * Whether something is at `path`, for a name that marks its folder (a root marker, `.git`): one
+ * that cannot be looked at (a link loop, a folder this user may not enter) still marks it, or the
+ * project would be looked for elsewhere, where its state and rules are not. A file in place of a
+ * folder on the way (ENOTDIR) means nothing can be there.
+ */
+export function present(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOTDIR';
+  }
+}
+
 /** Whether a failed read found nothing at the path (ENOENT): the one failure that means absent, as absent() tells it. */
 export function noEntry(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';

@@ -2,7 +2,7 @@
  * The project a command, a library call, a hook or a compat script works in: its root and its
  * baton.config.json. Every face gets it here, so they agree on where state lives and which rules
  * of the config apply (classification, budgets, limits; the store choice later). Loaded by the
- * hook front for every event: it reads one small file and calls `existsSync` a few times, and
+ * hook front for every event: it reads one small file and stats a few paths, and
  * imports nothing else.
  */
 import { resolve } from 'node:path';

@@ -17,12 +17,14 @@
  *   5. otherwise the default root. The original fell back to the start folder, but baton reads
  *      its config from the default root, so landing anywhere else would put the state where no
  *      config describes it.
- * BATON_ROOT is an explicit choice and always wins. Only a few `existsSync` calls: cheap enough
- * for the hook front, which resolves the root before deciding whether the event is handled.
+ * BATON_ROOT is an explicit choice and always wins. Only a few stats that throw nothing for a
+ * missing path: cheap enough for the hook front, which resolves the root before deciding whether
+ * the event is handled.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isInside } from '../fs/confine.js';
+import { present } from '../fs/absent.js';
 import { profileNamed } from './profiles/registry.js';
 
 export interface RootConfig {
@@ -53,7 +55,7 @@ export function markedRoot(
   const markers = (spec?.markers ?? []).filter((m) => typeof m === 'string' && m !== '');
   if (markers.length === 0 || env.BATON_ROOT) return fallback;
   const start = env.CLAUDE_PROJECT_DIR ? resolve(cwd, env.CLAUDE_PROJECT_DIR) : resolve(cwd);
-  const marked = (dir: string) => markers.some((marker) => existsSync(join(dir, marker)));
+  const marked = (dir: string) => markers.some((marker) => present(join(dir, marker)));
   const top = gitTop(start);
   if (top !== undefined && marked(top)) return top;
   if (marked(start)) return start;
@@ -66,7 +68,7 @@ export function markedRoot(
 /** The nearest folder at or above `dir` holding `.git` (a folder, or a worktree's `.git` file). */
 function gitTop(dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
-    if (existsSync(join(at, '.git'))) return at;
+    if (present(join(at, '.git'))) return at;
     if (dirname(at) === at) return undefined;
   }
 }

@@ -164,8 +164,10 @@ test('baton get walks up for .git once: one look per folder from the working fol
     'a/b/d.json': '{"a":1}',
     'git-probe.cjs': `const fs = require('node:fs');
 const looks = [];
-const exists = fs.existsSync;
-fs.existsSync = function (path) { if (String(path).endsWith('.git')) looks.push(String(path)); return exists.call(this, path); };
+for (const name of ['existsSync', 'statSync']) {
+  const look = fs[name];
+  fs[name] = function (path, ...rest) { if (String(path).endsWith('.git')) looks.push(String(path)); return look.call(this, path, ...rest); };
+}
 process.on('exit', () => fs.writeFileSync(process.env.PROBE_OUT, JSON.stringify(looks)));`,
   });
   t.after(cleanup);

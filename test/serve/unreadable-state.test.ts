@@ -239,4 +239,30 @@ describe('a rule whose file cannot be looked at is not lifted', () => {
     rmSync(identity);
     assert.equal(run(claimed).code, 0);
   });
+
+  it('the eneo root marker a link to itself still marks the project: its GREEN holds, through the server and by baton hook', async (t) => {
+    // The config at the workspace, the state under eneo/, which the marker backend/src/intric finds.
+    const p = tempTree({ 'baton.config.json': '{"profile": "eneo"}', 'eneo/backend/src/intric/x.py': '' });
+    t.after(p.cleanup);
+    const env = { CLAUDE_PROJECT_DIR: p.dir };
+    for (const args of [
+      ['task', 'init', '--', 'demo', 'fast', '1', 'none', 'appends'],
+      ['task', 'phase-set', 'GREEN'],
+    ]) {
+      const made = baton(args, { cwd: p.dir, env });
+      assert.equal(made.code, 0, `${args.join(' ')}: ${made.stderr}`);
+    }
+    const server = await serve(p.dir, env);
+    t.after(() => server.stop());
+    const test = 'eneo/backend/tests/test_app.py';
+    const denied = async () => {
+      assert.match(await server.raw(test), /"permissionDecision":"deny".*tests are frozen during GREEN/, 'serve');
+      const hook = baton(['hook', 'PreToolUse'], { cwd: p.dir, env, input: writePayload(p.dir, test) });
+      assert.match(hook.stdout, /"permissionDecision":"deny".*tests are frozen during GREEN/, hook.stderr);
+    };
+    await denied();
+    // Taken for no marker, the state was looked for in the workspace, which has no task: no phase.
+    await looped(join(p.dir, 'eneo/backend/src/intric'), denied);
+    await looped(join(p.dir, 'eneo/backend/src'), denied);
+  });
 });
