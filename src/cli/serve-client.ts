@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { writeFd } from './fd-write.js';
 import { READ_ONLY } from '../serve/forwarded.js';
 import {
+  ANSWER_MAX_BYTES,
   CLI_PATH,
   CLI_PROTOCOL,
   cliSocketPath,
@@ -173,7 +174,10 @@ function exchange(path: string, head: string): Promise<Answer> {
   return new Promise((resolve) => {
     let accepted = false;
     let settled = false;
+    /** The answer up to ready; after it, the result's line as read (each read its piece). */
     let buffer = '';
+    const parts: string[] = [];
+    let received = 0;
     let upgraded = false;
     let connection: Connection | undefined;
     const settle = (answer: Answer) => {
@@ -189,27 +193,38 @@ function exchange(path: string, head: string): Promise<Answer> {
       end: give,
       data: (text) => {
         if (settled) return;
-        buffer += text;
-        if (!upgraded) {
-          const end = buffer.indexOf('\r\n\r\n');
-          if (end < 0) return;
-          if (!buffer.startsWith('HTTP/1.1 101 ')) return give('was a refusal');
-          upgraded = true;
-          buffer = buffer.slice(end + 4);
-        }
+        received += text.length;
+        if (received > ANSWER_MAX_BYTES)
+          return give(
+            `was past ${ANSWER_MAX_BYTES / 1024 / 1024} MiB, more than a command handed to the server may print (with the server stopped, such a command runs in process)`,
+          );
+        let rest = text;
         if (!accepted) {
+          buffer += text;
+          // The 101 and ready are some 100 bytes: more before them is no server's answer.
+          if (buffer.length > SMALL_MAX_BYTES) return give('was not one');
+          if (!upgraded) {
+            const end = buffer.indexOf('\r\n\r\n');
+            if (end < 0) return;
+            if (!buffer.startsWith('HTTP/1.1 101 ')) return give('was a refusal');
+            upgraded = true;
+            buffer = buffer.slice(end + 4);
+          }
           const line = buffer.indexOf('\n');
           if (line < 0) return;
           const ready = parse(utf8(buffer.slice(0, line))) as { ready?: unknown } | undefined;
-          buffer = buffer.slice(line + 1);
+          rest = buffer.slice(line + 1);
           if (ready?.ready !== true) return give('was a refusal');
           if (!connection?.write('go\n')) return give('was not sent');
           // Written (queued in the kernel or by libuv): the server may have it, so it is the server's.
           accepted = true;
         }
-        const line = buffer.indexOf('\n');
-        if (line < 0) return;
-        const result = parse(utf8(buffer.slice(0, line))) as CliResult | undefined;
+        // The result's line in pieces, joined once whole: one string grown at each read and searched
+        // whole is flattened at each read, quadratic in the answer (over a minute for 64 MiB).
+        const end = rest.indexOf('\n');
+        if (end < 0) return void parts.push(rest);
+        parts.push(rest.slice(0, end));
+        const result = parse(utf8(parts.join(''))) as CliResult | undefined;
         if (!validResult(result)) return give('was not one');
         settle({ kind: 'done', result });
       },

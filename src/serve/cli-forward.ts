@@ -44,8 +44,12 @@ const COMMANDS: Readonly<Record<string, CommandModule>> = { append, clear, consu
 const STEP_TIMEOUT_MS = 10_000;
 
 export interface CliForwarding {
-  /** Speaks the exchange on a connection upgraded from `GET /cli`; resolves once it is over. */
-  handle(socket: Socket, head: Buffer): Promise<void>;
+  /**
+   * Speaks the exchange on a connection upgraded from `GET /cli`; resolves once it is over.
+   * `switched` (the 101 answer) goes out in one write with the first line (ready or the refusal):
+   * the client sends the request with its head, and reading them apart woke it once more.
+   */
+  handle(socket: Socket, head: Buffer, switched: string): Promise<void>;
   /** Commands run and requests refused so far (/health's `cli`: a test tells which side ran one). */
   counts(): { ran: number; refused: number };
 }
@@ -56,7 +60,7 @@ export function cliForwarding(options: { root: string; version: string; build: s
   const counts = { ran: 0, refused: 0 };
   return {
     counts: () => ({ ...counts }),
-    handle: (socket, head) =>
+    handle: (socket, head, switched) =>
       new Promise<void>((resolve) => {
         let buffer = head.toString('latin1');
         let request: { parsed: CliRequest } | undefined;
@@ -80,9 +84,9 @@ export function cliForwarding(options: { root: string; version: string; build: s
             const parsed = parseRequest(line);
             const refusal = typeof parsed === 'string' ? parsed : refused(parsed, { ...options, own });
             if (refusal !== undefined) counts.refused++;
-            if (refusal !== undefined) return void socket.end(`${JSON.stringify({ refused: refusal })}\n`);
+            if (refusal !== undefined) return void socket.end(`${switched}${JSON.stringify({ refused: refusal })}\n`);
             request = { parsed: parsed as CliRequest };
-            socket.write('{"ready":true}\n');
+            socket.write(`${switched}{"ready":true}\n`);
             timer.refresh();
             return onData();
           }

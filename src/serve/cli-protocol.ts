@@ -11,9 +11,11 @@
  * the ~9 ms it may spend over a bare Node start; see docs/benchmarks.md.)
  *
  * The exchange, on that connection upgraded from `GET /cli`:
- *   client: the request, one line of JSON (version, build, argv, cwd, env, uid, gid, umask, context);
- *   server: `{"ready":true}` (it will run exactly this request) or `{"refused":WHY}` (run it in
- *           process);
+ *   client: the upgrade's head and the request, one line of JSON (version, build, argv, cwd, env,
+ *           uid, gid, umask, context), in one write;
+ *   server: the 101 answer and `{"ready":true}` (it will run exactly this request) or
+ *           `{"refused":WHY}` (run it in process), in one write once the request is in (a client
+ *           reads them apart as well);
  *   client: `go` (from here the command is the server's: the client never runs it again);
  *   server: the result, one line of JSON (what the command printed, in order, and its exit code).
  * "Accepted" is `go` written: before it the server runs nothing.
@@ -30,6 +32,15 @@ export const CLI_PROTOCOL = 'baton-cli';
  * on Linux, the environment counted in it), so a longer one is not a CLI's.
  */
 export const REQUEST_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What a client reads of the server's answer: a command's output, JSON-escaped on one line. Twice
+ * the 32 MiB the CLI reads as input, and four times the largest document a write may make
+ * (core/limits.ts maxDocumentBytes), so a `consume` of a whole document fits; a server (or
+ * something at its socket) that sends more is not believed: a `get` runs in process, and a write
+ * exits with its outcome unknown rather than holding the client's memory without end.
+ */
+export const ANSWER_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Variables the server's own process reads on a forwarded command's path, beside the caller's: the

@@ -136,10 +136,10 @@ export async function startServe(options: ServeOptions): Promise<Served> {
     const protocol = req.headers.upgrade;
     if (stopping || !hostAllowed(req) || !allowed(req) || path !== CLI_PATH || protocol !== CLI_PROTOCOL)
       return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${CLI_PROTOCOL}\r\n\r\n`);
     inFlight++;
     idle.refresh();
-    const done = forwarding.handle(socket, head).finally(() => {
+    const switched = `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${CLI_PROTOCOL}\r\n\r\n`;
+    const done = forwarding.handle(socket, head, switched).finally(() => {
       commands.delete(done);
       inFlight--;
       idle.refresh();

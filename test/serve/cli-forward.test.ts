@@ -6,13 +6,22 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { baton, batonAsync, BIN, cleanEnv, ROOT, type RunResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { health, startServe, type Server } from './serve-process.js';
-import { cliSocketPath } from '../../src/serve/cli-protocol.js';
+import { cliSocketPath, processContext, type CliRequest } from '../../src/serve/cli-protocol.js';
 
 interface Counts {
   ran: number;
@@ -333,3 +342,138 @@ function identity(): { version: string; build: string } {
   // dist/ and the plugin's bundle are built from the same sources by one build: one identity.
   return { version, build: readFileSync(join(ROOT, 'plugin', 'dist', 'build-id'), 'utf8').trim() };
 }
+
+/**
+ * A stand-in for the server at the project's socket, in a user folder of this user's own (0700),
+ * which the client believes (the standing limit, docs/serve.md): it answers the request with
+ * `ready(socket)` and `go` with `result(socket)`. The environment that points a client at it.
+ */
+async function standIn(
+  t: { after(fn: () => unknown): void },
+  dir: string,
+  ready: (socket: Socket) => Promise<void>,
+  result: (socket: Socket) => void,
+): Promise<Record<string, string>> {
+  const tmp = tempDir('baton-fwd-tmp-');
+  const folder = join(tmp, `baton-${process.getuid?.()}`);
+  mkdirSync(folder, { mode: 0o700 });
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    let heard = '';
+    let stage = 0;
+    socket.on('data', (chunk) => {
+      heard += chunk.toString('latin1');
+      const body = heard.slice(heard.indexOf('\r\n\r\n') + 4);
+      if (stage === 0 && body.includes('\n')) {
+        stage = 1;
+        void ready(socket);
+      } else if (stage === 1 && body.endsWith('\ngo\n')) {
+        stage = 2;
+        result(socket);
+      }
+    });
+  });
+  const path = cliSocketPath(folder, realpathSync(dir));
+  assert.ok(path, 'the test folder is short enough for a socket');
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  t.after(() => server.close());
+  mkdirSync(join(dir, '.baton'), { recursive: true });
+  writeFileSync(
+    join(dir, '.baton', 'serve.json'),
+    JSON.stringify({ url: 'http://127.0.0.1:9', pid: 1, token: 'standin-token-0123456789', ...identity() }),
+    { mode: 0o600 },
+  );
+  return { TMPDIR: tmp };
+}
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('the answer at the CLI socket', () => {
+  it('the server sends the 101 and ready in one write, once the request is in', async (t) => {
+    const dir = project();
+    await served(dir, t);
+    const { url, token } = JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    const folder = join(cleanEnv().TMPDIR!, `baton-${process.getuid?.()}`);
+    const socket = connect(cliSocketPath(folder, realpathSync(dir))!);
+    t.after(() => socket.destroy());
+    const chunks: string[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk.toString('latin1')));
+    socket.write(
+      `GET /cli HTTP/1.1\r\nHost: ${url!.slice('http://'.length)}\r\nAuthorization: Bearer ${token}\r\n` +
+        'Connection: Upgrade\r\nUpgrade: baton-cli\r\n\r\n',
+    );
+    // Two round trips on another connection: by then the server has read the head.
+    await cliCounts(dir);
+    await cliCounts(dir);
+    assert.deepEqual(chunks, [], 'nothing is sent before the request: the 101 goes with ready');
+    const own = processContext((file) => readFileSync(file, 'utf8'), readlinkSync)!;
+    const request: CliRequest = {
+      ...identity(),
+      argv: ['get', 'doc.json', '.n'],
+      cwd: dir,
+      env: cleanEnv() as Record<string, string>,
+      uid: process.getuid?.() ?? -1,
+      gid: process.getgid?.() ?? -1,
+      umask: own.umask,
+      context: own.context,
+    };
+    socket.write(`${JSON.stringify(request)}\n`);
+    while (!chunks.join('').endsWith('\n')) await pause();
+    assert.equal(chunks.length, 1, 'one write, one read');
+    assert.match(chunks[0]!, /^HTTP\/1\.1 101 Switching Protocols\r\n.*\r\n\r\n\{"ready":true\}\n$/s);
+    // No go: the server runs nothing.
+    socket.destroy();
+    assert.deepEqual(await cliCounts(dir), { ran: 0, refused: 0 });
+  });
+
+  it('the client reads the 101 and ready in one piece or cut anywhere, and prints the result', async (t) => {
+    const answer =
+      'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: baton-cli\r\n\r\n{"ready":true}\n';
+    for (const cuts of [[], [16], [40, 85, 90]]) {
+      const dir = project();
+      const env = await standIn(
+        t,
+        dir,
+        async (socket) => {
+          let from = 0;
+          for (const cut of [...cuts, answer.length]) {
+            socket.write(answer.slice(from, cut));
+            from = cut;
+            await pause();
+          }
+        },
+        (socket) => socket.end('{"output":[[1,"from the stand-in\\n"]],"exit":0}\n'),
+      );
+      const update = await batonAsync(['update', 'doc.json', '.n += 1'], { cwd: dir, env });
+      assert.deepEqual(
+        [update.code, update.stdout, update.stderr],
+        [0, 'from the stand-in\n', ''],
+        `cut at ${cuts.join(',')}`,
+      );
+      assert.equal(JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8')).n, 1, 'the stand-in applied nothing');
+    }
+  });
+
+  it('an answer past 64 MiB is not read whole: a write exits 8 with its outcome unknown, a get runs in process', async (t) => {
+    const dir = project();
+    const env = await standIn(
+      t,
+      dir,
+      async (socket) => void socket.write('HTTP/1.1 101 Switching Protocols\r\n\r\n{"ready":true}\n'),
+      (socket) => socket.end(`{"output":[[1,"${'x'.repeat(64 * 1024 * 1024)}"]],"exit":0}\n`),
+    );
+    const update = await batonAsync(['update', 'doc.json', '.n += 1'], { cwd: dir, env });
+    assert.equal(update.code, 8, update.stderr);
+    assert.equal(update.stdout, '');
+    assert.match(
+      update.stderr,
+      /^baton update: baton serve \(pid 1\) took this command, but its answer was past 64 MiB, .*whether it was applied is unknown: look at the document's history \(baton history FILE\)/,
+    );
+    assert.equal(update.stderr.split('\n').length, 2, 'one line');
+    const get = await batonAsync(['get', 'doc.json', '.n'], { cwd: dir, env });
+    assert.deepEqual([get.code, get.stdout], [0, '1\n']);
+  });
+});
