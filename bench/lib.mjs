@@ -1,15 +1,29 @@
 // Shared timing helpers for the benchmark suites. Each suite in bench/suites/ exports
 // `default async function (lib)` returning rows { name, baton, reference, unit, note }.
 import { spawnSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BATON = join(ROOT, 'bin', 'baton.js');
-/** The bash+jq reference lives outside the repo; the comparison is optional. */
-export const REFERENCE = process.env.BATON_BENCH_REFERENCE ?? join(ROOT, '..', 'shared', 'bench', 'reference-state.sh');
+/**
+ * The bash+jq reference lives outside the repo (the comparison is optional): BATON_BENCH_REFERENCE,
+ * else shared/bench/reference-state.sh beside the checkout, or beside the main checkout when this
+ * is a git worktree elsewhere (whose own parent holds no shared/).
+ */
+export const REFERENCE = process.env.BATON_BENCH_REFERENCE ?? findReference();
+
+function findReference() {
+  const beside = (root) => join(root, '..', 'shared', 'bench', 'reference-state.sh');
+  const candidates = [beside(ROOT)];
+  // The main checkout's .git (a worktree's own .git is a file naming it).
+  const common = spawnSync('git', ['rev-parse', '--git-common-dir'], { cwd: ROOT, encoding: 'utf8' });
+  if (common.status === 0 && common.stdout.trim())
+    candidates.push(beside(dirname(resolve(ROOT, common.stdout.trim()))));
+  return candidates.find((path) => existsSync(path)) ?? candidates[0];
+}
 
 /** Timing env: NODE_EXTRA_CA_CERTS adds ~70 ms to every Node start on this machine only. */
 export function benchEnv(extra = {}) {

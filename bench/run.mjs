@@ -12,7 +12,9 @@ const suites = readdirSync(join(lib.ROOT, 'bench', 'suites'))
 console.log(
   `baton bench on node ${process.version}, ${new Date().toISOString()} (NODE_EXTRA_CA_CERTS unset for every timed process)`,
 );
-console.log(`reference: ${lib.REFERENCE}${lib.hasReference() ? '' : ' (not found: ratios skipped)'}\n`);
+console.log(
+  `reference: ${lib.REFERENCE}${lib.hasReference() ? '' : ' (not found: ratios skipped; set BATON_BENCH_REFERENCE to the bash+jq reference script)'}\n`,
+);
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`${pad('benchmark', 58)}${pad('baton', 12)}${pad('reference', 12)}ratio  note`);
 for (const file of suites) {

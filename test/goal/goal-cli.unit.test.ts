@@ -32,6 +32,11 @@ describe('baton goal: usage errors are exit 2, before any other check', () => {
       [['bogus'], "unknown command 'bogus'"],
       [['start'], 'missing argument for start'],
       [['start', 'slug'], 'missing argument for start'],
+      // Folded, ' \n ' was a title of spaces: a goal with an empty title.
+      [
+        ['start', 'slug', ' \n ', '\t'],
+        "blank sentence for start (white space only): give the goal's sentence in words",
+      ],
       [['now', '- '], 'missing argument for now'],
       [['land'], 'missing argument for land'],
     ] as const) {

@@ -34,7 +34,8 @@ const VERBS: Record<string, () => Promise<Verb>> = {
 /** Usage checks come before every other check: `now` alone is 2 even with no goal. */
 function isUsageError(verb: string | undefined, args: string[]): boolean {
   if (verb === undefined || !(verb in VERBS)) return true;
-  if (verb === 'start') return (args[0] ?? '') === '' || foldNewlines(args.slice(1).join(' ')) === '';
+  // A sentence of spaces and newlines only would start a goal with an empty title.
+  if (verb === 'start') return (args[0] ?? '') === '' || foldNewlines(args.slice(1).join(' ')).trim() === '';
   if (verb === 'now') {
     const entry = args.join(' ').replaceAll('\n', ' ');
     return (entry.startsWith('- ') ? entry.slice(2) : entry) === '';
@@ -59,9 +60,11 @@ export default async function goal(argv: string[], cli: CommandIo): Promise<numb
     const why =
       verb === undefined
         ? 'missing command'
-        : def.subcommands?.[verb]
-          ? `missing argument for ${verb}`
-          : `unknown command '${verb}'`;
+        : verb === 'start' && (args[0] ?? '') !== '' && args.slice(1).join('') !== ''
+          ? "blank sentence for start (white space only): give the goal's sentence in words"
+          : def.subcommands?.[verb]
+            ? `missing argument for ${verb}`
+            : `unknown command '${verb}'`;
     const text = names.compat ? usageText(names.goal).trimEnd() : `baton goal: ${why}\n${usageLine(def, verb)}`;
     throw new BatonError('usage', text, { compat: { exitCode: EXIT.usage, lead: '' } });
   }
