@@ -280,9 +280,14 @@ export function ensureSidecar(sidecar: string): void {
 }
 
 export function readDocument(file: string): ReadResult {
-  let text: string;
+  const text = readDocumentText(file);
+  return text === undefined ? { state: 'missing' } : documentFromText(text);
+}
+
+/** A document file's text, or undefined when there is none. */
+function readDocumentText(file: string): string | undefined {
   try {
-    text = readFileBounded(
+    return readFileBounded(
       file,
       DOCUMENT_FILE_MAX_BYTES,
       `document ${file}`,
@@ -291,10 +296,9 @@ export function readDocument(file: string): ReadResult {
   } catch (error) {
     if (isBatonError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new BatonError('io', `cannot read ${file}: ${(error as Error).message}; check its permissions`);
   }
-  return documentFromText(text);
 }
 
 const READ_FIX = 'baton never writes one that large (maxDocumentBytes); shrink it, or move it aside and recreate it';
@@ -362,11 +366,15 @@ export function readMeta(file: string): DocMeta {
   );
 }
 
-/** Proves the lock is still ours and the document is still what was read under it. */
+/**
+ * Proves the lock is still ours and the document is still what was read under it. Compared as
+ * text: a read's state follows from its text alone, so parsing it again (twice per commit, under
+ * the lock every other writer waits on: 8 ms of CPU for a 1 MiB document) would tell nothing more.
+ */
 function fence(lock: LockHandle, file: string, read: ReadResult, key: string): void {
   lock.verify();
-  const now = readDocument(file);
-  const same = now.state === read.state && (now.state === 'missing' || now.text === (read as { text: string }).text);
+  const now = readDocumentText(file);
+  const same = read.state === 'missing' ? now === undefined : now === read.text;
   if (!same)
     throw new BatonError(
       'lock_lost',
