@@ -23,9 +23,20 @@ export interface Served {
 export async function serve(
   dir: string,
   env: Record<string, string> = {},
-  options: { sockets?: number } = {},
+  /** `prefix`: the command the server is started through (setpriv, say). */
+  options: { sockets?: number; prefix?: string[] } = {},
 ): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--idle-timeout', '0'], {
+  const [command, ...args] = [
+    ...(options.prefix ?? []),
+    process.execPath,
+    BIN,
+    'serve',
+    '--port',
+    '0',
+    '--idle-timeout',
+    '0',
+  ];
+  const child = spawn(command, args, {
     cwd: dir,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'inherit'],

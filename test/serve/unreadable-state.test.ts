@@ -1,7 +1,7 @@
 /**
  * A file a rule depends on that exists but cannot be looked at is not "no file". A link to itself
- * (ELOOP) stands in for every such path: a folder this user may not enter (EACCES) cannot be built
- * when the tests run as root, who ignores modes, so it is asserted only where it can be. Each door
+ * (ELOOP) stands in for most such paths; a folder this user may not enter (EACCES) is built too,
+ * with root's capabilities to pass it dropped where the tests run as root. Each door
  * is walked around by `baton hook` / the CLI in process and through a running `baton serve`, which
  * reads the same files for its own: on the old code each was taken for absent and the rule lapsed.
  */
@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baton, type RunResult } from '../helpers/cli.js';
+import { baton, BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
 import { OWNED_SCHEMA, tempTree } from '../helpers/fixtures.js';
 import { serve } from './hook-client.js';
 import { health } from './serve-process.js';
@@ -53,8 +53,14 @@ async function looped<T>(path: string, body: () => Promise<T> | T): Promise<T> {
   }
 }
 
-/** Whether this process can build a folder it may not enter (root ignores a 000 mode). */
-const canBuildEacces = process.getuid?.() !== 0;
+/**
+ * `argv` run as this user without the capabilities that let root past a folder's mode (root
+ * ignores 000 otherwise), so a folder this user may not enter (EACCES) is built whoever runs the tests.
+ */
+const asUser = (argv: string[]): string[] =>
+  process.getuid?.() === 0
+    ? ['setpriv', '--inh-caps=-all', '--bounding-set=-dac_override,-dac_read_search', '--', ...argv]
+    : argv;
 
 describe('a rule whose file cannot be looked at is not lifted', () => {
   it('the phase mirror or the task document a link to itself: the gated Write is denied, through the server and by baton hook', async (t) => {
@@ -113,17 +119,6 @@ describe('a rule whose file cannot be looked at is not lifted', () => {
     denied(await both(TEST_FILE), /mirror [^"]*phase cannot be read[^"]*EISDIR/);
     rmSync(mirror, { recursive: true });
     renameSync(`${mirror}.aside`, mirror);
-    if (canBuildEacces) {
-      // A folder this user may not enter: the same refusal, EACCES.
-      const state = join(p.dir, '.claude/state');
-      chmodSync(state, 0o000);
-      try {
-        denied(await both(TEST_FILE), /cannot be read[^"]*EACCES/);
-      } finally {
-        chmodSync(state, 0o755);
-      }
-    } else assert.equal(process.getuid?.(), 0, 'only root cannot build a folder it may not enter');
-
     // Nothing at the mirror is the one absent case: no phase, the test write allowed as before.
     renameSync(mirror, `${mirror}.aside`);
     assert.doesNotMatch(await server.raw(TEST_FILE), /deny/);
@@ -264,5 +259,60 @@ describe('a rule whose file cannot be looked at is not lifted', () => {
     // Taken for no marker, the state was looked for in the workspace, which has no task: no phase.
     await looped(join(p.dir, 'eneo/backend/src/intric'), denied);
     await looped(join(p.dir, 'eneo/backend/src'), denied);
+  });
+
+  it('a folder this user may not enter (mode 000): the phase is not "none" and the sandbox is not offered, through the server and by baton hook', async (t) => {
+    const p = tempTree({
+      'baton.config.json': '{"profile": "eneo"}',
+      'backend/tests/test_app.py': 'def test_a(): pass\n',
+    });
+    t.after(() => {
+      for (const dir of ['.claude/state', 'backend']) chmodSync(join(p.dir, dir), 0o755);
+      p.cleanup();
+    });
+    for (const args of [
+      ['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
+      ['task', 'phase-set', 'GREEN'],
+    ]) {
+      const made = baton(args, { cwd: p.dir });
+      assert.equal(made.code, 0, `${args.join(' ')}: ${made.stderr}`);
+    }
+    const server = await serve(p.dir, {}, { prefix: asUser([]) });
+    t.after(() => server.stop());
+    const bash = {
+      session_id: 's',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'python3 -c "print(1)"' },
+      cwd: p.dir,
+    };
+    const hook = (payload: string) => {
+      const [command, ...args] = asUser([process.execPath, BIN, 'hook', 'PreToolUse']);
+      const r = spawnSync(command as string, args, { cwd: p.dir, env: cleanEnv(), input: payload, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout;
+    };
+    const both = async (payload: object): Promise<string[]> => [
+      await server.hook('PreToolUse', payload),
+      hook(JSON.stringify(payload)),
+    ];
+    const write = JSON.parse(writePayload(p.dir, TEST_FILE)) as object;
+    for (const answer of await both(write)) assert.match(answer, /"permissionDecision":"deny".*tests are frozen/);
+    // A program the parser cannot see into runs in the OS sandbox, the test files bound read-only.
+    for (const answer of await both(bash)) assert.match(answer, /"updatedInput":\{"command":/);
+
+    // The state folder closed: read as no phase, the test write was allowed.
+    chmodSync(join(p.dir, '.claude/state'), 0o000);
+    for (const answer of await both(write))
+      assert.match(answer, /"permissionDecision":"deny".*phase cannot be read[^"]*EACCES/);
+    chmodSync(join(p.dir, '.claude/state'), 0o755);
+    // The folder holding the tests closed: the sandbox could not bind what it could not list, and
+    // the command, as the same user, may open the folder again and write a test. No sandbox, then:
+    // the harmless-only proof, which this call fails.
+    chmodSync(join(p.dir, 'backend'), 0o000);
+    for (const answer of await both(bash))
+      assert.match(answer, /"permissionDecision":"deny".*backend cannot be listed[^"]*EACCES/);
+    chmodSync(join(p.dir, 'backend'), 0o755);
+    for (const answer of await both(bash)) assert.match(answer, /"updatedInput":\{"command":/);
   });
 });

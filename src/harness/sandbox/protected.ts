@@ -15,6 +15,8 @@ import { stateRule } from '../../project/policy/state-files.js';
 import { StateReader } from '../../project/policy/state.js';
 import type { SharedDocuments } from '../../project/policy/state.js';
 import type { HookInput } from '../hooks/types.js';
+import { noEntry } from '../../fs/absent.js';
+import { systemFix } from '../../core/errors.js';
 
 /** How many entries of the project the hook lists before it gives up (then: the parser's strict mode). */
 export const MAX_SANDBOX_ENTRIES = 50_000;
@@ -114,8 +116,8 @@ export function protectedSet(
     tests.push(ruleTest(rule, config.pathClasses));
   }
   const set: ProtectedSet = { rules: scan, binds: [], known: [], outside: [] };
-  const listed = !list || listProject(root, (abs) => tests.some((test) => test(abs)), set);
-  if (!listed) return `the project has more than ${MAX_SANDBOX_ENTRIES} entries to list`;
+  const unlisted = list ? listProject(root, (abs) => tests.some((test) => test(abs)), set) : undefined;
+  if (unlisted) return unlisted;
   const linked = list ? bindOtherNames(root, set) : undefined;
   if (linked) return linked;
   outsideFiles(home, packageDir, set);
@@ -199,12 +201,13 @@ function lstatOrUndefined(path: string): Stats | undefined {
  * Every entry a rule matches, walked from the root (not into node_modules, .git or a symlink). A
  * folder that matches, or whose every possible entry would (`*\/tests/*` and `tests/`), is bound
  * whole: a new file in it then fails at once instead of being moved aside after the call.
+ * Undefined when listed, else why not.
  */
-function listProject(root: string, matches: PathTest, set: ProtectedSet): boolean {
+function listProject(root: string, matches: PathTest, set: ProtectedSet): string | undefined {
   const whole = (dir: string) => matches(`${dir}/\u0001`) && matches(`${dir}/\u0001/\u0001.\u0001`);
   if (whole(root)) {
     set.binds.push(root);
-    return true;
+    return undefined;
   }
   const queue = [root];
   let count = 0;
@@ -213,11 +216,15 @@ function listProject(root: string, matches: PathTest, set: ProtectedSet): boolea
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
+    } catch (error) {
+      // Gone since its parent was listed: nothing in it to bind. A folder this user may not list
+      // hides what is in it, which would not be bound, and the command, run as the same user, may
+      // open it again (chmod) and change a protected file inside.
+      if (noEntry(error)) continue;
+      return `the folder ${dir} cannot be listed (${systemFix(error) ?? String(error)}), so the protected files in it cannot be bound`;
     }
     count += entries.length;
-    if (count > MAX_SANDBOX_ENTRIES) return false;
+    if (count > MAX_SANDBOX_ENTRIES) return `the project has more than ${MAX_SANDBOX_ENTRIES} entries to list`;
     for (const entry of entries) {
       if (NOT_PROJECT.has(entry.name)) continue;
       const abs = `${dir}/${entry.name}`;
@@ -227,7 +234,7 @@ function listProject(root: string, matches: PathTest, set: ProtectedSet): boolea
       else if (folder) queue.push(abs);
     }
   }
-  return true;
+  return undefined;
 }
 
 /** Shell start-up files in the home folder that a host's shell (a login shell) runs. */
