@@ -315,4 +315,42 @@ describe('a rule whose file cannot be looked at is not lifted', () => {
     chmodSync(join(p.dir, 'backend'), 0o755);
     for (const answer of await both(bash)) assert.match(answer, /"updatedInput":\{"command":/);
   });
+
+  it('a history folder this user may write but not list: the commit is refused, never a second revision 1, in process and through the server', async (t) => {
+    const p = tempTree({});
+    const history = join(p.dir, '.baton/d.json.history');
+    t.after(() => {
+      chmodSync(history, 0o755);
+      p.cleanup();
+    });
+    for (const args of [
+      ['init', 'd.json', '--argjson', 'n', '1'],
+      ['set', 'd.json', 'n', '2'],
+    ])
+      assert.equal(baton(args, { cwd: p.dir }).code, 0);
+    const lines = () =>
+      readdirSync(history).map((name) => readFileSync(join(history, name), 'utf8').trim().split('\n').length);
+    const set = (n: string) => {
+      const [command, ...args] = asUser([process.execPath, BIN, 'set', 'd.json', 'n', n]);
+      return spawnSync(command as string, args, { cwd: p.dir, env: cleanEnv(), encoding: 'utf8' });
+    };
+    const refused = () => {
+      const r = set('3');
+      assert.equal(r.status, 8, r.stderr);
+      assert.match(r.stderr, /cannot scandir [^ ]*d\.json\.history: permission denied[^\n]*EACCES/);
+      // Listed as empty, history started again: an "external" revision 1, then 2, beside the old lines.
+      assert.deepEqual(lines(), [2]);
+      assert.match(readFileSync(join(p.dir, 'd.json'), 'utf8'), /"n": 2/);
+    };
+    chmodSync(history, 0o300);
+    refused();
+    const server = await serve(p.dir, {}, { prefix: asUser([]) });
+    t.after(() => server.stop());
+    const ran = (await health<{ cli: { ran: number } }>(p.dir)).cli.ran;
+    refused();
+    assert.equal((await health<{ cli: { ran: number } }>(p.dir)).cli.ran, ran + 1, 'the server ran it');
+    chmodSync(history, 0o755);
+    assert.equal(set('3').status, 0);
+    assert.deepEqual(lines(), [3]);
+  });
 });

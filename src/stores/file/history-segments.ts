@@ -9,6 +9,7 @@ import {
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
+  readdirSync,
   readSync,
   renameSync,
   statSync,
@@ -16,10 +17,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { BatonError } from '../../core/errors.js';
+import { BatonError, fromSystemError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
-import { namesIn } from '../../fs/stat.js';
+import { noEntry } from '../../fs/absent.js';
 import { openNoFollow } from '../../fs/confine.js';
 import {
   HISTORY_SEGMENT_MAX_BYTES,
@@ -46,8 +47,21 @@ export function readSegment(file: string): string {
   return readFileBounded(file, HISTORY_SEGMENT_MAX_BYTES, what, fix);
 }
 
+/**
+ * The history folder's segments, oldest first; none when there is no folder. One that cannot be
+ * listed (a folder this user may write but not read) is not an empty history: the next commit
+ * would start it again at revision 1 beside the old lines, as if the document had been edited
+ * outside baton.
+ */
 export function segmentFiles(dir: string): string[] {
-  return namesIn(dir)
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if (noEntry(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw fromSystemError(error) ?? error;
+  }
+  return names
     .filter((name) => SEGMENT_NAME.test(name))
     .sort()
     .map((name) => join(dir, name));
