@@ -1,7 +1,7 @@
 // docs/cli.md, from the command definitions (src/cli/definitions.ts), the same entries the parser
 // and `baton help` use. Written by `npm run generate` (scripts/generate.ts), whose test fails when
 // the committed page is out of date.
-import { COMMAND_LIST, EXIT_CODES, GLOBAL_OPTIONS, optionLabel, usageLine } from '../src/cli/definitions.js';
+import { allCommands, EXIT_CODES, GLOBAL_OPTIONS, optionLabel, usageLine } from '../src/cli/definitions.js';
 import { ENVIRONMENT } from '../src/core/runtime-options.js';
 
 export function cliReference(): string {
@@ -30,9 +30,9 @@ export function cliReference(): string {
     '',
     '| Command | What it does |',
     '| --- | --- |',
-    ...COMMAND_LIST.map((def) => `| [\`${def.name}\`](#baton-${def.name}) | ${def.summary} |`),
+    ...allCommands().map((def) => `| [\`${def.name}\`](#baton-${def.name}) | ${def.summary} |`),
   ];
-  for (const def of COMMAND_LIST) {
+  for (const def of allCommands()) {
     out.push(
       '',
       `## baton ${def.name}`,

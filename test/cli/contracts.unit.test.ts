@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { batonInProcess as baton } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { COMMAND_LIST, errorUsage } from '../../src/cli/definitions.js';
+import { allCommands, errorUsage } from '../../src/cli/definitions.js';
 import { EXIT } from '../../src/core/errors.js';
 
 /** Commands parsed strictly from their definition, with no stdin or server of their own. */
@@ -29,7 +29,7 @@ describe('the CLI in-process', () => {
 
   it('an unknown option is exit 2: one line naming it, then the usage line from the definition', async () => {
     const dir = tempDir('baton-contract-');
-    for (const def of COMMAND_LIST.filter((d) => STRICT.includes(d.name))) {
+    for (const def of allCommands().filter((d) => STRICT.includes(d.name))) {
       const r = await baton([def.name, 'f.json', '--no-such-option'], { cwd: dir });
       assert.equal(r.code, EXIT.usage, def.name);
       assert.deepEqual(

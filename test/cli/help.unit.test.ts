@@ -4,12 +4,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { batonInProcess as baton, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { COMMAND_LIST, COMMANDS, helpText } from '../../src/cli/definitions.js';
+import { allCommands, commandNamed, COMMANDS, helpText } from '../../src/cli/definitions.js';
 
 // Help, usage errors and the CLI reference all come from src/cli/definitions.ts.
 describe('help for every command and subcommand', () => {
   const { dir, cleanup } = tempTree();
-  for (const def of COMMAND_LIST) {
+  for (const def of allCommands()) {
     for (const sub of [undefined, ...Object.keys(def.subcommands ?? {})]) {
       const words = sub ? [def.name, sub] : [def.name];
       it(`baton help ${words.join(' ')}, --help and -h print the usage on stdout, exit 0`, async () => {
@@ -33,13 +33,22 @@ describe('help for every command and subcommand', () => {
     assert.equal((await baton(['nope'], { cwd: dir })).code, 2);
     cleanup();
   });
+  it('each definition is made under its own name, and an inherited key names no command', () => {
+    for (const [name, def] of Object.entries(COMMANDS)) assert.equal(def.name, name);
+    assert.deepEqual(
+      allCommands().map((def) => def.name),
+      Object.keys(COMMANDS),
+    );
+    for (const name of ['constructor', 'toString', '__proto__']) assert.equal(commandNamed(name), undefined, name);
+    assert.equal(commandNamed('get'), COMMANDS.get);
+  });
 });
 
 describe('usage errors', () => {
   it('an unknown option of any command that takes options: one line naming it, then the usage line, exit 2', async (t) => {
     const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'state.md': '# s\n' });
     t.after(cleanup);
-    for (const def of COMMAND_LIST) {
+    for (const def of allCommands()) {
       // ui's module loads the dashboard's assets, which only the built bundle carries: help.test.ts.
       if (def.positionals === undefined || def.name === 'run' || def.name === 'ui') continue;
       const result = await baton([def.name, '--bogus-flag'], { cwd: dir });
