@@ -12,7 +12,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Script } from 'node:vm';
+import { nodeBinding } from './node-binding.js';
 import { BatonError } from '../core/errors.js';
 import { fnv1a32 } from '../core/hash.js';
 import { userTempDir } from '../fs/temp-dir.js';
@@ -65,12 +65,9 @@ export function loadBundle<T>(file: string): T {
   // Wrapped as Node wraps a CommonJS module. The bundle gets this module's own require: bundles
   // require only Node's builtins (esbuild bundles the rest), and a createRequire per bundle cost
   // ~0.1 ms.
-  const script = new Script(WRAP_HEAD + source + WRAP_TAIL, {
-    filename: file,
-    ...(found ? { cachedData: found.data } : {}),
-  });
+  const [script, runScript] = compile(WRAP_HEAD + source + WRAP_TAIL, file, found?.data);
   const module = { exports: {} as T };
-  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  const run = runScript() as (...args: unknown[]) => void;
   run(module.exports, require, module, file, dirname(file));
   // Written at exit, so the cache also holds the functions this run compiled lazily.
   if (!found || script.cachedDataRejected) {
@@ -78,6 +75,70 @@ export function loadBundle<T>(file: string): T {
     process.once('exit', () => saveCache(script, place ? [() => place] : [() => beside, () => inTemp(true)], name));
   }
   return module.exports;
+}
+
+declare const require: NodeJS.Require;
+type Vm = typeof import('node:vm');
+
+/** A compiled bundle: what this module needs of node:vm's Script (and its binding's) besides running it. */
+interface Compiled {
+  readonly cachedDataRejected?: boolean | undefined;
+  createCachedData(): Buffer;
+}
+
+/** node:vm's Script as Node builds it from its binding (lib/vm.js), on the Nodes known to match. */
+interface RawScript {
+  runInContext(context: null, timeout: number, displayErrors: boolean, sigint: boolean, breakFirst: boolean): unknown;
+  readonly cachedDataRejected?: boolean;
+  createCachedData(): Buffer;
+}
+type RawScriptClass = new (
+  code: string,
+  filename: string,
+  lineOffset: number,
+  columnOffset: number,
+  cachedData: Buffer | undefined,
+  produceCachedData: boolean,
+  parsingContext: undefined,
+  hostDefinedOptionId: symbol,
+) => RawScript;
+
+/**
+ * The bundle compiled with its cache, and run as runInThisContext() runs it. node:vm itself is a
+ * module a process compiles and runs on first require: ~2.4 M instructions, 2.7% of a bare Node
+ * start (callgrind, docs/benchmarks.md), in every command and hook. So where this Node's binding
+ * takes the arguments lib/vm.js passes it (checked in Node 20.20, 22.23 and 24.22; the binding
+ * aborts the process on any other count, so no other Node is tried), the Script is built from it
+ * directly, as lib/vm.js does with no options but the cache. Elsewhere, under coverage or source
+ * maps (vm registers the bundle's source map for them), or where process.binding() would warn, it
+ * is node:vm.
+ */
+function compile(code: string, filename: string, cachedData: Buffer | undefined): [Compiled, () => unknown] {
+  const Raw = rawScriptClass();
+  if (Raw) {
+    // A symbol of its own, as vm gives a script with an importModuleDynamically: the bundles have
+    // no import() (the build turns each into a require), so none is registered.
+    const raw = new Raw(code, filename, 0, 0, cachedData, false, undefined, Symbol(filename));
+    return [raw, () => raw.runInContext(null, -1, true, false, false)];
+  }
+  // Loaded here, not imported: an import is loaded with the bundle, whichever way it compiles.
+  // process.getBuiltinModule exists from Node 20.16; before it, this CommonJS bundle's require.
+  const { Script } =
+    (process.getBuiltinModule as ((id: 'node:vm') => Vm) | undefined)?.('node:vm') ?? (require('node:vm') as Vm);
+  const script = new Script(code, { filename, ...(cachedData ? { cachedData } : {}) });
+  return [script, () => script.runInThisContext() as unknown];
+}
+
+function rawScriptClass(): RawScriptClass | undefined {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (!((major === 20 && minor >= 20) || major === 22 || major === 24)) return undefined;
+  if (process.env.NODE_V8_COVERAGE || process.sourceMapsEnabled) return undefined;
+  const Raw = nodeBinding<{ ContextifyScript?: unknown }>('contextify')?.ContextifyScript;
+  if (typeof Raw !== 'function') return undefined;
+  const proto = (Raw as { prototype?: Partial<Record<keyof RawScript, unknown>> }).prototype;
+  return typeof proto?.runInContext === 'function' && typeof proto.createCachedData === 'function'
+    ? (Raw as RawScriptClass)
+    : undefined;
 }
 
 const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
@@ -118,7 +179,7 @@ function readWhole(fd: number, size: number): Buffer {
   return read === size ? bytes : bytes.subarray(0, read);
 }
 
-function saveCache(script: Script, places: (() => string | undefined)[], name: string): void {
+function saveCache(script: Compiled, places: (() => string | undefined)[], name: string): void {
   const data = script.createCachedData();
   for (const placeAt of places) {
     const place = placeAt();

@@ -19,6 +19,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { writeFd } from './fd-write.js';
+import { nodeBinding } from './node-binding.js';
 import { READ_ONLY } from '../serve/forwarded.js';
 import {
   ANSWER_MAX_BYTES,
@@ -263,18 +264,9 @@ type WaitAsync = (
 
 /** The pipe through libuv's handle (see the module's comment), or undefined where it is not as expected. */
 function rawPipe(path: string, events: Events): Connection | undefined {
-  // process.binding() warns (DEP0111) under --pending-deprecation: stderr would not be the command's.
-  const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  if (options.includes('pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return undefined;
-  let pipeWrap: RawPipeWrap;
-  let streamWrap: RawStreamWrap;
-  try {
-    const node = process as unknown as { binding(name: string): unknown };
-    pipeWrap = node.binding('pipe_wrap') as RawPipeWrap;
-    streamWrap = node.binding('stream_wrap') as RawStreamWrap;
-  } catch {
-    return undefined;
-  }
+  const pipeWrap = nodeBinding<RawPipeWrap>('pipe_wrap');
+  const streamWrap = nodeBinding<RawStreamWrap>('stream_wrap');
+  if (!pipeWrap || !streamWrap) return undefined;
   const { Pipe, PipeConnectWrap, constants: pipeConstants } = pipeWrap;
   const { WriteWrap, streamBaseState: state, kReadBytesOrError, kArrayBufferOffset } = streamWrap;
   if (

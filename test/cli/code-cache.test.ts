@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
@@ -31,6 +31,17 @@ describe('the V8 code cache of command bundles', () => {
     assert.ok(existsSync(join(build, 'commands', '.cache')), 'cache beside the bundle');
     assert.deepEqual(readdirSync(tmpA), [], 'written beside: no folder left in TMPDIR');
     assert.equal(run(tmpA).stdout, '1\n', 'a cached run answers the same');
+    // Accepted, not rejected and rewritten (a rewrite renames a new file over it): the bundle is
+    // compiled through vm's binding (bundle-loader.ts), with the cache as vm passes it.
+    const cacheFile = () => {
+      const [name = ''] = readdirSync(join(build, 'commands', '.cache')).filter((n) =>
+        n.endsWith('get.js.' + process.version + '.v8'),
+      );
+      return statSync(join(build, 'commands', '.cache', name)).ino;
+    };
+    const written = cacheFile();
+    assert.equal(run(tmpA).stdout, '1\n');
+    assert.equal(cacheFile(), written, 'the cache is used as it is');
     // A read-only install: the cache folder cannot be created there.
     rmSync(join(build, 'commands', '.cache'), { recursive: true });
     writeFileSync(join(build, 'commands', '.cache'), 'not a folder');
