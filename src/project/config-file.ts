@@ -4,7 +4,7 @@
  * Not stores/file's readDocument, which reads alike: importing it would pull the whole file store
  * into the hook front, which every event pays for, handled or not.
  */
-import { isBatonError, type Issue } from '../core/errors.js';
+import { isBatonError, systemFix, type Issue } from '../core/errors.js';
 import { CONFIG_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 import { readKept } from '../fs/kept-reads.js';
 import { statSync } from 'node:fs';
@@ -53,7 +53,12 @@ export function readConfigFile(root: string): RawConfig {
     if (isBatonError(error)) return { state: 'invalid', error: error.message };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
-    return { state: 'invalid', error: `${file} cannot be read (${(error as Error).message}); check its permissions` };
+    // Not "no config": a config that exists but cannot be read (a link to itself, a mode this user
+    // may not read) is invalid, and a gated event fails closed on it.
+    return {
+      state: 'invalid',
+      error: `${file} cannot be read (${systemFix(error) ?? (error as Error).message}); no rule can be checked until it is fixed`,
+    };
   }
 }
 

@@ -353,4 +353,41 @@ describe('a rule whose file cannot be looked at is not lifted', () => {
     assert.equal(set('3').status, 0);
     assert.deepEqual(lines(), [3]);
   });
+
+  it('a baton.config.json that cannot be read is not "no config": a gated call is denied and a Stop blocked, through the server and by baton hook', async (t) => {
+    const p = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+    const config = join(p.dir, 'baton.config.json');
+    t.after(() => {
+      chmodSync(config, 0o644);
+      p.cleanup();
+    });
+    const server = await serve(p.dir, {}, { prefix: asUser([]) });
+    t.after(() => server.stop());
+    const ask = async (event: string, payload: object): Promise<string[]> => {
+      const [command, ...args] = asUser([process.execPath, BIN, 'hook', event]);
+      const r = spawnSync(command as string, args, {
+        cwd: p.dir,
+        env: cleanEnv(),
+        input: JSON.stringify(payload),
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, r.stderr);
+      return [await server.hook(event, payload), r.stdout];
+    };
+    const write = JSON.parse(writePayload(p.dir, 'src/app.py')) as object;
+    const stop = { session_id: 's', hook_event_name: 'Stop', stop_hook_active: false, cwd: p.dir };
+    for (const answer of await ask('PreToolUse', write)) assert.doesNotMatch(answer, /deny/);
+    const refused = async (why: RegExp) => {
+      for (const answer of await ask('PreToolUse', write))
+        assert.match(
+          answer,
+          new RegExp(`"permissionDecision":"deny".*baton.config.json cannot be read[^"]*${why.source}`),
+        );
+      for (const answer of await ask('Stop', { ...stop, session_id: `s${Math.random()}` }))
+        assert.match(answer, new RegExp(`"decision":"block".*baton.config.json cannot be read[^"]*${why.source}`));
+    };
+    await looped(config, () => refused(/symbolic link loops[^"]*ELOOP/));
+    chmodSync(config, 0o000);
+    await refused(/permission denied[^"]*EACCES/);
+  });
 });
