@@ -69,10 +69,11 @@ export function loadBundle<T>(file: string): T {
   const module = { exports: {} as T };
   const run = runScript() as (...args: unknown[]) => void;
   run(module.exports, require, module, file, dirname(file));
-  // Written at exit, so the cache also holds the functions this run compiled lazily.
+  // Written at exit, so the cache also holds the functions this run compiled lazily ('exit' comes
+  // once: on() spares compiling once()'s wrappers, main.ts).
   if (!found || script.cachedDataRejected) {
     const place = found?.place;
-    process.once('exit', () => saveCache(script, place ? [() => place] : [() => beside, () => inTemp(true)], name));
+    process.on('exit', () => saveCache(script, place ? [() => place] : [() => beside, () => inTemp(true)], name));
   }
   return module.exports;
 }

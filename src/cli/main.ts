@@ -79,4 +79,6 @@ void (served === undefined ? inProcess() : viaServer(served)).then((code) => {
 // environment and the heap the bundle filled) costs a CLI process ~1 ms of CPU, which
 // process.exit() skips. Nothing is cut short: the event loop is empty, output is written
 // synchronously (process-io.ts), and 'exit' listeners still run (the code cache is written there).
-process.once('beforeExit', () => process.exit());
+// on(), not once(): the exit ends the process, and once() compiles the events module's wrappers
+// (with the loader's 'exit' listener, ~0.35 M instructions a process: docs/benchmarks.md).
+process.on('beforeExit', () => process.exit());
