@@ -106,9 +106,18 @@ describe('a rule whose file cannot be looked at is not lifted', () => {
 
     // The mirror a link to itself: read as no phase (FREE), the test write was allowed.
     const mirror = join(p.dir, MIRROR);
-    await looped(mirror, async () =>
-      denied(await both(TEST_FILE), /mirror [^"]*phase cannot be read[^"]*symbolic link loops/),
-    );
+    await looped(mirror, async () => {
+      denied(await both(TEST_FILE), /mirror [^"]*phase cannot be read[^"]*symbolic link loops/);
+      // An ungated event is not held up by it: it does nothing and says why, exit 0.
+      for (const event of ['SessionStart', 'UserPromptSubmit']) {
+        const payload = { session_id: 's', hook_event_name: event, prompt: 'go on', source: 'startup', cwd: p.dir };
+        assert.doesNotMatch(await server.hook(event, payload), /deny|block/, event);
+        const r = baton(['hook', event], { cwd: p.dir, input: JSON.stringify(payload) });
+        assert.equal(r.code, 0, r.stderr);
+        assert.doesNotMatch(r.stdout, /deny|block/, event);
+        assert.match(r.stderr, new RegExp(`${event} did nothing, allowing: mirror [^\\n]*phase cannot be read`));
+      }
+    });
     // The task document a link to itself: read as no task, the docs write was allowed.
     await looped(join(p.dir, TASK), async () =>
       denied(await both(DOC_FILE), /document [^"]*current-task.json cannot be read[^"]*ELOOP/),
