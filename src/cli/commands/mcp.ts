@@ -1,5 +1,6 @@
 import { parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';
+import { markBuildInUse } from '../build-in-use.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { serveMcp } from '../../mcp/mcp-server.js';
 
@@ -13,11 +14,16 @@ declare const BATON_VERSION: string | undefined;
  */
 export default async function mcp(args: string[], cli: CommandIo): Promise<number> {
   const { flags } = parseCommand(COMMANDS.mcp, args);
-  await serveMcp({
-    cwd: cli.cwd,
-    env: cli.env,
-    version: typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev',
-    writer: flags.as,
-  });
+  const unmark = markBuildInUse();
+  try {
+    await serveMcp({
+      cwd: cli.cwd,
+      env: cli.env,
+      version: typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev',
+      writer: flags.as,
+    });
+  } finally {
+    unmark();
+  }
   return 0;
 }

@@ -12,6 +12,7 @@ import { BatonError, isBatonError } from '../../core/errors.js';
 import { acquireLock, type LockHandle } from '../../fs/lock.js';
 import { defaultRoot } from '../../project/root.js';
 import { startServe } from '../../serve/server.js';
+import { markBuildInUse } from '../build-in-use.js';
 import {
   probe,
   readServeFile,
@@ -95,6 +96,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
       if (winner) return report(cli, winner);
       throw error;
     }
+    const unmark = markBuildInUse();
     try {
       if (stopAsked) return 0;
       const served = await startServe({
@@ -137,6 +139,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
       await served.stopped;
       removeServeFile(root, served.token);
     } finally {
+      unmark();
       lock.release();
     }
   } finally {

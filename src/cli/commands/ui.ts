@@ -10,6 +10,7 @@ import { isLoopback, isWildcard, startUi } from '../../ui/ui-server.js';
 import { intFlag, parseCommand } from '../args.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { COMMANDS } from '../definitions.js';
+import { markBuildInUse } from '../build-in-use.js';
 
 export default async function ui(args: string[], cli: CommandIo): Promise<number> {
   const { flags } = parseCommand(COMMANDS.ui, args);
@@ -45,10 +46,12 @@ export default async function ui(args: string[], cli: CommandIo): Promise<number
   cli.err(
     `baton ui: serving ${where}, ${flags['allow-writes'] === true ? 'writes allowed' : 'read-only'}; Ctrl-C stops\n`,
   );
+  const unmark = markBuildInUse();
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   await server.close();
+  unmark();
   return 0;
 }
