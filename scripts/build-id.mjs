@@ -31,6 +31,8 @@ function files(dir, path) {
     entries = readdirSync(join(dir, path), { withFileTypes: true });
   } catch (error) {
     if (error.code === 'ENOTDIR') return [path];
+    // A checkout without a lock file (or a copy of part of one): what is there is the build.
+    if (error.code === 'ENOENT') return [];
     throw error;
   }
   return entries.flatMap((entry) => {
