@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BIN, cleanEnv } from '../helpers/cli.js';
@@ -112,6 +112,30 @@ describe('wave barrier regression cases', () => {
       assert.equal(corrupt.code, 0);
       assert.match(corrupt.stderr, /not valid JSON; left as it is/);
       assert.equal(p.read(WAVE), '{"wave": 1,');
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it('a wave.json that cannot be looked at (a link to itself) is not "no wave": the result is not counted, and the log says why', () => {
+    const p = eneoProject();
+    try {
+      startTask(p);
+      p.task(['wave-start', '1', '2']);
+      const wave = join(p.dir, WAVE);
+      renameSync(wave, `${wave}.aside`);
+      symlinkSync(wave, wave);
+      const r = p.hook('SubagentStop', stop('a', 'DONE|x'));
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '');
+      // existsSync said no file: the result passed as "no wave running", without a word.
+      assert.match(
+        r.stderr,
+        /\[wave-barrier\] wave file [^\n]*wave\.json cannot be read[^\n]*ELOOP\); a \(Explore\) not counted/,
+      );
+      rmSync(wave);
+      renameSync(`${wave}.aside`, wave);
+      assert.equal(p.json(WAVE).done, 0);
     } finally {
       p.cleanup();
     }

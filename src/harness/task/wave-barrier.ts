@@ -6,6 +6,7 @@
  * blocks the host and never writes the output of a failed step: a corrupt wave.json is refused, not rewritten.
  */
 import { existsSync } from 'node:fs';
+import { absent, noEntry, unreadable } from '../../fs/absent.js';
 import { resolve } from 'node:path';
 import { isBatonError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
@@ -140,7 +141,9 @@ export async function waveBarrier({ input, config, root, env, documents }: Handl
   const settings = config.wave;
   if (!settings) return outcome;
   const file = resolve(root, settings.file);
-  if (!existsSync(file)) return outcome;
+  // Not existsSync: a wave file that cannot be looked at is tried, and the log says why it was
+  // not counted (the Stop gate blocks on it), instead of passing as no wave without a word.
+  if (absent(file)) return outcome;
   const agentId = input.agentId;
   const who = `${agentId || 'an agent without agent_id'} (${input.agentType || 'unknown type'})`;
   // Skipped as the Eneo barrier does (docs/hooks.md, "What counts as a result"), but said, since
@@ -163,10 +166,13 @@ export async function waveBarrier({ input, config, root, env, documents }: Handl
         parsed = JSON.parse(readStateText(file));
       } catch (error) {
         if (isReadRefusal(error)) return void outcome.log.push(`[wave-barrier] ${error.message}`);
-        const code = (error as NodeJS.ErrnoException).code;
         // Cleared while we waited: nothing to count. Corrupt: leave it for the doctor.
-        if (code !== 'ENOENT')
-          outcome.log.push(`[wave-barrier] ${settings.file} is not valid JSON; left as it is (run baton doctor)`);
+        if (noEntry(error)) return;
+        outcome.log.push(
+          error instanceof SyntaxError
+            ? `[wave-barrier] ${settings.file} is not valid JSON; left as it is (run baton doctor)`
+            : `[wave-barrier] ${unreadable('wave file', file, error).message}; ${who} not counted`,
+        );
         return;
       }
       const wave = normalizeWave(parsed);
