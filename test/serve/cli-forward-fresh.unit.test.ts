@@ -2,8 +2,8 @@
  * A command baton serve runs for a CLI client sees the project's config as it is on disk now
  * (src/serve/cli-forward.ts, src/project/config-file.ts): made, broken, fixed, replaced after it
  * was kept, or removed between two forwarded commands, with reads kept as the server keeps them.
- * A config that is not valid JSON refuses the mirror of an eneo-task document (exit 5), so each
- * step shows which config the command read.
+ * A config that is not valid JSON refuses every write of the task document (its rules cannot be
+ * checked, src/project/document-rules.ts), so each step shows which config the command read.
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +19,8 @@ describe('a forwarded command and the config on disk', () => {
   it('reads the config each command: made, broken, fixed, replaced once kept, removed', async (t) => {
     const dir = tempDir('baton-forward-fresh-');
     const env = cleanEnv({ BATON_ROOT: dir }) as Record<string, string>;
-    const init = ['init', 'task.json', '--schema', 'eneo-task', '--arg', 'slug', 's', '--arg', 'lane', 'deep'];
+    const task = '.claude/state/current-task.json';
+    const init = ['init', task, '--schema', 'eneo-task', '--arg', 'slug', 's', '--arg', 'lane', 'deep'];
     assert.equal((await batonInProcess(init, { cwd: dir, env: { BATON_ROOT: dir } })).code, 0);
     keepReads(true);
     t.after(() => keepReads(false));
@@ -28,7 +29,7 @@ describe('a forwarded command and the config on disk', () => {
       const result = await runForwarded({
         version: 'v',
         build: 'b',
-        argv: ['update', 'task.json', '.counter += 1'],
+        argv: ['update', task, '.counter += 1'],
         cwd: dir,
         env: { ...env },
         uid: 0,
@@ -43,7 +44,7 @@ describe('a forwarded command and the config on disk', () => {
       return { exit: result.exit, refused: err.includes(`${config} is not valid JSON`) };
     };
     const ok = { exit: 0, refused: false };
-    const broken = { exit: 5, refused: true };
+    const broken = { exit: 2, refused: true };
 
     assert.deepEqual(await update(), ok, 'no config');
     writeFileSync(config, '{x\n');
