@@ -301,7 +301,10 @@ describe('CLI commands through baton serve', () => {
     );
     const seen = (JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8')) as { seen: string[] }).seen;
     assert.deepEqual([...seen].sort(), results.map((_, i) => `c${i}`).sort());
-    assert.equal((await cliCounts(dir)).ran, before.ran + 50);
+    // Through the server, but not necessarily all: a writer whose ready does not come within the
+    // client's 5 s (a machine at load 15, seen once) runs in process, and that is the contract.
+    const ran = (await cliCounts(dir)).ran - before.ran;
+    assert.ok(ran > 0 && ran <= 50, `the server ran ${ran} of the 50`);
   });
 
   it('a server killed mid-storm: each writer succeeded, ran in process before the server took it, or says the outcome is unknown; none applied twice', async (t) => {
