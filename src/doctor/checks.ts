@@ -3,7 +3,7 @@
  * files, history segments, locks) and proposes its repairs; the doctor adds the engine's checks of
  * each readable document (its schema, and this machine's mirror files) and reports.
  */
-import { existsSync } from 'node:fs';
+import { absent, unreadable } from '../fs/absent.js';
 import { relative } from 'node:path';
 import { fromSystemError, isBatonError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
@@ -54,8 +54,19 @@ async function documentRows(store: Store, root: string, key: string, meta: DocMe
     }
     for (const [i, mirror] of mirrors.entries()) {
       const rule = schema.rules.mirrors[i] as (typeof schema.rules.mirrors)[number];
-      const have = existsSync(mirror.file) ? readMirrorForDoctor(mirror.file) : undefined;
       const check = `${key} mirror ${rule.file} = ${rule.field}`;
+      let have: string | undefined;
+      try {
+        have = readMirrorForDoctor(mirror.file);
+      } catch (error) {
+        if (absent(mirror.file)) have = undefined;
+        else {
+          // There but not readable (a link loop, a folder this user may not enter): not "missing",
+          // and not for --repair, whose write would meet the same wall. The gates deny with this line.
+          rows.push({ ok: false, check, fix: unreadable('mirror', mirror.file, error).message });
+          continue;
+        }
+      }
       rows.push(
         mirrorHolds(mirror)
           ? { ok: true, check, fix: '—' }

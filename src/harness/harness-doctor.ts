@@ -6,6 +6,7 @@
  * config says must exist. Fix texts name the compat commands a harness user already knows.
  */
 import { existsSync } from 'node:fs';
+import { absent, noEntry, unreadable } from '../fs/absent.js';
 import { relative, resolve } from 'node:path';
 import { CONFIG_FILE } from '../project/config-file.js';
 import { mergeConfig, validateConfig } from '../project/config.js';
@@ -51,22 +52,27 @@ export async function harnessChecks(
   const taskPath = task ? resolve(root, task.path) : undefined;
   const mirror = task?.mirrors?.tdd_phase;
   const mirrorPath = mirror ? resolve(root, mirror.file) : undefined;
-  // A file a bounded read refuses (past its bound, a FIFO) is a failing row of its own, and the
-  // checks that would read it again are skipped; the doctor goes on with the rest.
+  // A file a bounded read refuses (past its bound, a FIFO), or one that is there but cannot be
+  // read (a link loop, a folder this user may not enter: not "missing", which the gates no longer
+  // take it for either), is a failing row of its own, and the checks that would read it again are
+  // skipped; the doctor goes on with the rest.
   const refused = new Set<string>();
-  const readOrRow = (path: string, maxBytes: number, fix: string): string | undefined => {
+  const readOrRow = (what: string, path: string, maxBytes: number, fix: string): string | undefined => {
     try {
       return readStateText(path, maxBytes);
     } catch (error) {
-      if (!isReadRefusal(error)) throw error;
+      if (noEntry(error)) return undefined;
       refused.add(path);
-      add(false, `${rel(path)} is a regular file within its read bound`, `${error.message}; ${fix}`);
+      if (isReadRefusal(error))
+        add(false, `${rel(path)} is a regular file within its read bound`, `${error.message}; ${fix}`);
+      else add(false, `${rel(path)} can be read`, unreadable(what, path, error).message);
       return undefined;
     }
   };
   const mirrorText =
-    mirrorPath && existsSync(mirrorPath)
+    mirrorPath && !absent(mirrorPath)
       ? readOrRow(
+          'phase mirror',
           mirrorPath,
           SMALL_FILE_MAX_BYTES,
           `mv ${rel(mirrorPath)} ${rel(mirrorPath)}.bad, then eneo-phase-set PHASE writes it again`,
@@ -81,7 +87,7 @@ export async function harnessChecks(
       add(true, `No ${name} (no stale state)`, '');
       if (mirror && mirrorText !== undefined && mirrorText !== mirror.empty)
         add(false, `phase mirror is ${mirrorText} but there is no current task`, `eneo-phase-set ${mirror.empty}`);
-      if (waveFile && existsSync(waveFile))
+      if (waveFile && !absent(waveFile))
         add(
           false,
           `${rel(waveFile).split('/').pop()} present without a current task`,
@@ -113,8 +119,8 @@ export async function harnessChecks(
       }
       // The SubagentStop barrier leaves a wave.json it cannot read alone and sends the user here.
       const waveText =
-        waveFile && existsSync(waveFile)
-          ? readOrRow(waveFile, STATE_FILE_MAX_BYTES, 'baton task wave-start WAVE EXPECTED rewrites it')
+        waveFile && !absent(waveFile)
+          ? readOrRow('wave file', waveFile, STATE_FILE_MAX_BYTES, 'baton task wave-start WAVE EXPECTED rewrites it')
           : undefined;
       if (waveFile && waveText !== undefined && !normalizeWave(parseOrUndefined(waveText)))
         add(

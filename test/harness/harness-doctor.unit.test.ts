@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -167,6 +167,30 @@ describe('baton doctor, harness rows', () => {
     assert.match(p.row(rows, /wave\.json is a regular file/) ?? '', /baton task wave-start WAVE EXPECTED rewrites it$/);
     assert.equal(p.row(rows, /drift/), undefined, 'a mirror that could not be read is not compared');
     assert.ok(p.row(rows, /current-task\.json present/), 'the lane row still ran');
+  });
+
+  it('a mirror or wave.json that is there but cannot be read (a link to itself) is said so, with the cause and the fix, not taken for missing', async (t) => {
+    const p = project();
+    t.after(p.cleanup);
+    await openDoc(TASK, { cwd: p.dir, env: p.env }).init({ ...ENEO_TASK, tdd_phase: 'GREEN' });
+    for (const file of ['.claude/state/phase', '.claude/state/wave.json']) {
+      rmSync(join(p.dir, file), { force: true });
+      symlinkSync(join(p.dir, file), join(p.dir, file));
+    }
+    const { code, rows } = await p.doctor();
+    assert.equal(code, 1);
+    const loop =
+      'cannot be read, so the rule it decides cannot be checked: a symbolic link loops, or the path has too many; put the file itself there \\(ELOOP\\)$';
+    assert.match(
+      p.row(rows, /state\/phase can be read/) ?? '',
+      new RegExp(`^fail  \\.claude/state/phase can be read  phase mirror .*/\\.claude/state/phase ${loop}`),
+    );
+    assert.match(
+      p.row(rows, /wave\.json can be read/) ?? '',
+      new RegExp(`^fail  \\.claude/state/wave\\.json can be read  wave file .*/\\.claude/state/wave\\.json ${loop}`),
+    );
+    assert.equal(p.row(rows, /drift/), undefined, 'a mirror that could not be read is not compared (it is not empty)');
+    assert.doesNotMatch(rows.join('\n'), /missing|null vs/);
   });
 
   it('a state lock left by a dead holder names the file to remove', async (t) => {
