@@ -38,6 +38,11 @@ import { CODE_FILE_MAX_BYTES } from '../fs/bounded-read.js';
  * The cache's name carries the bundle's size and modification time: V8 checks a cache against the
  * source's length only, so a rebuilt bundle of the same length (the plugin's committed bundle is
  * rewritten in place, plugin/dist) would run the old bytecode, and fail or do the old thing.
+ *
+ * A cache holds the functions its run compiled, and is written once: so one written by a run that
+ * did little of its command's work (a failure, `--help`) is kept as a first draft (`.first`),
+ * used until a run that succeeds writes the cache proper. Kept as final, an `update --help` first
+ * after an install left every later `update` ~25% more instructions (docs/benchmarks.md).
  */
 export function loadBundle<T>(file: string): T {
   const [fd, { size, mtimeMs }] = openCode(file, 'reinstall baton');
@@ -54,13 +59,17 @@ export function loadBundle<T>(file: string): T {
     const own = userTempDir(process.env, 'v8-cache', { create });
     return own === undefined ? undefined : join(own, `${fnv1a32(file)}-${name}`);
   };
-  let found = ((data) => (data ? { place: beside, data } : undefined))(readOptional(beside));
+  const at = (place: string | undefined, draft: boolean) => {
+    const data = place === undefined ? undefined : readOptional(draft ? `${place}${DRAFT}` : place);
+    return place !== undefined && data ? { place, data, draft } : undefined;
+  };
+  // The temp folder only when the install has no cache (finding it costs two lstats), and only
+  // found, not made: it is made at exit, and only if the cache cannot be written beside. A draft
+  // is looked for last: only a process run before any that succeeded reads one.
+  let found = at(beside, false);
   if (!found) {
-    // The temp folder only when the install has no cache (finding it costs two lstats), and only
-    // found, not made: it is made at exit, and only if the cache cannot be written beside.
-    const place = inTemp(false);
-    const data = place === undefined ? undefined : readOptional(place);
-    if (place !== undefined && data) found = { place, data };
+    const temp = inTemp(false);
+    found = at(temp, false) ?? at(beside, true) ?? at(temp, true);
   }
   // Wrapped as Node wraps a CommonJS module. The bundle gets this module's own require: bundles
   // require only Node's builtins (esbuild bundles the rest), and a createRequire per bundle cost
@@ -71,11 +80,24 @@ export function loadBundle<T>(file: string): T {
   run(module.exports, require, module, file, dirname(file));
   // Written at exit, so the cache also holds the functions this run compiled lazily ('exit' comes
   // once: on() spares compiling once()'s wrappers, main.ts).
-  if (!found || script.cachedDataRejected) {
+  if (!found || script.cachedDataRejected || found.draft) {
     const place = found?.place;
-    process.on('exit', () => saveCache(script, place ? [() => place] : [() => beside, () => inTemp(true)], name));
+    const keep = found !== undefined && !script.cachedDataRejected;
+    process.on('exit', (code) => {
+      const draft = code !== 0 || helpOnly(process.argv.slice(2));
+      // A draft already in use stays until a run that succeeds replaces it.
+      if (draft && keep) return;
+      saveCache(script, place ? [() => place] : [() => beside, () => inTemp(true)], draft);
+    });
   }
   return module.exports;
+}
+
+const DRAFT = '.first';
+
+/** A run that only printed help: it compiled the parser and the help text, not the command. */
+function helpOnly(argv: readonly string[]): boolean {
+  return argv.length === 0 || argv[0] === 'help' || argv.some((arg) => arg === '--help' || arg === '-h');
 }
 
 declare const require: NodeJS.Require;
@@ -180,11 +202,12 @@ function readWhole(fd: number, size: number): Buffer {
   return read === size ? bytes : bytes.subarray(0, read);
 }
 
-function saveCache(script: Compiled, places: (() => string | undefined)[], name: string): void {
+function saveCache(script: Compiled, places: (() => string | undefined)[], draft: boolean): void {
   const data = script.createCachedData();
   for (const placeAt of places) {
-    const place = placeAt();
-    if (place === undefined) continue;
+    const found = placeAt();
+    if (found === undefined) continue;
+    const place = draft ? `${found}${DRAFT}` : found;
     try {
       // The folder must stay inside the one it belongs to (the bundle's, or the user's temp
       // folder) after symlinks: a .cache linked elsewhere is not written into. The temp name is
@@ -193,7 +216,7 @@ function saveCache(script: Compiled, places: (() => string | undefined)[], name:
       const temp = `${place}.${process.pid}.tmp`;
       writeFileSync(temp, data, { flag: 'wx' });
       renameSync(temp, place);
-      dropStale(dirname(place), name);
+      dropStale(dirname(place), basename(place));
       return;
     } catch {
       // read-only here: try the next place
@@ -201,17 +224,16 @@ function saveCache(script: Compiled, places: (() => string | undefined)[], name:
   }
 }
 
-/** The caches of earlier builds of the same bundle, beside the new one: nothing will read them. */
-function dropStale(dir: string, name: string): void {
-  const bundle = name.replace(/^\d+-\d+-/, '');
+/**
+ * The caches of earlier builds of the same bundle, and a draft the cache proper replaces, beside
+ * the new one (`kept`): nothing will read them.
+ */
+function dropStale(dir: string, kept: string): void {
+  const bundleOf = (name: string) => name.replace(/^\d+-\d+-/, '').replace(/\.first$/, '');
+  const bundle = bundleOf(kept);
   try {
     for (const other of readdirSync(dir))
-      if (
-        other !== name &&
-        /^\d+-\d+-/.test(other) &&
-        other.endsWith(bundle) &&
-        other.replace(/^\d+-\d+-/, '') === bundle
-      )
+      if (other !== kept && /^\d+-\d+-/.test(other) && bundleOf(other) === bundle)
         rmSync(`${dir}/${other}`, { force: true });
   } catch {
     // only disk space is lost

@@ -54,6 +54,43 @@ describe('the V8 code cache of command bundles', () => {
     assert.equal(run(tmpB).stdout, '1\n');
   });
 
+  it('a run that failed or only printed help writes a draft, which the first run that succeeds replaces', (t) => {
+    // A cache holds the functions its run compiled and is written once: kept as final, a first
+    // `get --help` left every later get to compile the command's functions itself.
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const install = join(dir, 'install');
+    cpSync(join(ROOT, 'dist'), join(install, 'dist'), { recursive: true, filter: (from) => !from.includes('.cache') });
+    const build = join(
+      install,
+      'dist',
+      'builds',
+      /builds\/([^/]+)\//.exec(readFileSync(join(install, 'dist', 'cli.js'), 'utf8'))?.[1] ?? '',
+    );
+    const cache = join(build, 'commands', '.cache');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: dir }),
+      });
+    const caches = () => readdirSync(cache).filter((n) => n.includes('get.js.' + process.version + '.v8'));
+    const final = (n: string) => n.endsWith('.v8');
+    assert.equal(run('get', '--help').status, 0);
+    assert.deepEqual(caches().map(final), [false], 'help only: a draft');
+    assert.equal(run('get', 'd.json', '.a +').status, 2);
+    assert.deepEqual(caches().map(final), [false], 'a failure keeps the draft');
+    const draft = statSync(join(cache, caches()[0] ?? '')).ino;
+    assert.equal(run('get', 'd.json', '.b', '--default', 'x').stdout, 'x\n');
+    assert.equal(run('get', 'd.json', '.a').stdout, '1\n');
+    assert.deepEqual(caches().map(final), [true], 'replaced by the cache proper, the draft dropped');
+    assert.notEqual(statSync(join(cache, caches()[0] ?? '')).ino, draft);
+    const proper = statSync(join(cache, caches()[0] ?? '')).ino;
+    assert.equal(run('get', '--help').status, 0);
+    assert.equal(run('get', 'd.json', '.a').stdout, '1\n');
+    assert.equal(statSync(join(cache, caches()[0] ?? '')).ino, proper, 'the cache proper is kept');
+  });
+
   it('a bundle rewritten in place with the same length runs its new code, not the cached old one', (t) => {
     // V8 checks a cache against the source's length only; the plugin's committed bundle is rewritten
     // in place (plugin/dist), so a rebuild of the same length once ran the old bytecode.
