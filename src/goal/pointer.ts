@@ -5,6 +5,8 @@ import { mkdirInside } from '../fs/confine.js';
 import { insideRoot } from './goal-paths.js';
 import { readGoalText } from './goal-read.js';
 import { isReadRefusal } from '../fs/bounded-read.js';
+import { absent } from '../fs/absent.js';
+import { BatonError, systemFix } from '../core/errors.js';
 
 /** The `ROOT/active` pointer: one active goal, its launch directory and owner session. */
 export interface Pointer {
@@ -22,14 +24,23 @@ function field(lines: string[], key: string): string {
   return line === undefined ? '' : line.slice(key.length + 1);
 }
 
-/** The pointer when it is valid (exists, slug and dir non-empty); undefined otherwise. */
+/**
+ * The pointer when it is valid (exists, slug and dir non-empty); undefined otherwise. One that is
+ * there but cannot be read (a link loop, a folder this user may not enter) throws the line naming
+ * it: taken for "no active goal", start would leave the previous goal active and unpaused.
+ */
 export function readPointer(root: string): Pointer | undefined {
+  const path = pointerPath(root);
   let text: string;
   try {
-    text = readGoalText(pointerPath(root));
+    text = readGoalText(path);
   } catch (error) {
     if (isReadRefusal(error)) throw error;
-    return undefined;
+    if (absent(path)) return undefined;
+    const why = systemFix(error) ?? (error instanceof Error ? error.message : String(error));
+    throw new BatonError('io', `goal pointer ${path} cannot be read, so which goal is active is not known: ${why}`, {
+      cause: error,
+    });
   }
   const lines = text.split('\n');
   const pointer = { slug: field(lines, 'slug'), dir: field(lines, 'dir'), session: field(lines, 'session') };

@@ -8,6 +8,7 @@ import { goalPaths, isValidSlug, type GoalPaths } from '../goal-paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
 import type { GoalPayload } from './input.js';
 import { isFile } from '../../fs/stat.js';
+import { isBatonError } from '../../core/errors.js';
 
 export interface Scope {
   root: string;
@@ -17,7 +18,16 @@ export interface Scope {
 }
 
 export function resolveScope(root: string, input: GoalPayload, processCwd: string): Scope | undefined {
-  const pointer = readPointer(root);
+  let pointer: Pointer | undefined;
+  try {
+    pointer = readPointer(root);
+  } catch (error) {
+    // A pointer that cannot be read puts no goal in scope, as for the compat hooks, whose shell
+    // test ([ -e active ]) cannot tell it from none before Node starts: a goal hook only adds to a
+    // session (context, a nudge to go on), so leaving it out withholds nothing a rule guards.
+    if (isBatonError(error, 'io')) return undefined;
+    throw error;
+  }
   // A slug that is not a valid slug could point outside ROOT: never follow it.
   if (!pointer || !isValidSlug(pointer.slug)) return undefined;
   let cwd: string;
