@@ -108,14 +108,27 @@ describe('a rule whose file cannot be looked at is not lifted', () => {
     const mirror = join(p.dir, MIRROR);
     await looped(mirror, async () => {
       denied(await both(TEST_FILE), /mirror [^"]*phase cannot be read[^"]*symbolic link loops/);
-      // An ungated event is not held up by it: it does nothing and says why, exit 0.
+      // An ungated event is not held up by it, exit 0: UserPromptSubmit does nothing and says why;
+      // SessionStart still gives the resume line, and tells the model the mirror cannot be read and the fix.
       for (const event of ['SessionStart', 'UserPromptSubmit']) {
         const payload = { session_id: 's', hook_event_name: event, prompt: 'go on', source: 'startup', cwd: p.dir };
-        assert.doesNotMatch(await server.hook(event, payload), /deny|block/, event);
+        const served = await server.hook(event, payload);
+        assert.doesNotMatch(served, /deny|block/, event);
         const r = baton(['hook', event], { cwd: p.dir, input: JSON.stringify(payload) });
         assert.equal(r.code, 0, r.stderr);
         assert.doesNotMatch(r.stdout, /deny|block/, event);
-        assert.match(r.stderr, new RegExp(`${event} did nothing, allowing: mirror [^\\n]*phase cannot be read`));
+        if (event === 'UserPromptSubmit')
+          assert.match(r.stderr, new RegExp(`${event} did nothing, allowing: mirror [^\\n]*phase cannot be read`));
+        else
+          for (const [via, out] of [
+            ['baton serve', served],
+            ['baton hook', r.stdout],
+          ] as const)
+            assert.match(
+              out,
+              /Resume: demo[^]*the task state cannot be read: mirror [^"\n]*\.claude\/state\/phase cannot be read[^"\n]*put the file itself there \(ELOOP\)/,
+              via,
+            );
       }
     });
     // The task document a link to itself: read as no task, the docs write was allowed.

@@ -5,6 +5,7 @@ import { present } from '../../../core/json.js';
 import type { HandlerContext } from './handler-context.js';
 import { readStateText } from '../../task/state-read.js';
 import { isReadRefusal } from '../../../fs/bounded-read.js';
+import { isBatonError } from '../../../core/errors.js';
 
 /**
  * SessionStart: one resume line for the model, built from the parsed JSON field by
@@ -14,9 +15,23 @@ import { isReadRefusal } from '../../../fs/bounded-read.js';
 export async function sessionStart({ config, root, documents }: HandlerContext): Promise<HookOutcome> {
   const outcome: HookOutcome = { log: [] };
   const state = new StateReader(config, root, documents);
-  const doc = state.doc('task');
-  if (doc && present(doc.slug) && typeof doc.slug === 'string') outcome.context = resumeLine(doc);
   const prefix = config.sessionStart?.prefix ?? '[baton]';
+  // A task or phase mirror that is there but cannot be read (a link loop, EACCES) is said in the
+  // context, naming the file and the fix: the model would otherwise start with no resume line and
+  // no word why, then meet the gates' denials. The event is ungated, so it goes on (exit 0).
+  const cannot: string[] = [];
+  const readable = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      if (!isBatonError(error, 'io')) throw error;
+      cannot.push(`${prefix} the task state cannot be read: ${error.message}`);
+      return undefined;
+    }
+  };
+  const doc = readable(() => state.doc('task'));
+  const lines: string[] = [];
+  if (doc && present(doc.slug) && typeof doc.slug === 'string') lines.push(resumeLine(doc));
   const contextFile = config.sessionStart?.contextFile;
   if (contextFile) {
     const path = resolve(root, contextFile);
@@ -29,10 +44,13 @@ export async function sessionStart({ config, root, documents }: HandlerContext):
     }
   }
   const mirror = config.documents.task?.mirrors?.tdd_phase;
-  if (mirror) {
-    const phase = state.field({ field: 'tdd_phase', in: [] });
-    if (phase !== mirror.empty) outcome.log.push(`${prefix} current TDD phase: ${phase}`);
+  if (mirror && cannot.length === 0) {
+    const phase = readable(() => state.field({ field: 'tdd_phase', in: [] }));
+    if (phase !== undefined && phase !== mirror.empty) outcome.log.push(`${prefix} current TDD phase: ${phase}`);
   }
+  lines.push(...cannot);
+  outcome.log.push(...cannot);
+  if (lines.length > 0) outcome.context = lines.join('\n');
   return outcome;
 }
 
