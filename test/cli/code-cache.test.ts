@@ -6,19 +6,20 @@ import { join } from 'node:path';
 import { cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
+/** A copy of this checkout's dist/ with no caches in `dir`, and the folder of the build its cli.js runs. */
+function installIn(dir: string): { install: string; build: string } {
+  const install = join(dir, 'install');
+  cpSync(join(ROOT, 'dist'), join(install, 'dist'), { recursive: true, filter: (from) => !from.includes('.cache') });
+  // The bundles of the build that dist/cli.js points at (scripts/switch-build.mjs).
+  const current = /builds\/([^/]+)\//.exec(readFileSync(join(install, 'dist', 'cli.js'), 'utf8'))?.[1] ?? '';
+  return { install, build: join(install, 'dist', 'builds', current) };
+}
+
 describe('the V8 code cache of command bundles', () => {
   it('is written beside the bundle, or in a temp folder when the install is read-only, and never breaks a command', (t) => {
     const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
     t.after(cleanup);
-    const install = join(dir, 'install');
-    cpSync(join(ROOT, 'dist'), join(install, 'dist'), { recursive: true, filter: (from) => !from.includes('.cache') });
-    // The bundles of the build that dist/cli.js points at (scripts/switch-build.mjs).
-    const build = join(
-      install,
-      'dist',
-      'builds',
-      /builds\/([^/]+)\//.exec(readFileSync(join(install, 'dist', 'cli.js'), 'utf8'))?.[1] ?? '',
-    );
+    const { install, build } = installIn(dir);
     const run = (tmp: string) =>
       spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
         cwd: dir,
@@ -59,14 +60,7 @@ describe('the V8 code cache of command bundles', () => {
     // `get --help` left every later get to compile the command's functions itself.
     const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
     t.after(cleanup);
-    const install = join(dir, 'install');
-    cpSync(join(ROOT, 'dist'), join(install, 'dist'), { recursive: true, filter: (from) => !from.includes('.cache') });
-    const build = join(
-      install,
-      'dist',
-      'builds',
-      /builds\/([^/]+)\//.exec(readFileSync(join(install, 'dist', 'cli.js'), 'utf8'))?.[1] ?? '',
-    );
+    const { install, build } = installIn(dir);
     const cache = join(build, 'commands', '.cache');
     const run = (...args: string[]) =>
       spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), ...args], {
