@@ -145,8 +145,8 @@ export function isBatonError(error: unknown, code?: ErrorCode): error is BatonEr
 
 /** What the system said, in words a user can act on, for errors that are the machine's, not baton's. */
 const SYSTEM_FIXES: Record<string, string> = {
-  EACCES: 'permission denied; make it writable for this user or run baton as its owner',
-  EPERM: 'operation not permitted; make it writable for this user or run baton as its owner',
+  EACCES: 'permission denied; give this user access to it or run baton as its owner',
+  EPERM: 'operation not permitted; give this user access to it or run baton as its owner',
   EROFS: 'the file system is read-only; remount it read-write or keep the document elsewhere',
   ENOSPC: 'no space left on the device; free some space and retry',
   EDQUOT: 'disk quota exceeded; free some space and retry',
@@ -159,7 +159,7 @@ const SYSTEM_FIXES: Record<string, string> = {
   EIO: 'the device reported an I/O error; check the disk',
 };
 
-/** The fix for a system error (`permission denied; make it writable ...`), or undefined when `error` is not one. */
+/** The fix for a system error (`permission denied; give this user access ...`), or undefined when `error` is not one. */
 export function systemFix(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;

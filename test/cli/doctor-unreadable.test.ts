@@ -42,7 +42,7 @@ describe('baton doctor: a mirror file that cannot be read', () => {
     assert.ok(row && !row.ok, r.stdout);
     assert.equal(
       row.fix,
-      `mirror ${join(dir, PHASE)} cannot be read, so the rule it decides cannot be checked: permission denied; make it writable for this user or run baton as its owner (EACCES)`,
+      `mirror ${join(dir, PHASE)} cannot be read, so the rule it decides cannot be checked: permission denied; give this user access to it or run baton as its owner (EACCES)`,
     );
     const repair = asUser(dir, ['doctor', '--repair', '--json']);
     assert.deepEqual((JSON.parse(repair.stdout) as Report).repaired, []);
