@@ -5,7 +5,7 @@
  * mirror or wave.json left without a task, a dead holder of the state lock, and the files the
  * config says must exist. Fix texts name the compat commands a harness user already knows.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { absent, noEntry, unreadable } from '../fs/absent.js';
 import { relative, resolve } from 'node:path';
 import { CONFIG_FILE } from '../project/config-file.js';
@@ -143,7 +143,17 @@ export async function harnessChecks(
   rows.push(...hostTrustRows(root, machine));
   for (const required of config.requiredFiles ?? []) {
     const path = resolve(root, required);
-    add(existsSync(path), `configured file ${required} present`, `create ${required} or remove it from ${CONFIG_FILE}`);
+    const row = `configured file ${required} present`;
+    if (absent(path)) add(false, row, `create ${required} or remove it from ${CONFIG_FILE}`);
+    else {
+      // There but not to be looked at (a link loop, a folder this user may not enter): not "create it".
+      try {
+        statSync(path);
+        add(true, row, '');
+      } catch (error) {
+        add(false, row, unreadable('configured file', path, error).message);
+      }
+    }
   }
   return rows;
 }

@@ -208,9 +208,10 @@ describe('baton doctor, harness rows', () => {
   });
 
   it('the shell sandbox row, and the files the config requires', async (t) => {
-    const p = project({ profile: 'tdd', requiredFiles: ['README.md', 'docs/'] });
+    const p = project({ profile: 'tdd', requiredFiles: ['README.md', 'docs/', 'loop.md'] });
     t.after(p.cleanup);
     p.write('README.md', '# x');
+    symlinkSync('loop.md', join(p.dir, 'loop.md'));
     const { rows } = await p.doctor();
     assert.equal(
       p.row(rows, /shell sandbox/),
@@ -221,6 +222,11 @@ describe('baton doctor, harness rows', () => {
       /none -> strict parser fallback \(BATON_SANDBOX=off\) {2}unset BATON_SANDBOX/,
     );
     assert.equal(p.row(rows, /README\.md present/), 'ok  configured file README.md present  —');
+    // There, but a link to itself: not "create it".
+    assert.equal(
+      p.row(rows, /loop\.md present/),
+      `fail  configured file loop.md present  configured file ${join(p.dir, 'loop.md')} cannot be read, so the rule it decides cannot be checked: a symbolic link loops, or the path has too many; put the file itself there (ELOOP)`,
+    );
     assert.equal(
       p.row(rows, /docs\/ present/),
       'fail  configured file docs/ present  create docs/ or remove it from baton.config.json',
