@@ -29,7 +29,7 @@ function asUser(dir: string, args: string[]) {
   return spawnSync(cmd, rest, { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
 }
 
-describe('baton doctor: a mirror file that cannot be read', () => {
+describe('baton doctor: a file or folder that cannot be read', () => {
   it('fails saying it cannot be read, naming the cause and the fix; --repair leaves it as it is', (t) => {
     const { dir, cleanup } = tempTree();
     t.after(cleanup);
@@ -48,5 +48,25 @@ describe('baton doctor: a mirror file that cannot be read', () => {
     assert.deepEqual((JSON.parse(repair.stdout) as Report).repaired, []);
     chmodSync(join(dir, PHASE), 0o644);
     assert.equal(readFileSync(join(dir, PHASE), 'utf8'), 'GREEN\n');
+  });
+
+  it('a state folder it may not enter is a failing row, not "no baton documents" with exit 0', (t) => {
+    const { dir, cleanup } = tempTree();
+    t.after(() => {
+      chmodSync(join(dir, '.claude/state'), 0o755);
+      cleanup();
+    });
+    assert.equal(baton(['init', TASK, '--schema', 'eneo-task', '--arg', 'slug', 'demo'], { cwd: dir }).code, 0);
+    chmodSync(join(dir, '.claude/state'), 0o000);
+    const r = asUser(dir, ['doctor']);
+    assert.equal(r.status, 1, r.stdout);
+    assert.doesNotMatch(r.stdout, /no baton documents/);
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `^fail  \\.claude/state can be listed  ${join(dir, '.claude/state').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be listed, so the documents in it cannot be checked: permission denied; give this user access to it or run baton as its owner \\(EACCES\\)$`,
+        'm',
+      ),
+    );
   });
 });

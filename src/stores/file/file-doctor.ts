@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { fromSystemError, isBatonError } from '../../core/errors.js';
+import { fromSystemError, isBatonError, systemFix } from '../../core/errors.js';
 import type { HistoryEntry } from '../../core/history-entry.js';
 import { hashText, type Json } from '../../core/json.js';
 import { TEMP_FILE_PATTERN } from '../../fs/atomic.js';
@@ -31,7 +31,21 @@ import { docPaths, type DocPaths } from './layout.js';
 /** Every document under `root` with a `.baton/` sidecar, each with its rows. */
 export function checkFileStore(root: string): DocumentCheck[] {
   const checks: DocumentCheck[] = [];
-  for (const { folder, names } of findDocuments(root))
+  // A folder the walk cannot list may hold documents: a failing row, not silence.
+  const unlisted = (folder: string, error: unknown) => {
+    const key = relative(root, folder) || folder;
+    checks.push({
+      key,
+      rows: [
+        {
+          ok: false,
+          check: `${key} can be listed`,
+          fix: `${folder} cannot be listed, so the documents in it cannot be checked: ${systemFix(error) ?? String(error)}`,
+        },
+      ],
+    });
+  };
+  for (const { folder, names } of findDocuments(root, undefined, unlisted))
     for (const name of names) checks.push(checkDocument(root, join(folder, name)));
   return checks;
 }

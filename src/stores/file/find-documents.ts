@@ -5,19 +5,30 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { auxName } from './layout.js';
+import { noEntry } from '../../fs/absent.js';
 import { SIDECAR } from '../keys.js';
 
 const SKIP = new Set(['node_modules', '.git']);
 const SIDECAR_FILE = /^(.+?)\.(lock|meta\.json|history)$/;
 
-/** Every document folder with a `.baton/` sidecar under `dir`, and the document names it knows. */
-export function findDocuments(dir: string, depth = 12): { folder: string; names: string[] }[] {
+/**
+ * Every document folder with a `.baton/` sidecar under `dir`, and the document names it knows.
+ * A folder that is there but cannot be listed (this user may not read it) is told to `unlisted`,
+ * when given: the doctor must not report "no documents" for a folder it could not look into.
+ */
+export function findDocuments(
+  dir: string,
+  depth = 12,
+  unlisted?: (folder: string, error: unknown) => void,
+): { folder: string; names: string[] }[] {
   const found: { folder: string; names: string[] }[] = [];
   const walk = (folder: string, level: number): void => {
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      // Gone since it was seen, or a file by now: nothing to list. Anything else, the caller hears.
+      if (!noEntry(error) && (error as NodeJS.ErrnoException).code !== 'ENOTDIR') unlisted?.(folder, error);
       return;
     }
     const sidecar = entries.find((entry) => entry.name === SIDECAR && entry.isDirectory());
