@@ -39,10 +39,13 @@ const alive = (pid: number) => {
   }
 };
 
-/** Until `done` holds (a server starting or stopping in the background); a liveness bound, not a timing. */
+/**
+ * Until `done` holds (a server starting or stopping in the background). The bound only ends a
+ * broken run, so it is wide: a minute failed a loaded machine's slow start as a wrong answer.
+ */
 async function until(done: () => boolean, what: string): Promise<void> {
   for (let i = 0; !done(); i++) {
-    assert.ok(i < 1200, `${what}: still not after a minute`);
+    assert.ok(i < 12_000, `${what}: still not after ten minutes`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
