@@ -12,7 +12,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { nodeBinding } from './node-binding.js';
+import { nodeBinding } from '../fs/node-binding.js';
 import { BatonError } from '../core/errors.js';
 import { fnv1a32 } from '../core/hash.js';
 import { userTempDir } from '../fs/temp-dir.js';

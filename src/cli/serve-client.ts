@@ -19,7 +19,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { writeFd } from './fd-write.js';
-import { nodeBinding } from './node-binding.js';
+import { nodeBinding } from '../fs/node-binding.js';
 import { READ_ONLY } from '../serve/forwarded.js';
 import {
   ANSWER_MAX_BYTES,

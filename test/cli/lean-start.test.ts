@@ -62,9 +62,9 @@ test('baton get requires only its entry and main, opens only its own bundle and 
   ]);
   assert.deepEqual(ours(get.opened), ['dist/builds/ID/commands/get.js', 'dist/builds/ID/commands/.cache/CACHE']);
   // vm (~2.4 M instructions: the bundle is compiled through its binding, bundle-loader.ts; vm
-  // only under coverage), os (the lock's hostname, the temp folder's tmpdir: only a write or a
-  // code-cache miss needs them) costs 0.2-0.4 ms, module ~0.5 ms; util (parseArgs), crypto or
-  // child_process, each loaded at start, cost a process 0.5-5 ms.
+  // only under coverage), os (the temp folder's tmpdir: only a code-cache miss needs it; a write
+  // names its host through the os binding) costs 0.2-0.4 ms, module ~0.5 ms; util (parseArgs),
+  // crypto or child_process, each loaded at start, cost a process 0.5-5 ms.
   const extra = get.builtins.filter((name) => !bare.builtins.includes(name));
   assert.deepEqual(extra.filter(notCoverage), [], `builtins loaded beyond a bare start: ${extra.join(', ')}`);
 
@@ -107,30 +107,38 @@ test('baton get handed to a running baton serve opens no bundle and no code cach
   assert.deepEqual(extra.filter(notCoverage), [], `builtins loaded beyond a bare start: ${extra.join(', ')}`);
 });
 
-test('a write loads node:os on first use, also on a Node without process.getBuiltinModule (before 20.16), from the CLI and the library', (t) => {
+test("a write names its host in the lock through Node's os binding, without node:os; where the binding would warn, node:os answers, also on a Node without process.getBuiltinModule (before 20.16), from the CLI and the library", (t) => {
   const { dir, cleanup } = tempTree({
     'd.json': '{"a":1}',
+    'probe.cjs': PROBE,
     // Node 20.0-20.15 have no process.getBuiltinModule; the package allows them.
     'old-node.cjs': 'delete process.getBuiltinModule;',
   });
   t.after(cleanup);
-  for (const preload of [[], ['-r', join(dir, 'old-node.cjs')]]) {
-    const r = spawnSync(process.execPath, [...preload, CLI, 'update', 'd.json', '.a += 1'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: cleanEnv(),
-    });
-    assert.equal(r.status, 0, r.stderr);
-    const library = `import { openDoc } from ${JSON.stringify(join(ROOT, 'dist', 'index.mjs'))};
-      await openDoc('d.json', { cwd: ${JSON.stringify(dir)}, env: { BATON_ROOT: ${JSON.stringify(dir)} } }).update('.a += 1');`;
-    const l = spawnSync(process.execPath, [...preload, '--input-type=module', '-e', library], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: cleanEnv(),
-    });
-    assert.equal(l.status, 0, l.stderr);
-  }
-  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'd.json'), 'utf8')), { a: 5 });
+  const out = join(dir, 'probe.json');
+  const library = `import { openDoc } from ${JSON.stringify(join(ROOT, 'dist', 'index.mjs'))};
+    await openDoc('d.json', { cwd: ${JSON.stringify(dir)}, env: { BATON_ROOT: ${JSON.stringify(dir)} } }).update('.a += 1');`;
+  // The first run of a build may miss its code cache, whose temp folder is node:os's tmpdir.
+  spawnSync(process.execPath, [CLI, 'update', 'd.json', '.a += 1'], { cwd: dir, env: cleanEnv() });
+  let writes = 1;
+  for (const flags of [[], ['--pending-deprecation']])
+    for (const preload of [[], ['-r', join(dir, 'old-node.cjs')]]) {
+      for (const args of [
+        [CLI, 'update', 'd.json', '.a += 1'],
+        ['--input-type=module', '-e', library],
+      ]) {
+        const r = spawnSync(process.execPath, [...flags, ...preload, '-r', join(dir, 'probe.cjs'), ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: cleanEnv({ PROBE_OUT: out }),
+        });
+        assert.deepEqual([r.status, r.stderr], [0, ''], `${flags.join(' ')} ${preload.join(' ')} ${args.join(' ')}`);
+        writes++;
+        const { builtins } = JSON.parse(readFileSync(out, 'utf8')) as Probe;
+        assert.equal(builtins.includes('os'), flags.length > 0, `node:os loaded: ${flags.join(' ')} ${args[0]}`);
+      }
+    }
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'd.json'), 'utf8')), { a: 1 + writes });
 });
 
 test('a command ends through process.exit once its event loop is empty (Node skips its teardown), with its exit code and all its output', (t) => {

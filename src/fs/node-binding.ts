@@ -1,9 +1,9 @@
 /**
  * One of Node's own bindings (process.binding), for the CLI's hot paths that would otherwise load
- * a public module only to reach it: node:net for a pipe (serve-client.ts), node:vm for a script
- * with a code cache (bundle-loader.ts). Undefined where process.binding() would warn (DEP0111,
- * under --pending-deprecation: stderr would not be the command's) or refuses (the permission
- * model): the caller then takes the public module.
+ * a public module only to reach it: node:net for a pipe (cli/serve-client.ts), node:vm for a
+ * script with a code cache (cli/bundle-loader.ts), node:os for the lock's hostname (lazy-os.ts).
+ * Undefined where process.binding() would warn (DEP0111, under --pending-deprecation: stderr would
+ * not be the command's) or refuses (the permission model): the caller then takes the public module.
  */
 export function nodeBinding<T>(name: string): T | undefined {
   const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
