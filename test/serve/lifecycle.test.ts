@@ -2,7 +2,7 @@
  * `baton serve` between listen and ready: a server that cannot announce itself (serve.json cannot
  * be written) must not stay up, unknown to every client, holding the project's server lock.
  */
-import { existsSync, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import { createServer } from 'node:net';
 import { get, request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -105,6 +105,67 @@ describe('baton serve: start-up', () => {
       assert.ok(!existsSync(join(dir, 'serve.lock')), `round ${round}: serve.lock released`);
       assert.ok(!existsSync(join(dir, 'serve.json')), `round ${round}: no serve.json left`);
     }
+  });
+});
+
+describe("baton serve in the foreground: the detached server's memory bound", () => {
+  const canReexec = typeof (process as { execve?: unknown }).execve === 'function';
+  const nodeFlags = (pid: number) =>
+    readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((arg) => arg.startsWith('--max-semi-space-size'));
+
+  // Before, only --detach started Node with the flag: a server started by hand grew its young
+  // generation (and its RSS) with calls on PostgreSQL. Node 20 has no process.execve and keeps the
+  // default (docs/serve.md says why); on 22.15+ the server starts itself again, in place.
+  it('starts itself again in place with --max-semi-space-size=2 where Node can (process.execve): same pid, lines, answers and Ctrl-C', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const server = await startServe(p.dir, ['--port', '0', '--idle-timeout', '0']);
+      t.after(server.stop);
+      assert.match(server.url, /^baton serve: http:\/\/127\.0\.0\.1:\d+$/);
+      const pid = server.child.pid!;
+      assert.equal(serveFile(p.dir).pid, pid, 'serve.json names the process started, and it answers');
+      assert.deepEqual(nodeFlags(pid), canReexec ? ['--max-semi-space-size=2'] : []);
+      const test = writePayload(p.dir, 'backend/tests/test_x.py');
+      const answer = await new Promise<string>((resolve, reject) => {
+        const { url, token } = serveFile(p.dir);
+        const req = request(
+          `${url}/hooks/PreToolUse`,
+          { method: 'POST', headers: { Authorization: `Bearer ${token}` } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk) => (text += chunk));
+            res.on('end', () => resolve(text));
+          },
+        );
+        req.on('error', reject);
+        req.end(test);
+      });
+      assert.match(answer, /"permissionDecision":"deny"/);
+      server.child.kill(signal);
+      assert.equal(await server.exited, 0, signal);
+      assert.ok(!existsSync(join(p.dir, '.baton', 'serve.json')), signal);
+      assert.ok(!existsSync(join(p.dir, '.baton', 'serve.lock')), signal);
+    }
+  });
+
+  it('keeps a semi-space size the user gave Node, and starts only once', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const child = spawn(process.execPath, ['--max-semi-space-size=4', BIN, 'serve', '--port', '0'], {
+      cwd: p.dir,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    t.after(() => child.kill('SIGKILL'));
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    assert.equal(serveFile(p.dir).pid, child.pid);
+    assert.deepEqual(nodeFlags(child.pid!), ['--max-semi-space-size=4']);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
   });
 });
 

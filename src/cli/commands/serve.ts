@@ -46,8 +46,9 @@ const LOCK_STALE_MS = 10 * 60_000;
  * much of it survives a scavenge, as on PostgreSQL, where every decision waits for a round trip
  * with its objects alive: that server's RSS went 69 -> 95 MB over 7,000 calls of 8 agents at once
  * while its heap after a full GC stayed at 9-10 MB; with 2 MB it stayed at 66-68 MB, p99 and CPU
- * per call within the noise (docs/benchmarks.md). A flag reaches V8 only at the process's start,
- * and this start is the one baton makes; a server started by hand has the default.
+ * per call within the noise (docs/benchmarks.md). A flag reaches V8 only at the process's start:
+ * a detached server is started with it, a foreground one starts itself again with it
+ * (reexecWithServerFlags).
  */
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'];
 
@@ -68,6 +69,9 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
   for (const name of ['BATON_ROOT', 'CLAUDE_PROJECT_DIR'] as const)
     if (env[name]) env[name] = resolve(cli.cwd, env[name]);
 
+  // Before anything is asked of a running server: the new process asks again, and a server of
+  // another build would be asked twice to stop.
+  if (flags.detach !== true) reexecWithServerFlags(cli);
   const running = await runningServer(root, identity);
   if (running) return report(cli, running);
   if (flags.detach === true) return detach(args, root, identity, { ...cli, env });
@@ -168,6 +172,28 @@ function report(cli: CommandIo, info: ServeInfo, already = true): number {
   cli.out(`baton serve: ${info.url}\n${info.ui ? `baton serve: dashboard ${info.ui}\n` : ''}`);
   if (already) cli.err(`baton serve: already running for this project (pid ${info.pid})\n`);
   return 0;
+}
+
+/**
+ * A foreground server becomes a new Node process with SERVER_NODE_FLAGS, in place: execve keeps the
+ * pid, the terminal, stdio and the process group, so the first line, serve.json's pid, Ctrl-C and
+ * the exit code are the ones of the process the user started, and no second process waits beside
+ * it. Set from inside the running process the flag has no effect (docs/serve.md). Node 20 has no
+ * process.execve: there the server keeps Node's default young generation, since a parent waiting
+ * on a child costs ~7 MB of its own and a server pid other than the one started (a `kill -9` of it
+ * would leave the server running); measured in docs/benchmarks.md. Only the CLI's own process is
+ * replaced, and not when the Node flag is given already (by the user, or by the start before).
+ */
+function reexecWithServerFlags(cli: CommandIo): void {
+  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+  if (typeof execve !== 'function' || !cli.script || cli.script !== process.argv[1] || cli.env !== process.env) return;
+  if (process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'))) return;
+  execve.call(
+    process,
+    process.execPath,
+    [process.execPath, ...process.execArgv, ...SERVER_NODE_FLAGS, ...process.argv.slice(1)],
+    process.env,
+  );
 }
 
 /** Starts `baton serve` on its own (new session, no stdio) and waits until it answers. */
