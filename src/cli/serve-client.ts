@@ -9,7 +9,8 @@
  * project's server taking the command: no serve.json, another version or build, no socket in this user's
  * own folder, a refusal, a connection error or a timeout before `go`. Once `go` is written the
  * command is the server's: a lost answer is reported (exit 8, the outcome unknown) and the command
- * is not run again, except `get`, which writes nothing.
+ * is not run again, except `get`, which writes nothing, and a command the server hands back before
+ * it changed anything (`{"local":true}`: a `consume` whose value would not fit in the answer).
  *
  * The connection is libuv's pipe handle itself (process.binding('pipe_wrap')), not node:net: a CLI
  * process pays for every module it loads, and node:net with the stream machinery under it costs
@@ -27,6 +28,7 @@ import {
   CLI_PROTOCOL,
   cliSocketPath,
   processContext,
+  type CliHandedBack,
   type CliRequest,
   type CliResult,
 } from '../serve/cli-protocol.js';
@@ -78,6 +80,7 @@ export async function forward(serveFile: string, root: string, argv: string[]): 
     );
     return UNKNOWN_OUTCOME_EXIT;
   }
+  if ('local' in answer.result) return undefined;
   for (const [fd, text] of answer.result.output) writeFd(fd, text);
   return answer.result.exit;
 }
@@ -154,7 +157,7 @@ function commandOf(argv: string[]): string {
   return argv[i] ?? '';
 }
 
-type Answer = { kind: 'local' } | { kind: 'lost'; why: string } | { kind: 'done'; result: CliResult };
+type Answer = { kind: 'local' } | { kind: 'lost'; why: string } | { kind: 'done'; result: CliResult | CliHandedBack };
 
 /** A connection as the exchange uses it: bytes in as they come, a write, the end. */
 interface Connection {
@@ -225,7 +228,7 @@ function exchange(path: string, head: string): Promise<Answer> {
         const end = rest.indexOf('\n');
         if (end < 0) return void parts.push(rest);
         parts.push(rest.slice(0, end));
-        const result = parse(utf8(parts.join(''))) as CliResult | undefined;
+        const result = parse(utf8(parts.join(''))) as CliResult | CliHandedBack | undefined;
         if (!validResult(result)) return give('was not one');
         settle({ kind: 'done', result });
       },
@@ -370,10 +373,10 @@ function parse(text: string): unknown {
   }
 }
 
-function validResult(result: CliResult | undefined): result is CliResult {
+function validResult(result: CliResult | CliHandedBack | undefined): result is CliResult | CliHandedBack {
+  if (typeof result !== 'object' || result === null) return false;
+  if ('local' in result) return result.local === true;
   return (
-    typeof result === 'object' &&
-    result !== null &&
     Number.isInteger(result.exit) &&
     Array.isArray(result.output) &&
     result.output.every(

@@ -10,6 +10,12 @@ export interface CommandIo {
   readStdin: (maxBytes?: number) => string;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Where the output travels in a bounded answer (a command `baton serve` runs for a CLI): whether
+   * `text` still fits in it. A command whose output would not fit calls `handBack` before it
+   * changes anything, and the caller runs it in its own process instead.
+   */
+  answer?: { fits(text: string): boolean; handBack(): never };
   /** The CLI script this process runs (`process.argv[1]`), for commands that start it again; absent outside the CLI. */
   script?: string;
 }

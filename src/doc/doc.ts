@@ -236,8 +236,11 @@ export class Doc {
     });
   }
 
-  /** Returns the value at `path` and sets it to null in the same locked step. */
-  async consume(path: string, options: { writer?: string } = {}): Promise<Json> {
+  /**
+   * Returns the value at `path` and sets it to null in the same locked step. `check` sees the value
+   * before it is taken, inside that step: what it throws is thrown, and nothing is taken.
+   */
+  async consume(path: string, options: { writer?: string; check?: (value: Json) => void } = {}): Promise<Json> {
     const segments = parsePath(path);
     let taken: Json = null;
     await this.write(options, async (current) => {
@@ -245,6 +248,7 @@ export class Doc {
       const doc = this.existing(current);
       taken = getAt(doc, segments) ?? null;
       if (taken === null) return undefined;
+      options.check?.(taken);
       return { kind: 'consume', path, candidate: asObject(setAt(doc, segments, null, path), path), base: doc };
     });
     return taken;

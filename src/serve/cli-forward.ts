@@ -34,6 +34,8 @@ import {
   SAME_ENV,
   cliSocketPath,
   processContext,
+  ANSWER_MAX_BYTES,
+  type CliHandedBack,
   type CliRequest,
   type CliResult,
 } from './cli-protocol.js';
@@ -171,9 +173,20 @@ function refused(
   return undefined;
 }
 
+/**
+ * What the answer's line holds besides the output's text: its JSON around it, and the 101 and ready
+ * before it, which the client counts against ANSWER_MAX_BYTES too (some 150 bytes).
+ */
+const ANSWER_FRAME_BYTES = 4096;
+
 /** The command, run through the CLI's boundary with the caller's argv, folder and environment. */
-export async function runForwarded(request: CliRequest): Promise<CliResult> {
+export async function runForwarded(request: CliRequest): Promise<CliResult | CliHandedBack> {
   const output: CliResult['output'] = [];
+  // The bytes `text` and what was printed before it take in the answer's line (JSON-escaped UTF-8),
+  // checked first against 6 a UTF-16 unit (`\u0001`), which is cheap and enough for most.
+  const carried = (text: string, measure: (printed: string) => number) =>
+    output.reduce((bytes, [, printed]) => bytes + measure(printed) + 8, ANSWER_FRAME_BYTES + measure(text));
+  let handedBack = false;
   const io: CommandIo = {
     out: (text) => void output.push([1, text]),
     err: (text) => void output.push([2, text]),
@@ -183,6 +196,15 @@ export async function runForwarded(request: CliRequest): Promise<CliResult> {
     },
     env: request.env,
     cwd: request.cwd,
+    answer: {
+      fits: (text) =>
+        carried(text, (printed) => printed.length * 6) <= ANSWER_MAX_BYTES ||
+        carried(text, (printed) => Buffer.byteLength(JSON.stringify(printed))) <= ANSWER_MAX_BYTES,
+      handBack: () => {
+        handedBack = true;
+        throw new BatonError('too_large', 'the output would not fit in the answer of baton serve; run in process');
+      },
+    },
   };
   try {
     const exit = await runCli(request.argv, io, (name) => {
@@ -190,7 +212,8 @@ export async function runForwarded(request: CliRequest): Promise<CliResult> {
       if (!command) throw new BatonError('internal', `internal error: baton serve does not run '${name}'`);
       return command;
     });
-    return { output, exit };
+    // What it printed is the refusal runCli made of handBack()'s error: the client prints its own.
+    return handedBack ? { local: true } : { output, exit };
   } catch (error) {
     // runCli reports every error of the command; this is the boundary's own failure.
     output.push([2, `baton: internal error: ${(error as Error)?.message ?? String(error)}\n`]);

@@ -17,7 +17,9 @@
  *           `{"refused":WHY}` (run it in process), in one write once the request is in (a client
  *           reads them apart as well);
  *   client: `go` (from here the command is the server's: the client never runs it again);
- *   server: the result, one line of JSON (what the command printed, in order, and its exit code).
+ *   server: the result, one line of JSON (what the command printed, in order, and its exit code),
+ *           or `{"local":true}`: the command handed itself back before it changed anything (a
+ *           `consume` whose value would not fit in the answer), and the client runs it in process.
  * "Accepted" is `go` written: before it the server runs nothing.
  */
 import { join } from 'node:path';
@@ -68,6 +70,11 @@ export interface CliResult {
   /** What the command printed, in order: [1, text] for stdout, [2, text] for stderr. */
   output: [1 | 2, string][];
   exit: number;
+}
+
+/** The server ran nothing of the command: the client runs it in process (the exchange above). */
+export interface CliHandedBack {
+  local: true;
 }
 
 /** sun_path holds 108 bytes with its NUL: a longer path cannot be a socket's, and the CLI runs in process. */

@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { keepReads } from '../../src/fs/kept-reads.js';
 import { runForwarded } from '../../src/serve/cli-forward.js';
+import type { CliResult } from '../../src/serve/cli-protocol.js';
 import { batonInProcess, cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 
@@ -26,7 +27,7 @@ describe('a forwarded command and the config on disk', () => {
     t.after(() => keepReads(false));
     const config = join(dir, 'baton.config.json');
     const update = async () => {
-      const result = await runForwarded({
+      const result = (await runForwarded({
         version: 'v',
         build: 'b',
         argv: ['update', task, '.counter += 1'],
@@ -36,7 +37,7 @@ describe('a forwarded command and the config on disk', () => {
         gid: 0,
         umask: 0o22,
         context: '',
-      });
+      })) as CliResult;
       const err = result.output
         .filter(([fd]) => fd === 2)
         .map(([, text]) => text)

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  closeSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -22,6 +24,7 @@ import { baton, batonAsync, BIN, cleanEnv, ROOT, type RunResult } from '../helpe
 import { tempDir } from '../helpers/fixtures.js';
 import { health, startServe, type Server } from './serve-process.js';
 import { cliSocketPath, processContext, type CliRequest } from '../../src/serve/cli-protocol.js';
+import { openDoc } from '../../src/index.js';
 
 interface Counts {
   ran: number;
@@ -390,6 +393,48 @@ async function standIn(
 }
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('a consume whose value would not fit in the answer', () => {
+  // Before, the server took the value and its answer passed the client's 64 MiB: the CLI exited 8
+  // ("whether it was applied is unknown") with the value gone from the document and never printed.
+  it('is handed back before it is taken and runs in process: printed whole, taken once', async (t) => {
+    const dir = project();
+    // Past the default 16 MiB a document may be (its compact JSON), a project's limit may allow it.
+    writeFileSync(join(dir, 'baton.config.json'), JSON.stringify({ limits: { maxDocumentBytes: 80 * 1024 * 1024 } }));
+    // Strings of a value are held to 64 KiB each (maxValueBytes), a list of them is not: 1.1 M of 60
+    // characters print 66 MiB, and take 68 MiB in the answer (each quote escaped).
+    const items = 1_100_000;
+    const doc = openDoc(join(dir, 'doc.json'), { cwd: dir, env: cleanEnv() });
+    await doc.set(
+      'big',
+      Array.from({ length: items }, () => 'x'.repeat(60)),
+    );
+    await doc.set('small', 's');
+    await served(dir, t);
+    const before = await cliCounts(dir);
+    const out = join(dir, 'out.txt');
+    const fd = openSync(out, 'w');
+    const consumed = spawnSync(process.execPath, [BIN, 'consume', 'doc.json', 'big'], {
+      cwd: dir,
+      env: cleanEnv(),
+      stdio: ['ignore', fd, 'pipe'],
+      encoding: 'utf8',
+    });
+    closeSync(fd);
+    assert.equal(consumed.status, 0, consumed.stderr);
+    assert.equal(consumed.stderr, '');
+    const printed = readFileSync(out, 'latin1');
+    assert.equal(printed, `${JSON.stringify(Array.from({ length: items }, () => 'x'.repeat(60)))}\n`);
+    assert.equal((await cliCounts(dir)).ran, before.ran + 1, 'the server took it, and handed it back');
+    assert.equal(baton(['get', 'doc.json', '.big'], { cwd: dir }).stdout, 'null\n', 'taken');
+    const history = baton(['history', 'doc.json'], { cwd: dir }).stdout;
+    assert.equal(history.match(/consume/g)?.length, 1, history);
+    // A value that fits is still the server's.
+    const small = await batonAsync(['consume', 'doc.json', 'small'], { cwd: dir });
+    assert.deepEqual([small.code, small.stdout, small.stderr], [0, 's\n', '']);
+    assert.equal((await cliCounts(dir)).ran, before.ran + 3, 'the big consume, the get, the small consume');
+  });
+});
 
 describe('the answer at the CLI socket', () => {
   it('the server sends the 101 and ready in one write, once the request is in', async (t) => {

@@ -12,7 +12,7 @@ import { batonInProcess, cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { recordingEnv } from '../helpers/recording-env.js';
 import { runForwarded } from '../../src/serve/cli-forward.js';
-import { SAME_ENV } from '../../src/serve/cli-protocol.js';
+import { SAME_ENV, type CliResult } from '../../src/serve/cli-protocol.js';
 
 const COMMANDS = [
   ['get', 'doc.json', '.n'],
@@ -55,7 +55,7 @@ describe('a forwarded command and the server’s environment', () => {
       for (const argv of COMMANDS)
         exits.push(
           (
-            await runForwarded({
+            (await runForwarded({
               version: 'v',
               build: 'b',
               argv,
@@ -65,7 +65,7 @@ describe('a forwarded command and the server’s environment', () => {
               gid: 0,
               umask: 0o22,
               context: '',
-            })
+            })) as CliResult
           ).exit,
         );
     } finally {

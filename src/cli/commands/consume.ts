@@ -8,7 +8,16 @@ import { openForCli } from '../open-for-cli.js';
 export default async function consume(args: string[], cli: CommandIo): Promise<number> {
   const { positionals, flags } = parseCommand(COMMANDS.consume, args);
   const [file, path] = positionals as [string, string];
-  const value = await openForCli(file, cli, writerFrom(flags.as, cli.env)).consume(path);
+  const { answer } = cli;
+  // Run by a server, whose answer is bounded: a value whose printed form would not fit is handed
+  // back before it is taken (the CLI then consumes it in its own process), not taken and its answer
+  // lost. Printed twice then, only there: a check of the length alone would hand back values that fit.
+  const check =
+    answer &&
+    ((value: Parameters<typeof formatJqRaw>[0]) => {
+      if (!answer.fits(`${formatJqRaw(value)}\n`)) answer.handBack();
+    });
+  const value = await openForCli(file, cli, writerFrom(flags.as, cli.env)).consume(path, check ? { check } : {});
   cli.out(`${formatJqRaw(value)}\n`);
   return 0;
 }
