@@ -40,8 +40,9 @@ import { CODE_FILE_MAX_BYTES } from '../fs/bounded-read.js';
  * rewritten in place, plugin/dist) would run the old bytecode, and fail or do the old thing.
  *
  * A cache holds the functions its run compiled, and is written once: so one written by a run that
- * did little of its command's work (a failure, `--help`) is kept as a first draft (`.first`),
- * used until a run that succeeds writes the cache proper. Kept as final, an `update --help` first
+ * did little of its command's work (a failure, `--help`, a hook for an event nothing handles:
+ * draftRun()) is kept as a first draft (`.first`), used until a run that succeeds writes the cache
+ * proper. Kept as final, an `update --help` first
  * after an install left every later `update` ~25% more instructions (docs/benchmarks.md).
  */
 export function loadBundle<T>(file: string): T {
@@ -84,7 +85,8 @@ export function loadBundle<T>(file: string): T {
     const place = found?.place;
     const keep = found !== undefined && !script.cachedDataRejected;
     process.on('exit', (code) => {
-      const draft = code !== 0 || helpOnly(process.argv.slice(2));
+      const draft =
+        code !== 0 || helpOnly(process.argv.slice(2)) || (globalThis as Record<symbol, unknown>)[DRAFT_RUN] === true;
       // A draft already in use stays until a run that succeeds replaces it.
       if (draft && keep) return;
       saveCache(script, place ? [() => place] : [() => beside, () => inTemp(true)], draft);
@@ -94,6 +96,21 @@ export function loadBundle<T>(file: string): T {
 }
 
 const DRAFT = '.first';
+
+/**
+ * Set by draftRun(). A global symbol, not a variable of this module: the command that says so runs
+ * in its own bundle, which carries its own copy of this module.
+ */
+const DRAFT_RUN = Symbol.for('baton.code-cache.draft-run');
+
+/**
+ * Said by a command whose run succeeded without doing its work (a hook for an event nothing
+ * handles returns before its handlers): this process's caches are written as drafts, as for
+ * --help, so the first real run still writes the cache proper.
+ */
+export function draftRun(): void {
+  (globalThis as Record<symbol, unknown>)[DRAFT_RUN] = true;
+}
 
 /** A run that only printed help: it compiled the parser and the help text, not the command. */
 function helpOnly(argv: readonly string[]): boolean {

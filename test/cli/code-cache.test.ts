@@ -85,6 +85,35 @@ describe('the V8 code cache of command bundles', () => {
     assert.equal(statSync(join(cache, caches()[0] ?? '')).ino, proper, 'the cache proper is kept');
   });
 
+  it('a hook run for an event nothing handles writes a draft, which the first handled hook replaces', (t) => {
+    // Such a run returns before the handlers, so its cache held only the hook front: the first hook
+    // after an install is often one (SessionStart where baton is not set up, a Notification).
+    const { dir, cleanup } = tempTree({ 'bare/x': '', 'project/baton.config.json': '{"profile": "eneo"}' });
+    t.after(cleanup);
+    const { install, build } = installIn(dir);
+    const cache = join(build, 'commands', '.cache');
+    const hook = (cwd: string, event: string, payload: object) =>
+      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'hook', event], {
+        cwd: join(dir, cwd),
+        input: JSON.stringify(payload),
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: dir }),
+      });
+    const caches = () => readdirSync(cache).filter((n) => n.includes('hook.js.' + process.version + '.v8'));
+    const final = (n: string) => n.endsWith('.v8');
+    const write = { tool_name: 'Write', tool_input: { file_path: join(dir, 'project', 'a.py'), content: 'x' } };
+    const notice = hook('project', 'Notification', { message: 'hi' });
+    assert.deepEqual([notice.status, notice.stdout, notice.stderr], [0, '', '']);
+    assert.deepEqual(caches().map(final), [false], 'an event baton ignores: a draft');
+    assert.equal(hook('bare', 'PreToolUse', write).status, 0);
+    assert.deepEqual(caches().map(final), [false], 'a project without baton: the draft kept');
+    assert.equal(hook('project', 'PreToolUse', write).status, 0);
+    assert.deepEqual(caches().map(final), [true], 'a handled hook: the cache proper, the draft dropped');
+    const proper = statSync(join(cache, caches()[0] ?? '')).ino;
+    assert.equal(hook('project', 'Notification', {}).status, 0);
+    assert.equal(statSync(join(cache, caches()[0] ?? '')).ino, proper, 'the cache proper is kept');
+  });
+
   it('a bundle rewritten in place with the same length runs its new code, not the cached old one', (t) => {
     // V8 checks a cache against the source's length only; the plugin's committed bundle is rewritten
     // in place (plugin/dist), so a rebuild of the same length once ran the old bytecode.

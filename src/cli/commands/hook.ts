@@ -3,7 +3,8 @@
  * answers in the host's protocol (harness/hooks/hook-front.ts decides, as it does for `baton serve`).
  * Reading stdin is this face's part: harness/stdin.ts, bounded in size and time.
  */
-import { answerHook } from '../../harness/hooks/hook-front.js';
+import { answerHook, nothingHandled } from '../../harness/hooks/hook-front.js';
+import { draftRun } from '../bundle-loader.js';
 import { readPayload } from '../../harness/hooks/stdin.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { parseLoose } from '../args.js';
@@ -24,6 +25,9 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
     script: cli.script,
     goalHooks: async () => (await import('../../goal/hooks/goal-handlers.js')).runGoalHook,
   });
+  // A first run after an install is often such a one (SessionStart in a project without baton, an
+  // event the profile ignores): its code cache would hold only the front (bundle-loader.ts).
+  if (nothingHandled(rendered)) draftRun();
   if (rendered.stdout) cli.out(rendered.stdout);
   if (rendered.stderr) cli.err(rendered.stderr);
   return rendered.code;

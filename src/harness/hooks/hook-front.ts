@@ -40,6 +40,13 @@ export interface HookCall {
 }
 
 const SILENT: Rendered = { stdout: '', stderr: '', code: 0 };
+/** Silence before any handler ran (an event nothing here handles): the same answer, told apart by nothingHandled(). */
+const UNHANDLED: Rendered = Object.freeze({ ...SILENT });
+
+/** Whether `answer` is answerHook's for an event nothing handled: no handler ran, and none was loaded. */
+export function nothingHandled(answer: Rendered): boolean {
+  return answer === UNHANDLED;
+}
 
 /**
  * The work board's events (handlers/board-events.ts, and the reservations PreToolUse enforces) run
@@ -78,11 +85,11 @@ const HOSTS: Record<string, () => Promise<HostAdapter>> = {
 export async function answerHook(call: HookCall): Promise<Rendered> {
   const host = call.host ?? 'claude';
   const loadHost = Object.hasOwn(HOSTS, host) ? HOSTS[host] : undefined;
-  if (!call.event || !loadHost) return SILENT;
+  if (!call.event || !loadHost) return UNHANDLED;
   const adapter = await loadHost();
   const canonical = adapter.event(call.event);
   if (!canonical)
-    return IGNORED_EVENTS.has(call.event) ? SILENT : unknownEvent(call.event, host as HostName, adapter, call);
+    return IGNORED_EVENTS.has(call.event) ? UNHANDLED : unknownEvent(call.event, host as HostName, adapter, call);
   const flagged = profileNamed(call.profile);
   // Goal hooks need no config file: decided before one is looked for.
   if (flagged?.kind === 'goal')
@@ -99,11 +106,11 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
     workspace,
   });
   const board = BOARD_EVENTS.has(canonical) && boardMayExist(root, config, call.env);
-  if (file.state === 'missing' && profile === undefined && !board) return SILENT;
+  if (file.state === 'missing' && profile === undefined && !board) return UNHANDLED;
   const front = profileNamed(profile) ?? CONFIG_ONLY;
   if (front.kind === 'goal') return goalAndBoard(front, canonical, adapter, call, profile as string, root);
   const handled = new Set([...front.events, ...configEvents(config)]);
-  if (file.state !== 'invalid' && !handled.has(canonical) && !board) return SILENT;
+  if (file.state !== 'invalid' && !handled.has(canonical) && !board) return UNHANDLED;
   const { runHook } = await loadHandlers();
   return runHook({
     adapter,
@@ -165,7 +172,7 @@ async function goal(
   profile: string,
 ): Promise<Rendered> {
   try {
-    if (!front.events.includes(canonical) || (front.active && !front.active(call.env))) return SILENT;
+    if (!front.events.includes(canonical) || (front.active && !front.active(call.env))) return UNHANDLED;
     const { data, garbage } = parsePayload(call.payload);
     const run: HookRun = {
       adapter,
