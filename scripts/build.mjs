@@ -1,5 +1,6 @@
 // Builds dist/: the library as one ESM file (index.mjs) and the CLI as CommonJS, one
-// self-contained bundle per command (commands/<name>.js) behind a small main (cli.js).
+// self-contained bundle per command (commands/<name>.js) behind a small main (main.js), which the
+// entry (cli.js) runs.
 //
 // Each build goes into a new folder, dist/builds/<id>/; only when it is complete do the entry
 // files (dist/cli.js, dist/index.mjs, dist/index.d.ts) switch to it, each by an atomic rename. A
@@ -76,28 +77,35 @@ const cjs = {
   define: { BATON_VERSION: JSON.stringify(version), BATON_BUILD: JSON.stringify(identity) },
 };
 
-// Main is dist/cli.js itself, not a file in the build that dist/cli.js requires: each CommonJS
-// hop costs a process a resolve, a realpath walk and a package.json lookup (~0.4 ms). It names
-// its build's bundles (BATON_BUNDLES, from dist/), so a process keeps to the build it started in.
-const main = await build({
+// dist/cli.js is the entry (src/cli/entry.ts): it runs main (builds/<id>/main.js) through a code
+// cache, as main runs the bundles. Main itself as dist/cli.js, required from bin/baton.js, was
+// compiled from source in every process (~4 M instructions of a `get`: docs/benchmarks.md). The
+// entry names its build's main, and main its build's bundles (BATON_BUNDLES, from its folder), so
+// a process keeps to the build it started in.
+const entry = await build({
   ...cjs,
-  entryPoints: { cli: 'src/cli/main.ts' },
+  entryPoints: { cli: 'src/cli/entry.ts' },
   write: false,
-  define: {
-    ...cjs.define,
-    // As a JSON string: an object define would be a module of its own, initialised in every bundle.
-    BATON_BUNDLES: JSON.stringify(
-      JSON.stringify({
-        ...Object.fromEntries(commands.map((name) => [name, `builds/${id}/commands/${name}.js`])),
-        '': `builds/${id}/commands/_main.js`,
-      }),
-    ),
-  },
+  define: { ...cjs.define, BATON_MAIN: JSON.stringify(`builds/${id}/main.js`) },
 });
-const mainText = (ext) => main.outputFiles.find((file) => file.path.endsWith(`cli.js${ext}`)).text;
-writeFileSync(`${out}/cli.js.map`, mainText('.map'));
+const entryText = (ext) => entry.outputFiles.find((file) => file.path.endsWith(`cli.js${ext}`)).text;
+writeFileSync(`${out}/cli.js.map`, entryText('.map'));
 
 await Promise.all([
+  build({
+    ...cjs,
+    entryPoints: { main: 'src/cli/main.ts' },
+    define: {
+      ...cjs.define,
+      // As a JSON string: an object define would be a module of its own, initialised in every bundle.
+      BATON_BUNDLES: JSON.stringify(
+        JSON.stringify({
+          ...Object.fromEntries(commands.map((name) => [name, `commands/${name}.js`])),
+          '': 'commands/_main.js',
+        }),
+      ),
+    },
+  }),
   build({
     ...cjs,
     entryPoints: {
@@ -141,7 +149,7 @@ await buildPlugin('plugin/dist');
 switchTo('dist', id, {
   'index.d.ts': `export * from './builds/${id}/types/index.js';\n`,
   'index.mjs': `export * from './builds/${id}/index.mjs';\n`,
-  'cli.js': mainText('').replace(
+  'cli.js': entryText('').replace(
     /\/\/# sourceMappingURL=cli\.js\.map\s*$/,
     `//# sourceMappingURL=builds/${id}/cli.js.map\n`,
   ),

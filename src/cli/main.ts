@@ -1,14 +1,14 @@
 /**
- * The CLI's process entry: it finds the command's bundle and runs it. Each bundle carries the
- * whole CLI front (run-cli.ts, the definitions) with its command or commands, and is loaded
- * through a V8 code cache (bundle-loader.ts); this entry is the only code compiled without one,
- * so it stays small. Which bundle holds which command is the build's (scripts/build.mjs:
- * one per command; the plugin's: the hot ones alone, the rest in one), given as BATON_BUNDLES (paths
- * from this file's folder); a name it does not list (help, --version, an unknown command) goes to its '' entry, whose
- * run-cli answers it.
+ * The CLI's main: it finds the command's bundle and runs it. Each bundle carries the whole CLI
+ * front (run-cli.ts, the definitions) with its command or commands, and is loaded through a V8
+ * code cache (bundle-loader.ts), as main itself is by the entry (entry.ts, dist/cli.js; the
+ * plugin's cli.js requires it). Which bundle holds which command is the build's
+ * (scripts/build.mjs: one per command; the plugin's: the hot ones alone, the rest in one), given
+ * as BATON_BUNDLES (paths from this file's folder); a name it does not list (help, --version, an
+ * unknown command) goes to its '' entry, whose run-cli answers it.
  *
  * A command a running `baton serve` answers (serve/cli-protocol.ts) goes to it first when the
- * project has a serve.json. The client (serve-client.ts) is part of this entry, not a bundle of
+ * project has a serve.json. The client (serve-client.ts) is part of main, not a bundle of
  * its own: V8 only pre-parses its functions here and compiles them when a server is found, which
  * measured ~1 ms of CPU less per forwarded command than opening, reading and deserializing a
  * bundle and its code cache (docs/benchmarks.md, "CLI commands through baton serve").
@@ -19,6 +19,9 @@ import { loadBundle } from './bundle-loader.js';
 import type { BundleMain } from './bundle-main.js';
 import { forward } from './serve-client.js';
 import { FORWARDED } from '../serve/forwarded.js';
+
+// For the entry that ran this module through its code cache (entry.ts), to write that cache.
+export { cacheAtExit } from './bundle-loader.js';
 
 declare const BATON_BUNDLES: string;
 

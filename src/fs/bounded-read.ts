@@ -53,9 +53,6 @@ export const TRANSCRIPT_TAIL_MAX_BYTES = 64 * 1024 * 1024;
 /** A whole transcript read by a command (`baton goal transcript-text`). */
 export const TRANSCRIPT_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
-/** A compiled bundle of baton's own code, or its V8 code cache. */
-export const CODE_FILE_MAX_BYTES = 64 * 1024 * 1024;
-
 const CHUNK = 1024 * 1024;
 /** A file that grew past its stat (or a pipe) is read on in chunks growing from this size with what was read. */
 const MIN_CHUNK = 64 * 1024;

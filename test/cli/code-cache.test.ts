@@ -1,8 +1,19 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { fnv1a32 } from '../../src/core/hash.js';
 import { cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 
@@ -136,5 +147,82 @@ describe('the V8 code cache of command bundles', () => {
     write('module.exports={run:async()=>{process.stdout.write("new\\n");return 0}};');
     assert.equal(run(), 'new\n');
     assert.equal(readdirSync(join(plugin, 'commands', '.cache')).length, 1, 'the old cache is dropped');
+  });
+
+  it('main runs through a code cache of its own, beside it, and a main rewritten in place with the same length runs its new code', (t) => {
+    // dist/cli.js (src/cli/entry.ts) runs main (builds/<id>/main.js) through the loader's read
+    // path; main writes that cache at exit with the loader's rules.
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const { install, build } = installIn(dir);
+    const run = () =>
+      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: dir }),
+      });
+    assert.equal(run().stdout, '1\n');
+    const cacheOf = () =>
+      readdirSync(join(build, '.cache')).filter((n) => n.endsWith('-main.js.' + process.version + '.v8'));
+    assert.equal(cacheOf().length, 1, "main's cache beside it");
+    const written = statSync(join(build, '.cache', cacheOf()[0] ?? '')).ino;
+    assert.equal(run().stdout, '1\n');
+    assert.equal(statSync(join(build, '.cache', cacheOf()[0] ?? '')).ino, written, 'used as it is');
+    // The same length, another command's bundle for get: the cached bytecode would still load get's.
+    const main = join(build, 'main.js');
+    const text = readFileSync(main, 'utf8');
+    assert.ok(text.includes('"get":"commands/get.js"'));
+    writeFileSync(main, text.replace('"get":"commands/get.js"', '"get":"commands/set.js"'));
+    const moved = run();
+    assert.equal(moved.status, 70, moved.stderr);
+    assert.match(moved.stderr, /this build's bundle for 'get' does not carry it/);
+  });
+
+  it('a cache planted for main in a temp folder other users may write is never run', (t) => {
+    // Main's cache is looked for in the user's temp folder when the install has none beside it (a
+    // read-only install). A cache is code: one made from other source of the same length is
+    // accepted by V8 and runs instead of main, so only a folder of this user's alone is read.
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const { install, build } = installIn(dir);
+    writeFileSync(join(build, '.cache'), 'not a folder'); // nothing beside main: the temp folder is looked at
+    const tmp = join(dir, 'tmp');
+    const own = join(tmp, `baton-${process.getuid?.()}`);
+    const caches = join(own, 'v8-cache');
+    mkdirSync(caches, { recursive: true });
+    chmodSync(own, 0o700);
+    const main = join(build, 'main.js');
+    const { size, mtimeMs } = statSync(main);
+    const planted = 'process.stdout.write("planted\\n");module.exports.cacheAtExit=()=>{};'.padEnd(size, ' ');
+    const make = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const { Script } = require('node:vm');
+        const code = '(function (exports, require, module, __filename, __dirname) { ' + process.argv[1] + '\\n});';
+        const script = new Script(code, { filename: process.argv[2] });
+        script.runInThisContext();
+        require('node:fs').writeFileSync(process.argv[3], script.createCachedData());`,
+        planted,
+        main,
+        join(caches, `${fnv1a32(main)}-${size}-${Math.floor(mtimeMs)}-main.js.${process.version}.v8`),
+      ],
+      { encoding: 'utf8', env: cleanEnv() },
+    );
+    assert.equal(make.status, 0, make.stderr);
+    const run = () =>
+      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: tmp }),
+      }).stdout;
+    chmodSync(caches, 0o777);
+    assert.equal(run(), '1\n', 'a folder others may write is not read');
+    chmodSync(own, 0o770);
+    chmodSync(caches, 0o700);
+    assert.equal(run(), '1\n');
+    // The same file in a folder of this user's alone is read: what the refusals above kept out.
+    chmodSync(own, 0o700);
+    assert.equal(run(), 'planted\n');
   });
 });

@@ -106,7 +106,7 @@ describe('a handler that throws fails closed for gated events', () => {
     t.after(p.cleanup);
     // The built CLI, copied whole, with one lazily loaded part cut short (a copy that broke halfway).
     const id = /builds\/([^/]+)\//.exec(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8'))?.[1] as string;
-    // dist/cli.js is the CLI's main, naming its build's bundles (builds/<id>/).
+    // dist/cli.js is the CLI's entry, naming its build's main (builds/<id>/main.js), which names its bundles.
     const cli = join(p.dir, '.cli');
     cpSync(join(ROOT, 'dist', 'builds', id), join(cli, 'builds', id), { recursive: true });
     cpSync(join(ROOT, 'dist', 'cli.js'), join(cli, 'cli.js'));
