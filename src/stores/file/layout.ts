@@ -25,7 +25,9 @@ const READABLE_MAX = NAME_MAX - 40;
 
 /** The base of a document's lock, metadata and history names. */
 export function auxName(name: string): string {
-  return Buffer.byteLength(name) <= READABLE_MAX ? name : shortName(name);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: a name that short needs no count, and every
+  // `get` skips compiling Node's Buffer.byteLength (0.2 M instructions).
+  return name.length * 3 <= READABLE_MAX || Buffer.byteLength(name) <= READABLE_MAX ? name : shortName(name);
 }
 
 export function docPaths(file: string): DocPaths {
