@@ -2,7 +2,8 @@
  * A goal pointer (`~/.claude/orchestrate/active`) that is there but cannot be read, here a link to
  * itself, is not "no active goal": start would otherwise leave the previous goal active and
  * unpaused. Each command that reads it refuses with one line naming the file and the fix (exit 1),
- * through baton and the compat goal.sh, and changes nothing; the hooks put no goal in scope.
+ * through baton and the compat goal.sh, and changes nothing (list lists the goals first, none
+ * marked active); the hooks put no goal in scope.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,6 +32,12 @@ test('an unreadable goal pointer refuses start, resume, pause and list with one 
       assert.deepEqual(readdirSync(box.root).sort(), before.files, `${who} ${args[0]} left the goals as they were`);
       assert.equal(readFileSync(state, 'utf8'), before.state, `${who} ${args[0]} left goal one's state as it was`);
     }
+  }
+  // list still lists the goals, none marked active, and says which is active is not known (before,
+  // it refused as a whole and listed nothing).
+  for (const r of [baton(box, ['goal', 'list']), script(box, 'goal.sh', ['list'])]) {
+    assert.match(r.stdout, /^ {2}one +active +updated \S+ +The first goal$/m);
+    assert.ok(r.stdout.includes(`active: unknown: ${line}\n`), r.stdout);
   }
   // The compat hooks test the pointer with [ -e ] before Node starts, and the native ones take it alike: no goal in scope.
   const payload = JSON.stringify({

@@ -18,7 +18,7 @@ async function showPointer(ctx: GoalContext): Promise<number> {
   const pointer = readPointer(ctx.root);
   if (!pointer) {
     ctx.cli.out(`No active goal. Goals in ${ctx.root}:\n`);
-    if (printGoals(ctx, false) === 0) ctx.cli.out('  (none)\n');
+    if (printGoals(ctx, false, undefined) === 0) ctx.cli.out('  (none)\n');
     return 3;
   }
   ctx.cli.out(pathsBlock(ctx, pointer.slug, pointer.dir));
