@@ -59,6 +59,12 @@ export interface Listing {
   key: string;
   /** When it last changed (ISO 8601): its last commit, or on the file store the file's mtime. */
   time: string;
+  /**
+   * Set on a place the store could not look into (the file store: a folder this user may not list,
+   * its key the folder's with a trailing `/`): the cause and the fix. The documents in it are not
+   * listed, and the listing must not read as complete.
+   */
+  error?: string;
 }
 
 /** One document as the store's doctor found it. */

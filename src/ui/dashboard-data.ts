@@ -6,10 +6,11 @@
  */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { BatonError, isBatonError } from '../core/errors.js';
+import { BatonError, isBatonError, systemFix } from '../core/errors.js';
+import { noEntry } from '../fs/absent.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
 import { openDoc, openProjectStore } from '../doc/open.js';
-import type { HistoryEntry } from '../stores/index.js';
+import type { HistoryEntry, Listing } from '../stores/index.js';
 import { goalRoot, isValidSlug, toolNames } from '../goal/goal-paths.js';
 import { lintState } from '../goal/lint/lint-file.js';
 import { blockedReasons, normalizeWave } from '../harness/task/wave-barrier.js';
@@ -66,14 +67,6 @@ export function kindOf(id: string, value: Json | undefined): Kind {
   return 'document';
 }
 
-function mtimeOf(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
 function doc(project: Project, id: string) {
   return openDoc(id, { cwd: project.root, env: { ...project.env, BATON_ROOT: project.root } });
 }
@@ -81,8 +74,13 @@ function doc(project: Project, id: string) {
 /** Every document baton knows in the project, then the goals, newest first. */
 export async function listDocuments(project: Project): Promise<Listed[]> {
   const listed: Listed[] = [];
-  for (const { key: id, time } of await storedDocuments(project)) {
+  for (const { key: id, time, error } of await storedDocuments(project)) {
     const mtime = Date.parse(time);
+    // A folder the store could not list: shown with why, so the list does not pass for complete.
+    if (error !== undefined) {
+      listed.push({ id, kind: 'document', title: id, mtime, error });
+      continue;
+    }
     try {
       const value = await doc(project, id).read();
       const kind = kindOf(id, value);
@@ -113,23 +111,37 @@ export async function listDocuments(project: Project): Promise<Listed[]> {
   return listed.sort((a, b) => b.mtime - a.mtime || a.id.localeCompare(b.id));
 }
 
+/** The goals; a goal folder, or the goals' root, that cannot be looked into is a row saying why. */
 function listGoals(env: NodeJS.ProcessEnv): Listed[] {
   const root = goalRoot(env);
   if (!root) return [];
+  const unreadable = (slug: string, path: string, error: unknown): Listed => ({
+    id: `goal:${slug}`,
+    kind: 'goal',
+    title: slug ? `goal ${slug}` : 'goals',
+    mtime: 0,
+    error: `${path} cannot be read, so ${slug ? 'this goal' : 'the goals in it'} cannot be shown: ${systemFix(error) ?? String(error)}`,
+  });
   let slugs: string[];
   try {
     slugs = readdirSync(root).filter(isValidSlug);
-  } catch {
-    return [];
+  } catch (error) {
+    return noEntry(error) ? [] : [unreadable('', root, error)];
   }
   return slugs.flatMap((slug) => {
-    const mtime = mtimeOf(join(root, slug, 'state.md'));
-    return mtime === 0 ? [] : [{ id: `goal:${slug}`, kind: 'goal' as const, title: `goal ${slug}`, mtime }];
+    const state = join(root, slug, 'state.md');
+    try {
+      const stat = statSync(state, { throwIfNoEntry: false });
+      return stat ? [{ id: `goal:${slug}`, kind: 'goal' as const, title: `goal ${slug}`, mtime: stat.mtimeMs }] : [];
+    } catch (error) {
+      // A file named like a goal is not one; a folder this user may not enter may hold one.
+      return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? [] : [unreadable(slug, state, error)];
+    }
   });
 }
 
 /** The project's documents as its store lists them. */
-async function storedDocuments(project: Project): Promise<{ key: string; time: string }[]> {
+async function storedDocuments(project: Project): Promise<Listing[]> {
   const store = openProjectStore({ cwd: project.root, env: { ...project.env, BATON_ROOT: project.root } });
   try {
     return await store.list();

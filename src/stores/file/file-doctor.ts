@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { fromSystemError, isBatonError, systemFix } from '../../core/errors.js';
+import { fromSystemError, isBatonError } from '../../core/errors.js';
 import type { HistoryEntry } from '../../core/history-entry.js';
 import { hashText, type Json } from '../../core/json.js';
 import { TEMP_FILE_PATTERN } from '../../fs/atomic.js';
@@ -16,7 +16,7 @@ import { defaultStaleMs, inspectLock, isStale, pidAlive, STALE_ASIDE_PATTERN } f
 import { replay } from '../replay.js';
 import type { DocMeta, DocumentCheck, Finding } from '../store.js';
 import { repair, type Repair } from './doctor-repair.js';
-import { findDocuments } from './find-documents.js';
+import { findDocuments, unlistedFolder } from './find-documents.js';
 import {
   damagedSegments,
   readSegment,
@@ -40,7 +40,7 @@ export function checkFileStore(root: string): DocumentCheck[] {
         {
           ok: false,
           check: `${key} can be listed`,
-          fix: `${folder} cannot be listed, so the documents in it cannot be checked: ${systemFix(error) ?? String(error)}`,
+          fix: unlistedFolder(folder, error, 'the documents in it cannot be checked'),
         },
       ],
     });

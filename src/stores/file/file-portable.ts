@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { BatonError } from '../../core/errors.js';
-import { findDocuments } from './find-documents.js';
+import { findDocuments, unlistedFolder } from './find-documents.js';
 import type { PortableStore } from '../portable.js';
 import type { HistoryEntry } from '../store.js';
 import { makeDir, writeFileAtomic } from '../../fs/atomic.js';
@@ -15,7 +15,11 @@ export function portableFileStore(store: FileStore): PortableStore {
   return {
     async keys() {
       const keys: string[] = [];
-      for (const { folder, names } of findDocuments(store.root))
+      // An export that left out a folder's documents would pass for the whole store: it is refused.
+      const unlisted = (folder: string, error: unknown) => {
+        throw new BatonError('io', unlistedFolder(folder, error, 'its documents cannot be exported'), { cause: error });
+      };
+      for (const { folder, names } of findDocuments(store.root, undefined, unlisted))
         for (const name of names) {
           const key = relative(store.root, join(folder, name)).split(sep).join('/');
           if (segmentFiles(store.paths(key).history).length > 0) keys.push(key);

@@ -38,7 +38,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
 import { defaultStaleMs, withLock, type LockHandle } from '../../fs/lock.js';
 import { checkedDocPaths, type DocPaths } from './layout.js';
 import { replay } from '../replay.js';
-import { findDocuments } from './find-documents.js';
+import { findDocuments, unlistedFolder } from './find-documents.js';
 
 export interface FileStoreOptions {
   /** Lock wait budget: how long the lock may stay with one holder while we wait (default 30 s). */
@@ -143,10 +143,20 @@ export class FileStore implements Store {
     }
   }
 
-  /** The documents with a `.baton/` sidecar under the root whose file is there (a cleared one has none). */
+  /**
+   * The documents with a `.baton/` sidecar under the root whose file is there (a cleared one has
+   * none), and each folder that cannot be listed, with its error: its documents are not known.
+   */
   async list(): Promise<Listing[]> {
     const listed: Listing[] = [];
-    for (const { folder, names } of findDocuments(this.root))
+    const key = (path: string) => relative(this.root, path).split(sep).join('/');
+    const unlisted = (folder: string, error: unknown) =>
+      listed.push({
+        key: `${key(folder)}/`,
+        time: new Date(0).toISOString(),
+        error: unlistedFolder(folder, error, 'the documents in it are not listed'),
+      });
+    for (const { folder, names } of findDocuments(this.root, undefined, unlisted))
       for (const name of names) {
         const file = join(folder, name);
         let mtime: Date;
@@ -157,7 +167,7 @@ export class FileStore implements Store {
         } catch {
           continue;
         }
-        listed.push({ key: relative(this.root, file).split(sep).join('/'), time: mtime.toISOString() });
+        listed.push({ key: key(file), time: mtime.toISOString() });
       }
     return listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }

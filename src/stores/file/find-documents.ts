@@ -6,6 +6,7 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { auxName } from './layout.js';
 import { noEntry } from '../../fs/absent.js';
+import { systemFix } from '../../core/errors.js';
 import { SIDECAR } from '../keys.js';
 
 const SKIP = new Set(['node_modules', '.git']);
@@ -41,6 +42,11 @@ export function findDocuments(
   };
   walk(dir, 0);
   return found;
+}
+
+/** The line for a folder findDocuments() could not list: the folder, the cause and the fix. */
+export function unlistedFolder(folder: string, error: unknown, so: string): string {
+  return `${folder} cannot be listed, so ${so}: ${systemFix(error) ?? String(error)}`;
 }
 
 /** Sidecar names of a long document name are shortened (auxName): the folder's files map them back. */
