@@ -89,7 +89,12 @@ const entry = await build({
   define: { ...cjs.define, BATON_MAIN: JSON.stringify(`builds/${id}/main.js`) },
 });
 const entryText = (ext) => entry.outputFiles.find((file) => file.path.endsWith(`cli.js${ext}`)).text;
-writeFileSync(`${out}/cli.js.map`, entryText('.map'));
+// The entry names its source map only under coverage (c8 maps it to src/ through it): Node compiles
+// its source-map hook (maybeCacheSourceMap, 1.7 KB) for each CommonJS file that names a map, 0.5 M
+// instructions of every command and hook (docs/benchmarks.md). A stack through the entry is a main
+// it could not load, which its message names with the fix.
+const coverage = Boolean(process.env.NODE_V8_COVERAGE);
+if (coverage) writeFileSync(`${out}/cli.js.map`, entryText('.map'));
 
 await Promise.all([
   build({
@@ -151,6 +156,6 @@ switchTo('dist', id, {
   'index.mjs': `export * from './builds/${id}/index.mjs';\n`,
   'cli.js': entryText('').replace(
     /\/\/# sourceMappingURL=cli\.js\.map\s*$/,
-    `//# sourceMappingURL=builds/${id}/cli.js.map\n`,
+    coverage ? `//# sourceMappingURL=builds/${id}/cli.js.map\n` : '',
   ),
 });
