@@ -199,6 +199,33 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     assert.equal(await server.write(TEST_FILE), 'allow');
   });
 
+  // The check is a named statement, planned once per session: a column of its result changed under
+  // it (a migration, an administrator) fails it with 'cached plan must not change result type'
+  // while the store answers. Before the fix that decision judged by this machine's stale files (RED
+  // here: allow) although the store was there to say GREEN.
+  it('a schema change under the prepared revision check: the next decision still reads the committed state', async (t) => {
+    const own = await cluster.createDatabase('schema');
+    const migrate = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: own } });
+    assert.equal(migrate.code, 0, migrate.stderr);
+    const on = (p: EneoProject) => (projects.push(p), p);
+    const a = on(eneoProject({}, { profile: 'eneo', store: own, project: 'schema' }));
+    const b = on(eneoProject({}, { profile: 'eneo', store: own, project: 'schema' }));
+    assert.equal(a.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    assert.equal(a.task(['phase-set', 'RED']).code, 0);
+    const server = await serve(b.dir, b.env);
+    t.after(() => server.stop());
+    // Twice: the second decision is the one that runs the prepared check.
+    assert.equal(await server.write(TEST_FILE), 'allow');
+    assert.equal(await server.write(TEST_FILE), 'allow');
+    await cluster.sql(new URL(own).pathname.slice(1), 'ALTER TABLE baton_documents ALTER COLUMN key TYPE varchar');
+    assert.equal(a.task(['phase-set', 'GREEN']).code, 0);
+    assert.equal(readFileSync(join(b.dir, '.claude/state/phase'), 'utf8').trim(), 'RED', "b's files still say RED");
+    const answer = await server.raw(TEST_FILE);
+    assert.match(answer, /"permissionDecision":"deny"/);
+    assert.doesNotMatch(answer, /could not be read/, 'the store was there: no fallback to the files here');
+    assert.equal(await server.write(TEST_FILE), 'deny');
+  });
+
   it('a Stop while a document moved runs its checks once, on the committed documents, and blocks', async (t) => {
     // The server may decide before the store confirms what it keeps, but only a tool call's gate,
     // which writes nothing: run twice, a Stop's check would run twice and its block, remembered by

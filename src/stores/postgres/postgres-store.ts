@@ -471,6 +471,10 @@ export class PostgresStore implements Store, PortableStore {
    * the next call opens another.
    */
   async revisions(keys: string[]): Promise<Map<string, number>> {
+    return this.checkRevisions(keys, false);
+  }
+
+  private async checkRevisions(keys: string[], again: boolean): Promise<Map<string, number>> {
     if (!this.checked)
       return this.withClient(async (client) => revisionMap(await client.query(revisionsQuery(this.project, keys))));
     if (this.closed) throw new BatonError('internal', 'this PostgreSQL store was closed; open a new one');
@@ -491,12 +495,16 @@ export class PostgresStore implements Store, PortableStore {
       // A named statement: parsed and planned once per session, each check after that only bound
       // and run, which halves the backend's work per check (about 80 -> 35 us of CPU here). The
       // check runs on every decision of a resident server, and on one machine the backend shares
-      // its cores. A schema change under it is planned again by the server, or fails this check
-      // once, which ends the session as any failure does.
+      // its cores. A schema change under it is planned again by the server, or fails it (below).
       return revisionMap(await client.query({ ...revisionsQuery(this.project, keys), name: 'baton_revisions' }));
     } catch (error) {
       if (this.checker === checker) this.checker = undefined;
       client.end().catch(() => undefined);
+      // A column of its result changed type under the prepared statement (a migration, an
+      // administrator): 'cached plan must not change result type' (0A000), with the store up. Asked
+      // once more on a new session, which prepares it again: failed, a resident server would judge
+      // this decision by the machine's own files, which may be stale (test/serve/kept-shared).
+      if (!again && (error as { code?: unknown }).code === '0A000') return this.checkRevisions(keys, true);
       throw fromPgError(error, this.url);
     } finally {
       if (--checker.busy === 0) client.unref();
