@@ -167,6 +167,51 @@ describe("baton serve in the foreground: the detached server's memory bound", ()
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
   });
+
+  // Before, only the command line's flag counted: one in NODE_OPTIONS (or spelt with '_', as V8
+  // also takes it) was overridden by the =2 the start added after it, a 16 MB semi-space became 2.
+  it('keeps a semi-space size the user gave in NODE_OPTIONS or with underscores: started as given, in the foreground and detached', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const given: { node: string[]; env: Record<string, string>; flags: string[] }[] = [
+      { node: [], env: { NODE_OPTIONS: '--no-warnings --max-semi-space-size=16' }, flags: [] },
+      { node: ['--max_semi_space_size=16'], env: {}, flags: ['--max_semi_space_size=16'] },
+    ];
+    const flagsOf = (pid: number) =>
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .filter((arg) => /^--max[-_]semi[-_]space[-_]size/.test(arg));
+    for (const { node, env, flags } of given) {
+      const child = spawn(process.execPath, [...node, BIN, 'serve', '--port', '0'], {
+        cwd: p.dir,
+        env: cleanEnv(env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      t.after(() => child.kill('SIGKILL'));
+      await new Promise((resolve) => child.stdout.once('data', resolve));
+      assert.equal(serveFile(p.dir).pid, child.pid);
+      assert.deepEqual(flagsOf(child.pid!), flags, JSON.stringify(env));
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    }
+    const started = baton(['serve', '--detach', '--idle-timeout', '0'], {
+      cwd: p.dir,
+      env: { NODE_OPTIONS: '--max-semi-space-size=16' },
+    });
+    assert.equal(started.code, 0, started.stderr);
+    const { pid } = serveFile(p.dir);
+    t.after(() => {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // ended already
+      }
+    });
+    assert.deepEqual(flagsOf(pid), [], 'the detached server takes the size from NODE_OPTIONS');
+    process.kill(pid, 'SIGTERM');
+    while (existsSync(join(p.dir, '.baton', 'serve.lock'))) await new Promise((resolve) => setTimeout(resolve, 50));
+  });
 });
 
 interface Live {

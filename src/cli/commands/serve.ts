@@ -52,6 +52,17 @@ const LOCK_STALE_MS = 10 * 60_000;
  */
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'];
 
+/**
+ * Whether the user gave Node a semi-space size already: on its command line, or in NODE_OPTIONS,
+ * which a process started with SERVER_NODE_FLAGS inherits and whose flag the command line's
+ * overrides (a 16 MB semi-space asked there became 2 MB). V8 takes `_` for `-` in a flag's name.
+ */
+function semiSpaceGiven(env: NodeJS.ProcessEnv, execArgv: readonly string[]): boolean {
+  return [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) =>
+    /^--max[-_]semi[-_]space[-_]size(=|$)/.test(arg),
+  );
+}
+
 export default async function serve(args: string[], cli: CommandIo): Promise<number> {
   const { flags } = parseCommand(COMMANDS.serve, args);
   const port = intFlag(flags.port, 'port', 0) as number;
@@ -187,7 +198,7 @@ function report(cli: CommandIo, info: ServeInfo, already = true): number {
 function reexecWithServerFlags(cli: CommandIo): void {
   const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
   if (typeof execve !== 'function' || !cli.script || cli.script !== process.argv[1] || cli.env !== process.env) return;
-  if (process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'))) return;
+  if (semiSpaceGiven(process.env, process.execArgv)) return;
   execve.call(
     process,
     process.execPath,
@@ -199,7 +210,9 @@ function reexecWithServerFlags(cli: CommandIo): void {
 /** Starts `baton serve` on its own (new session, no stdio) and waits until it answers. */
 async function detach(args: string[], root: string, identity: string, cli: CommandIo): Promise<number> {
   if (!cli.script) throw new BatonError('usage', 'baton serve --detach runs from the baton CLI only');
-  const argv = [...SERVER_NODE_FLAGS, cli.script, 'serve', ...args.filter((arg) => arg !== '--detach')];
+  // The child inherits NODE_OPTIONS (cli.env), not this process's command line.
+  const flags = semiSpaceGiven(cli.env, []) ? [] : SERVER_NODE_FLAGS;
+  const argv = [...flags, cli.script, 'serve', ...args.filter((arg) => arg !== '--detach')];
   const child = spawn(process.execPath, argv, {
     cwd: root,
     env: cli.env,
