@@ -19,7 +19,16 @@ import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildId } from './build-id.mjs';
-import { bundleEntries, bundleEntry, cliCommands, LAZY, lazyPlugin, SERVE_FACES, WRITE_ONLY } from './cli-bundles.mjs';
+import {
+  bundleEntries,
+  bundleEntry,
+  cliCommands,
+  LAZY,
+  lazyPlugin,
+  LOADED_BUNDLE,
+  SERVE_FACES,
+  WRITE_ONLY,
+} from './cli-bundles.mjs';
 
 /** Commands with a bundle of their own: each runs many times a session, as its own process. */
 const HOT = new Set(['hook', 'statusline']);
@@ -41,7 +50,7 @@ export async function pluginFiles() {
   const commands = cliCommands();
   const rest = commands.filter((name) => !HOT.has(name));
   const out = resolve('.plugin-build');
-  const result = await build({
+  const options = {
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -52,21 +61,7 @@ export async function pluginFiles() {
     write: false,
     format: 'cjs',
     outdir: out,
-    entryPoints: {
-      entry: 'src/cli/entry.ts',
-      main: 'src/cli/main.ts',
-      ...Object.fromEntries([...HOT].map((name) => [`commands/${name}`, bundleEntry([name])])),
-      'commands/_rest': bundleEntry(rest),
-      // What only a write runs stays inline: every command but the hot ones shares _rest, and the
-      // plugin's commands are mostly writes (the compat helpers, the skills' task updates).
-      ...Object.fromEntries(
-        Object.entries(LAZY)
-          .filter(([from]) => !WRITE_ONLY.includes(from) && !SERVE_FACES.includes(from))
-          .map(([from, name]) => [`lazy/${name}`, from]),
-      ),
-    },
     supported: { 'dynamic-import': false },
-    plugins: [lazyPlugin({ inline: [...WRITE_ONLY, ...SERVE_FACES] }), bundleEntries()],
     define: {
       BATON_VERSION: JSON.stringify(version),
       BATON_BUILD: JSON.stringify(identity),
@@ -79,6 +74,25 @@ export async function pluginFiles() {
         }),
       ),
     },
+  };
+  // The entry, which cli.js requires, on its own: the rest are loaded through the code cache.
+  const entry = build({ ...options, entryPoints: { entry: 'src/cli/entry.ts' } });
+  const loaded = build({
+    ...options,
+    ...LOADED_BUNDLE,
+    entryPoints: {
+      main: 'src/cli/main.ts',
+      ...Object.fromEntries([...HOT].map((name) => [`commands/${name}`, bundleEntry([name])])),
+      'commands/_rest': bundleEntry(rest),
+      // What only a write runs stays inline: every command but the hot ones shares _rest, and the
+      // plugin's commands are mostly writes (the compat helpers, the skills' task updates).
+      ...Object.fromEntries(
+        Object.entries(LAZY)
+          .filter(([from]) => !WRITE_ONLY.includes(from) && !SERVE_FACES.includes(from))
+          .map(([from, name]) => [`lazy/${name}`, from]),
+      ),
+    },
+    plugins: [lazyPlugin({ inline: [...WRITE_ONLY, ...SERVE_FACES] }), bundleEntries()],
   });
   const files = {
     'cli.js': ENTRY,
@@ -88,7 +102,8 @@ export async function pluginFiles() {
     // The hook client (plugin/lib/serve-client.bash) compares it with the server's (serve.json).
     'build-id': `${identity}\n`,
   };
-  for (const file of result.outputFiles) files[relative(out, file.path)] = file.text;
+  for (const result of await Promise.all([entry, loaded]))
+    for (const file of result.outputFiles) files[relative(out, file.path)] = file.text;
   return files;
 }
 

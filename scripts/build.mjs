@@ -30,6 +30,7 @@ import {
   cliCommands,
   LAZY,
   lazyPlugin,
+  LOADED_BUNDLE,
   READ_COMMANDS,
   WRITE_ONLY,
 } from './cli-bundles.mjs';
@@ -99,6 +100,7 @@ if (coverage) writeFileSync(`${out}/cli.js.map`, entryText('.map'));
 await Promise.all([
   build({
     ...cjs,
+    ...LOADED_BUNDLE,
     entryPoints: { main: 'src/cli/main.ts' },
     define: {
       ...cjs.define,
@@ -113,6 +115,7 @@ await Promise.all([
   }),
   build({
     ...cjs,
+    ...LOADED_BUNDLE,
     entryPoints: {
       ...entries(writes),
       ...Object.fromEntries(Object.entries(LAZY).map(([from, name]) => [`lazy/${name}`, from])),
@@ -122,6 +125,7 @@ await Promise.all([
   // The commands that only read leave what only a write runs to its lazy bundles (WRITE_ONLY).
   build({
     ...cjs,
+    ...LOADED_BUNDLE,
     entryPoints: { ...entries(reads), 'commands/_main': bundleEntry([]) },
     plugins: [lazyPlugin(), bundleEntries()],
   }),

@@ -83,6 +83,19 @@ export const READ_COMMANDS = ['get', 'show', 'history'];
 export const SERVE_FACES = ['src/serve/mcp-http.ts', 'src/ui/ui-server.ts'];
 
 /**
+ * What every bundle loaded through the code cache (src/cli/code-cache.ts: main, the commands, the
+ * lazy bundles) is written inside, as esbuild options: the function Node wraps a CommonJS module
+ * in. The loader compiles the file's text as it is; compiling the wrapper joined to the text at
+ * run time made V8 flatten a second copy of the bundle (-0.21 M instructions and -46 page faults
+ * for get.js, -0.31 M and -76 for update.js: docs/benchmarks.md). Not the entries Node requires
+ * (dist/cli.js, the plugin's cli.js and entry.js): wrapped, they would only define a function.
+ */
+export const LOADED_BUNDLE = {
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '});' },
+};
+
+/**
  * A dynamic import of one of them becomes a CommonJS stub that loads its bundle (through the code
  * cache, src/cli/bundle-loader.ts); esbuild copies the stub's exports into the awaited namespace,
  * so `(await import(...)).name` reads the same as it does in the source. `inline` are sources that

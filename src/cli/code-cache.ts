@@ -41,20 +41,21 @@ export function runCode<T>(file: string, refuse: (message: string) => Error): Lo
   const beside = besideOf(file, name);
   const data = readOptional(beside);
   const found = data ? { place: beside, data, draft: false } : cacheElsewhere(file, name, beside);
-  // Wrapped as Node wraps a CommonJS module. The bundle gets this module's own require: bundles
+  // The file holds a function as Node wraps a CommonJS module in (written so at build time:
+  // LOADED_BUNDLE in scripts/cli-bundles.mjs), compiled as it is: joined to the wrapper here, V8
+  // flattened a second copy of the text. The bundle gets this module's own require: bundles
   // require only Node's builtins (esbuild bundles the rest), and a createRequire per bundle cost
   // ~0.1 ms.
-  const code = WRAP_HEAD + source + WRAP_TAIL;
   const Raw = rawScriptClass();
   let script: Compiled;
   let wrapper: unknown;
   if (Raw) {
     // A symbol of its own, as vm gives a script with an importModuleDynamically: the bundles have
     // no import() (the build turns each into a require), so none is registered.
-    const raw = new Raw(code, file, 0, 0, found?.data, false, undefined, Symbol(file));
+    const raw = new Raw(source, file, 0, 0, found?.data, false, undefined, Symbol(file));
     script = raw;
     wrapper = raw.runInContext(null, -1, true, false, false);
-  } else [script, wrapper] = viaVm(code, file, found?.data);
+  } else [script, wrapper] = viaVm(source, file, found?.data);
   const module = { exports: {} as T };
   (wrapper as (...args: unknown[]) => void)(module.exports, require, module, file, dirname(file));
   return { exports: module.exports, script, file, name, found: found && { place: found.place, draft: found.draft } };
@@ -146,9 +147,6 @@ function rawScriptClass(): RawScriptClass | undefined {
     ? (Raw as RawScriptClass)
     : undefined;
 }
-
-const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
-const WRAP_TAIL = '\n});';
 
 function readOptional(file: string): Buffer | undefined {
   try {

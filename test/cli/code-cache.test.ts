@@ -134,7 +134,9 @@ describe('the V8 code cache of command bundles', () => {
     cpSync(join(ROOT, 'plugin', 'dist'), plugin, { recursive: true, filter: (from) => !from.includes('.cache') });
     // `get` runs from the plugin's shared bundle (scripts/build-plugin.mjs).
     const bundle = join(plugin, 'commands', '_rest.js');
-    const write = (text: string) => writeFileSync(bundle, text.padEnd(200, ' '));
+    // Inside the function a loaded bundle is written in (LOADED_BUNDLE, scripts/cli-bundles.mjs).
+    const write = (text: string) =>
+      writeFileSync(bundle, `(function (exports, require, module, __filename, __dirname) {${text}});`.padEnd(200, ' '));
     write('module.exports={run:async()=>{process.stdout.write("old\\n");return 0}};');
     const run = () =>
       spawnSync(process.execPath, [join(plugin, 'cli.js'), 'get', 'd.json', '.a'], {
@@ -193,15 +195,19 @@ describe('the V8 code cache of command bundles', () => {
     chmodSync(own, 0o700);
     const main = join(build, 'main.js');
     const { size, mtimeMs } = statSync(main);
-    const planted = 'process.stdout.write("planted\\n");module.exports.cacheAtExit=()=>{};'.padEnd(size, ' ');
+    // Written as the loader compiles a bundle: inside the function Node wraps a module in.
+    const planted =
+      '(function (exports, require, module, __filename, __dirname) {process.stdout.write("planted\\n");module.exports.cacheAtExit=()=>{};});'.padEnd(
+        size,
+        ' ',
+      );
     const make = spawnSync(
       process.execPath,
       [
         '-e',
         `const { Script } = require('node:vm');
-        const code = '(function (exports, require, module, __filename, __dirname) { ' + process.argv[1] + '\\n});';
-        const script = new Script(code, { filename: process.argv[2] });
-        script.runInThisContext();
+        const script = new Script(process.argv[1], { filename: process.argv[2] });
+        script.runInThisContext()({}, require, { exports: {} }, '', ''); // its function compiled into the cache too
         require('node:fs').writeFileSync(process.argv[3], script.createCachedData());`,
         planted,
         main,
