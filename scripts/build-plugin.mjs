@@ -14,7 +14,8 @@
 // and exits 1 (the hook wrapper then denies a gated event) instead of failing somewhere inside.
 // It then requires the entry (entry.js, src/cli/entry.ts), which runs main.js through a code cache
 // as dist/cli.js does: a PreToolUse hook 106.09 -> 105.02 M instructions, the hop to entry.js
-// included (docs/benchmarks.md).
+// included (docs/benchmarks.md). By its absolute path, as bin/baton.js requires dist/cli.js: for a
+// relative one Node also looks for the package's own "exports" (0.4 M instructions).
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -40,7 +41,7 @@ if (major < 20) {
   process.stderr.write('baton needs Node 20 or newer, and this is Node ' + process.version + ': install Node 20+ (or put it first on PATH)\\n');
   process.exit(1);
 }
-require('./entry.js');
+require(__dirname + '/entry.js');
 `;
 
 /** The plugin bundle's files, path (relative to the dist folder) to text. */
