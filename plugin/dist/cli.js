@@ -5,4 +5,4 @@ if (major < 20) {
   process.stderr.write('baton needs Node 20 or newer, and this is Node ' + process.version + ': install Node 20+ (or put it first on PATH)\n');
   process.exit(1);
 }
-require('./entry.js');
+require(__dirname + '/entry.js');
