@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   closeSync,
@@ -433,6 +433,49 @@ describe('a consume whose value would not fit in the answer', () => {
     const small = await batonAsync(['consume', 'doc.json', 'small'], { cwd: dir });
     assert.deepEqual([small.code, small.stdout, small.stderr], [0, 's\n', '']);
     assert.equal((await cliCounts(dir)).ran, before.ran + 3, 'the big consume, the get, the small consume');
+  });
+
+  // The handback runs the consume a second time, in the CLI's process: between the two, another
+  // consumer may take the value. Consume-once must hold across that gap.
+  it('racing consumers, each handed back or not: the value is printed by exactly one, taken once', async (t) => {
+    const dir = project();
+    writeFileSync(join(dir, 'baton.config.json'), JSON.stringify({ limits: { maxDocumentBytes: 80 * 1024 * 1024 } }));
+    const value = Array.from({ length: 1_100_000 }, (_, i) => `${i}`.padStart(60, 'x'));
+    const doc = openDoc(join(dir, 'doc.json'), { cwd: dir, env: cleanEnv() });
+    await doc.set('big', value);
+    await served(dir, t);
+    const before = await cliCounts(dir);
+    const racers = 4;
+    const outs = Array.from({ length: racers }, (_, i) => join(dir, `out${i}.txt`));
+    const exits = await Promise.all(
+      outs.map(
+        (out) =>
+          new Promise<[number | null, string]>((resolve) => {
+            const fd = openSync(out, 'w');
+            const child = spawn(process.execPath, [BIN, 'consume', 'doc.json', 'big'], {
+              cwd: dir,
+              env: cleanEnv(),
+              stdio: ['ignore', fd, 'pipe'],
+            });
+            closeSync(fd);
+            let stderr = '';
+            child.stderr!.on('data', (chunk) => (stderr += chunk));
+            child.on('close', (code) => resolve([code, stderr]));
+          }),
+      ),
+    );
+    assert.deepEqual(
+      exits,
+      Array.from({ length: racers }, () => [0, '']),
+    );
+    const printed = outs.map((out) => readFileSync(out, 'latin1'));
+    const whole = `${JSON.stringify(value)}\n`;
+    assert.equal(printed.filter((text) => text === whole).length, 1, 'one consumer printed the value');
+    assert.equal(printed.filter((text) => text === 'null\n').length, racers - 1, 'the others printed null');
+    assert.equal(baton(['get', 'doc.json', '.big'], { cwd: dir }).stdout, 'null\n', 'taken');
+    const history = baton(['history', 'doc.json'], { cwd: dir }).stdout;
+    assert.equal(history.match(/consume/g)?.length, 1, history);
+    assert.ok((await cliCounts(dir)).ran > before.ran, 'the server took consumes, and handed the value back');
   });
 });
 
