@@ -88,7 +88,8 @@ function saveCache(script: Compiled, places: (() => string | undefined)[], draft
       // created fresh ('wx'), never opened through a link planted at it.
       mkdirInside(dirname(dirname(place)), dirname(place), 'code cache folder');
       const temp = `${place}.${process.pid}.tmp`;
-      writeFileSync(temp, data, { flag: 'wx' });
+      // Writable by this user alone whatever the umask: the reader refuses a cache others may write.
+      writeFileSync(temp, data, { flag: 'wx', mode: 0o644 });
       renameSync(temp, place);
       dropStale(dirname(place), basename(place));
       return;

@@ -152,8 +152,12 @@ function readOptional(file: string): Buffer | undefined {
   try {
     const opened = openCode(file);
     if (!opened) return undefined;
-    const [fd, { size }] = opened;
+    const [fd, { size, uid, mode }] = opened;
     try {
+      // A cache is code V8 runs in place of the bundle's source, checked only against its length:
+      // one another user could have written is not read. A `.cache` made under umask 002 is
+      // group-writable, and so is what is written in it, in an install others share.
+      if ((mode & 0o022) !== 0 || uid !== (process.getuid?.() ?? uid)) return undefined;
       const bytes = Buffer.allocUnsafe(size);
       let read = 0;
       for (let n = -1; read < size && n !== 0; read += n) n = readSync(fd, bytes, read, size - read, null);

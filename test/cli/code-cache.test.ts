@@ -195,27 +195,7 @@ describe('the V8 code cache of command bundles', () => {
     chmodSync(own, 0o700);
     const main = join(build, 'main.js');
     const { size, mtimeMs } = statSync(main);
-    // Written as the loader compiles a bundle: inside the function Node wraps a module in.
-    const planted =
-      '(function (exports, require, module, __filename, __dirname) {process.stdout.write("planted\\n");module.exports.cacheAtExit=()=>{};});'.padEnd(
-        size,
-        ' ',
-      );
-    const make = spawnSync(
-      process.execPath,
-      [
-        '-e',
-        `const { Script } = require('node:vm');
-        const script = new Script(process.argv[1], { filename: process.argv[2] });
-        script.runInThisContext()({}, require, { exports: {} }, '', ''); // its function compiled into the cache too
-        require('node:fs').writeFileSync(process.argv[3], script.createCachedData());`,
-        planted,
-        main,
-        join(caches, `${fnv1a32(main)}-${size}-${Math.floor(mtimeMs)}-main.js.${process.version}.v8`),
-      ],
-      { encoding: 'utf8', env: cleanEnv() },
-    );
-    assert.equal(make.status, 0, make.stderr);
+    plantMainCache(main, join(caches, `${fnv1a32(main)}-${size}-${Math.floor(mtimeMs)}-main.js.${process.version}.v8`));
     const run = () =>
       spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
         cwd: dir,
@@ -231,4 +211,57 @@ describe('the V8 code cache of command bundles', () => {
     chmodSync(own, 0o700);
     assert.equal(run(), 'planted\n');
   });
+
+  // Beside main, in the install: a `.cache` made under umask 002 was group-writable, and so was each
+  // cache written in it, which was read whoever wrote it. Before, the planted cache below ran.
+  it('a cache beside main that others may write is never run', (t) => {
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const { install, build } = installIn(dir);
+    const run = () =>
+      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: dir }),
+      }).stdout;
+    assert.equal(run(), '1\n');
+    const main = join(build, 'main.js');
+    const [name = ''] = readdirSync(join(build, '.cache')).filter((n) => n.endsWith(`-main.js.${process.version}.v8`));
+    const cache = join(build, '.cache', name);
+    assert.equal(statSync(cache).mode & 0o022, 0, 'written for this user alone to write');
+    for (const mode of [0o664, 0o646]) {
+      plantMainCache(main, cache);
+      chmodSync(cache, mode);
+      assert.equal(run(), '1\n', `a cache of mode ${mode.toString(8)} is not read`);
+    }
+    // The same file, this user's alone, is read: what the refusals above kept out.
+    plantMainCache(main, cache);
+    chmodSync(cache, 0o644);
+    assert.equal(run(), 'planted\n');
+  });
 });
+
+/** A V8 code cache at `at` made for other code of main's length, which V8 accepts for main's source. */
+function plantMainCache(main: string, at: string): void {
+  // Written as the loader compiles a bundle: inside the function Node wraps a module in.
+  const planted =
+    '(function (exports, require, module, __filename, __dirname) {process.stdout.write("planted\\n");module.exports.cacheAtExit=()=>{};});'.padEnd(
+      statSync(main).size,
+      ' ',
+    );
+  const make = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const { Script } = require('node:vm');
+      const script = new Script(process.argv[1], { filename: process.argv[2] });
+      script.runInThisContext()({}, require, { exports: {} }, '', ''); // its function compiled into the cache too
+      require('node:fs').writeFileSync(process.argv[3], script.createCachedData());`,
+      planted,
+      main,
+      at,
+    ],
+    { encoding: 'utf8', env: cleanEnv() },
+  );
+  assert.equal(make.status, 0, make.stderr);
+}
