@@ -1,4 +1,4 @@
-import { isBatonError } from '../core/errors.js';
+import { BatonError, isBatonError } from '../core/errors.js';
 import { readFdBounded, STDIN_MAX_BYTES } from '../fs/bounded-read.js';
 import type { CommandIo } from '../core/command-io.js';
 import { writeFd } from './fd-write.js';
@@ -19,7 +19,28 @@ export function processIo(): CommandIo {
       }
     },
     env: process.env,
-    cwd: process.cwd(),
+    // Asked when a command reads it, inside run-cli's error boundary and a hook's fail-closed one.
+    get cwd() {
+      return workingFolder();
+    },
     script: process.argv[1],
   };
+}
+
+/**
+ * process.cwd(), or a one-line refusal. A folder removed under the process (an agent removed the
+ * worktree it worked in) makes Node throw ENOENT, uv_cwd: asked while this I/O was made, before
+ * any boundary, every command crashed with a stack and exit 1, and a PreToolUse hook with it,
+ * which Claude Code does not count as a denial: the tool call went ahead unjudged.
+ */
+function workingFolder(): string {
+  try {
+    return process.cwd();
+  } catch (error) {
+    throw new BatonError(
+      'io',
+      `the working folder was removed (${(error as Error).message}); cd to a folder that exists`,
+      { cause: error },
+    );
+  }
 }

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanEnv, ROOT } from '../helpers/cli.js';
+import { BIN, cleanEnv, ROOT } from '../helpers/cli.js';
 import { decision, eneoProject, startTask, type EneoProject } from './helpers.js';
 
 // When baton itself fails, a gated event (PreToolUse of an edit or shell tool where rules are
@@ -162,5 +162,45 @@ describe('an unknown event name is a configuration error', () => {
       const r = p.hook(ignored, writeTest(p));
       assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', ''], ignored);
     }
+  });
+});
+
+describe('a working folder removed under baton', () => {
+  // An agent that removed the worktree it worked in: Node's process.cwd() throws (uv_cwd). Before,
+  // every command crashed with a stack and exit 1, a PreToolUse hook with it, which Claude Code
+  // does not count as a denial: the Write below went ahead unjudged.
+  const inRemoved = (p: EneoProject, args: string[], input = '') => {
+    const gone = join(p.dir, 'worktree');
+    mkdirSync(gone);
+    // The shell enters the folder and removes it; Node then starts in a folder that is gone.
+    const run = spawnSync(
+      'sh',
+      ['-c', 'cd "$1" && rmdir "$1" && shift && exec "$@"', 'sh', gone, process.execPath, BIN, ...args],
+      {
+        encoding: 'utf8',
+        env: cleanEnv({ ...p.env, CLAUDE_PROJECT_DIR: p.dir }),
+        input,
+      },
+    );
+    return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
+  };
+
+  it('a PreToolUse hook decides from the project folder the host names: a test file in GREEN is denied', (t) => {
+    const p = green();
+    t.after(p.cleanup);
+    const pre = inRemoved(p, ['hook', 'PreToolUse'], JSON.stringify(writeTest(p)));
+    assert.equal(pre.code, 0, pre.stderr);
+    assert.equal(decision(pre).kind, 'deny', pre.stdout);
+  });
+
+  it('a command says so in one line, exit 8', (t) => {
+    const p = green({ 'd.json': '{"a":1}' });
+    t.after(p.cleanup);
+    const got = inRemoved(p, ['get', join(p.dir, 'd.json'), '.a']);
+    assert.equal(got.code, 8, got.stderr);
+    assert.equal(
+      got.stderr,
+      'baton get: the working folder was removed (ENOENT: no such file or directory, uv_cwd); cd to a folder that exists\n',
+    );
   });
 });

@@ -9,6 +9,7 @@ import { readPayload } from '../../harness/hooks/stdin.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { parseLoose } from '../args.js';
 import { COMMANDS } from '../definitions.js';
+import { isAbsolute } from 'node:path';
 
 export default async function hook(args: string[], cli: CommandIo): Promise<number> {
   // Loose, as a hook command has always been read: a word it does not know is skipped, not refused.
@@ -20,7 +21,7 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
     host: flags.host,
     profile: flags.profile,
     payload,
-    cwd: cli.cwd,
+    cwd: hookCwd(cli),
     env: cli.env,
     script: cli.script,
     goalHooks: async () => (await import('../../goal/hooks/goal-handlers.js')).runGoalHook,
@@ -31,4 +32,20 @@ export default async function hook(args: string[], cli: CommandIo): Promise<numb
   if (rendered.stdout) cli.out(rendered.stdout);
   if (rendered.stderr) cli.err(rendered.stderr);
   return rendered.code;
+}
+
+/**
+ * The working folder, or, when it was removed under the hook (an agent removed the worktree it
+ * worked in), the project folder the host names, from which the hook decides as it would from
+ * there. Refused, the hook exits 8, which a host does not count as a denial: a tool call would go
+ * ahead unjudged.
+ */
+function hookCwd(cli: CommandIo): string {
+  try {
+    return cli.cwd;
+  } catch (error) {
+    const named = cli.env.BATON_ROOT || cli.env.CLAUDE_PROJECT_DIR;
+    if (named && isAbsolute(named)) return named;
+    throw error;
+  }
 }
