@@ -5,7 +5,7 @@
  * the command runs without the capabilities that let it, and EACCES is met whoever runs the tests.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,4 +79,21 @@ test('goal list with a goal folder, the archive or the goals folder it may not e
     root.stdout,
   );
   assert.equal(root.stderr.trim().split('\n').length, 1, root.stderr);
+});
+
+// A goal's name that is a symbolic link to itself (ELOOP), the only entry: before, its row and then
+// "(no goals in ...)" below it. A link to the goals' folder itself is no goal (no state.md there).
+test('goal list with a goal name that is a symlink loop, and one linked to the goals folder: a row naming the loop, no "no goals", exit 1', (t) => {
+  const box = sandbox();
+  t.after(() => rmSync(box.base, { recursive: true, force: true }));
+  mkdirSync(box.root, { recursive: true });
+  symlinkSync('loop', join(box.root, 'loop'));
+  symlinkSync('.', join(box.root, 'here'));
+  const r = baton(box, ['goal', 'list']);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(
+    r.stdout,
+    `  loop                         unreadable: ${join(box.root, 'loop', 'state.md')} cannot be looked at: a symbolic link loops, or the path has too many; put the file itself there (ELOOP)\n`,
+  );
+  assert.match(r.stderr, /ELOOP\); what could be read is listed above\n$/);
 });

@@ -127,8 +127,10 @@ export default async function list(ctx: GoalContext, args: string[]): Promise<nu
     if (!isBatonError(error)) throw error;
     unknown = error;
   }
-  // "No goals" only where it looked: a root it could not list has its row above (undefined).
-  if (printGoals(ctx, args[0] === '--all', pointer?.slug, refused) === 0) ctx.cli.out(`  (no goals in ${ctx.root})\n`);
+  // "No goals" only where it looked: a root it could not list has its row above (undefined), and
+  // so has a goal folder it could not look into (a symlink loop, a folder it may not enter).
+  if (printGoals(ctx, args[0] === '--all', pointer?.slug, refused) === 0 && refused.length === 0)
+    ctx.cli.out(`  (no goals in ${ctx.root})\n`);
   if (pointer) ctx.cli.out(`active: ${pointer.slug} (launched in ${pointer.dir})\n`);
   if (unknown) {
     ctx.cli.out(`active: unknown: ${unknown.message}\n`);
