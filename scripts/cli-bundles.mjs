@@ -25,11 +25,21 @@ export function bundleEntries() {
       b.onResolve({ filter: /^baton-bundle:/ }, (args) => ({ path: args.path, namespace: 'baton-bundle' }));
       b.onLoad({ filter: /.*/, namespace: 'baton-bundle' }, (args) => {
         const names = args.path.slice('baton-bundle:'.length).split(',').filter(Boolean);
+        // A bundle of several commands (the plugin's _rest) sets up only the one it runs: each is
+        // required on first use, so esbuild runs a command module's top level (and its imports')
+        // when it is asked for, not all of them at every start.
+        const command = (name) => `require('./src/cli/commands/${name}.ts')`;
         return {
           contents: [
             `import { bundleMain } from './src/cli/bundle-main.ts';`,
-            ...names.map((name, i) => `import * as c${i} from './src/cli/commands/${name}.ts';`),
-            `export const { run } = bundleMain({ ${names.map((name, i) => `${JSON.stringify(name)}: c${i}`).join(', ')} });`,
+            ...(names.length === 1 ? [`import * as c0 from './src/cli/commands/${names[0]}.ts';`] : []),
+            `export const { run } = bundleMain({ ${names
+              .map((name) =>
+                names.length === 1
+                  ? `${JSON.stringify(name)}: c0`
+                  : `get ${JSON.stringify(name)}() { return ${command(name)}; }`,
+              )
+              .join(', ')} });`,
           ].join('\n'),
           loader: 'js',
           resolveDir: resolve('.'),

@@ -84,6 +84,35 @@ test('baton get requires only its entry, opens only main, its own bundle and the
   assert.ok(probe(['--pending-deprecation', CLI, 'get', 'd.json', '.a']).builtins.includes('vm'));
 });
 
+test("the plugin's baton get (its shared bundle of every command but the hot ones) sets up only get: no other command's modules, and no builtin beyond a bare start", (t) => {
+  const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE, 'empty.js': '' });
+  t.after(cleanup);
+  const out = join(dir, 'probe.json');
+  const plugin = join(ROOT, 'plugin', 'dist', 'cli.js');
+  const probe = (args: string[]): Probe => {
+    const r = spawnSync(process.execPath, ['-r', join(dir, 'probe.cjs'), ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv({ PROBE_OUT: out }),
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(readFileSync(out, 'utf8')) as Probe;
+  };
+  const bare = probe([join(dir, 'empty.js')]);
+  for (const args of [['get', 'd.json', '.a'], ['--version']]) {
+    probe([plugin, ...args]); // writes the code cache if the bundle has none yet
+    // Every command module of _rest set up at load ran each one's top level: node:crypto (the
+    // run bus, the work board), node:child_process (run, the sandbox) among them, 3x the
+    // instructions of a get from its own bundle (docs/benchmarks.md).
+    const extra = probe([plugin, ...args]).builtins.filter((name) => !bare.builtins.includes(name));
+    assert.deepEqual(
+      extra.filter(notCoverage),
+      [],
+      `baton ${args[0]}: builtins loaded beyond a bare start: ${extra.join(', ')}`,
+    );
+  }
+});
+
 /** Under coverage (NODE_V8_COVERAGE, as CI may run) the loader takes node:vm, which registers source maps. */
 const notCoverage = (name: string) => !(name === 'vm' && process.env.NODE_V8_COVERAGE);
 
