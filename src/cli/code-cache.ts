@@ -15,7 +15,7 @@ export interface LoadedCode<T> {
   readonly exports: T;
   readonly script: Compiled;
   readonly file: string;
-  /** The cache's name: the bundle's size, modification time and name, and this Node's version. */
+  /** The cache's name: the bundle's size, modification time and name, this Node's version and flags. */
   readonly name: string;
   /** Where its cache was read from, when one was. */
   readonly found: { readonly place: string; readonly draft: boolean } | undefined;
@@ -37,7 +37,13 @@ export function runCode<T>(file: string, refuse: (message: string) => Error): Lo
   } finally {
     closeSync(fd);
   }
-  const name = `${size}-${Math.floor(mtimeMs)}-${basename(file)}.${process.version}.v8`;
+  // Node's command-line flags name a cache of their own: V8 rejects a cache made under other V8
+  // flags, so a server (started with --max-semi-space-size=2, serve.ts) and the CLI's processes
+  // sharing one name each rejected and rewrote the other's, at every server's exit.
+  // As they are, made a file name by encodeURIComponent (a builtin: hashing them cost a flagged
+  // process 0.35 M instructions, compiling the hash); flags longer than a name leave it uncached.
+  const flags = process.execArgv.length === 0 ? '' : `.${encodeURIComponent(process.execArgv.join(' '))}`;
+  const name = `${size}-${Math.floor(mtimeMs)}-${basename(file)}.${process.version}${flags}.v8`;
   const beside = besideOf(file, name);
   const data = readOptional(beside);
   const found = data ? { place: beside, data, draft: false } : cacheElsewhere(file, name, beside);

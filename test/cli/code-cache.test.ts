@@ -180,6 +180,36 @@ describe('the V8 code cache of command bundles', () => {
     assert.match(moved.stderr, /this build's bundle for 'get' does not carry it/);
   });
 
+  // V8 rejects a cache made under other V8 flags. Before, a process with Node flags (a server runs
+  // with --max-semi-space-size=2) and one without shared a name: each rejected and rewrote the
+  // other's, and every server's exit left the next command and hook compiling main and its bundle.
+  it('a process started with Node flags, as a server is, keeps caches of its own: the others are used as they are', (t) => {
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const { install, build } = installIn(dir);
+    const run = (flags: string[]) =>
+      spawnSync(process.execPath, [...flags, join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: dir }),
+      }).stdout;
+    const caches = () =>
+      new Map(
+        [join(build, '.cache'), join(build, 'commands', '.cache')].flatMap((folder) =>
+          readdirSync(folder).map((name) => [join(folder, name), statSync(join(folder, name)).ino] as const),
+        ),
+      );
+    assert.equal(run([]), '1\n');
+    const plain = caches();
+    assert.equal(run(['--max-semi-space-size=2']), '1\n');
+    assert.equal(run(['--max-semi-space-size=2']), '1\n');
+    const both = caches();
+    assert.equal(run([]), '1\n');
+    assert.deepEqual(caches(), both, 'each used as it is, none rewritten');
+    for (const [file, ino] of plain) assert.equal(both.get(file), ino, `${file} left as it was`);
+    assert.equal(both.size, plain.size * 2, "the flagged process's caches beside them");
+  });
+
   it('a cache planted for main in a temp folder other users may write is never run', (t) => {
     // Main's cache is looked for in the user's temp folder when the install has none beside it (a
     // read-only install). A cache is code: one made from other source of the same length is
