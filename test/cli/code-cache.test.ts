@@ -26,17 +26,21 @@ function installIn(dir: string): { install: string; build: string } {
   return { install, build: join(install, 'dist', 'builds', current) };
 }
 
+/** `baton get d.json .a` run by the install's dist/cli.js in `dir`, with `tmp` as its temp folder. */
+function getIn(install: string, dir: string, tmp: string) {
+  return spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: cleanEnv({ TMPDIR: tmp }),
+  });
+}
+
 describe('the V8 code cache of command bundles', () => {
   it('is written beside the bundle, or in a temp folder when the install is read-only, and never breaks a command', (t) => {
     const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
     t.after(cleanup);
     const { install, build } = installIn(dir);
-    const run = (tmp: string) =>
-      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
-        cwd: dir,
-        encoding: 'utf8',
-        env: cleanEnv({ TMPDIR: tmp }),
-      });
+    const run = (tmp: string) => getIn(install, dir, tmp);
     const tmpA = join(dir, 'tmp-a');
     mkdirSync(tmpA);
     assert.equal(run(tmpA).stdout, '1\n');
@@ -157,12 +161,7 @@ describe('the V8 code cache of command bundles', () => {
     const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
     t.after(cleanup);
     const { install, build } = installIn(dir);
-    const run = () =>
-      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
-        cwd: dir,
-        encoding: 'utf8',
-        env: cleanEnv({ TMPDIR: dir }),
-      });
+    const run = () => getIn(install, dir, dir);
     assert.equal(run().stdout, '1\n');
     const cacheOf = () =>
       readdirSync(join(build, '.cache')).filter((n) => n.endsWith('-main.js.' + process.version + '.v8'));
@@ -226,12 +225,7 @@ describe('the V8 code cache of command bundles', () => {
     const main = join(build, 'main.js');
     const { size, mtimeMs } = statSync(main);
     plantMainCache(main, join(caches, `${fnv1a32(main)}-${size}-${Math.floor(mtimeMs)}-main.js.${process.version}.v8`));
-    const run = () =>
-      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
-        cwd: dir,
-        encoding: 'utf8',
-        env: cleanEnv({ TMPDIR: tmp }),
-      }).stdout;
+    const run = () => getIn(install, dir, tmp).stdout;
     chmodSync(caches, 0o777);
     assert.equal(run(), '1\n', 'a folder others may write is not read');
     chmodSync(own, 0o770);
@@ -248,12 +242,7 @@ describe('the V8 code cache of command bundles', () => {
     const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
     t.after(cleanup);
     const { install, build } = installIn(dir);
-    const run = () =>
-      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
-        cwd: dir,
-        encoding: 'utf8',
-        env: cleanEnv({ TMPDIR: dir }),
-      }).stdout;
+    const run = () => getIn(install, dir, dir).stdout;
     assert.equal(run(), '1\n');
     const main = join(build, 'main.js');
     const [name = ''] = readdirSync(join(build, '.cache')).filter((n) => n.endsWith(`-main.js.${process.version}.v8`));

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -29,7 +29,8 @@ interface Probe {
   builtins: string[];
 }
 
-test('baton get requires only its entry, opens only main, its own bundle and their caches, and loads no builtin', (t) => {
+/** A folder with d.json and the probe, and a run of node with the probe and these arguments there. */
+function probeFolder(t: TestContext): { dir: string; probe: (args: string[]) => Probe } {
   const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE, 'empty.js': '' });
   t.after(cleanup);
   const out = join(dir, 'probe.json');
@@ -42,6 +43,11 @@ test('baton get requires only its entry, opens only main, its own bundle and the
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(readFileSync(out, 'utf8')) as Probe;
   };
+  return { dir, probe };
+}
+
+test('baton get requires only its entry, opens only main, its own bundle and their caches, and loads no builtin', (t) => {
+  const { dir, probe } = probeFolder(t);
   // A bare start that runs a file, as baton does: `node -e` loads more (vm, module) than that.
   const bare = probe([join(dir, 'empty.js')]);
   probe([CLI, 'get', 'd.json', '.a']); // writes the code cache if this build has none yet
@@ -85,19 +91,8 @@ test('baton get requires only its entry, opens only main, its own bundle and the
 });
 
 test("the plugin's baton get (its shared bundle of every command but the hot ones) sets up only get: no other command's modules, and no builtin beyond a bare start", (t) => {
-  const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE, 'empty.js': '' });
-  t.after(cleanup);
-  const out = join(dir, 'probe.json');
+  const { dir, probe } = probeFolder(t);
   const plugin = join(ROOT, 'plugin', 'dist', 'cli.js');
-  const probe = (args: string[]): Probe => {
-    const r = spawnSync(process.execPath, ['-r', join(dir, 'probe.cjs'), ...args], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: cleanEnv({ PROBE_OUT: out }),
-    });
-    assert.equal(r.status, 0, r.stderr);
-    return JSON.parse(readFileSync(out, 'utf8')) as Probe;
-  };
   const bare = probe([join(dir, 'empty.js')]);
   for (const args of [['get', 'd.json', '.a'], ['--version']]) {
     probe([plugin, ...args]); // writes the code cache if the bundle has none yet

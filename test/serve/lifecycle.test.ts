@@ -128,21 +128,7 @@ describe("baton serve in the foreground: the detached server's memory bound", ()
       const pid = server.child.pid!;
       assert.equal(serveFile(p.dir).pid, pid, 'serve.json names the process started, and it answers');
       assert.deepEqual(nodeFlags(pid), canReexec ? ['--max-semi-space-size=2'] : []);
-      const test = writePayload(p.dir, 'backend/tests/test_x.py');
-      const answer = await new Promise<string>((resolve, reject) => {
-        const { url, token } = serveFile(p.dir);
-        const req = request(
-          `${url}/hooks/PreToolUse`,
-          { method: 'POST', headers: { Authorization: `Bearer ${token}` } },
-          (res) => {
-            let text = '';
-            res.on('data', (chunk) => (text += chunk));
-            res.on('end', () => resolve(text));
-          },
-        );
-        req.on('error', reject);
-        req.end(test);
-      });
+      const answer = await preToolUse(p.dir, writePayload(p.dir, 'backend/tests/test_x.py'));
       assert.match(answer, /"permissionDecision":"deny"/);
       server.child.kill(signal);
       assert.equal(await server.exited, 0, signal);
@@ -218,6 +204,24 @@ interface Live {
   pages: number;
   rescanning: boolean;
   watches: number;
+}
+
+/** The answer of the project's server (its serve.json) to a PreToolUse hook with this payload. */
+function preToolUse(dir: string, payload: string): Promise<string> {
+  const { url, token } = serveFile(dir);
+  return new Promise<string>((resolve, reject) => {
+    const req = request(
+      `${url}/hooks/PreToolUse`,
+      { method: 'POST', headers: { Authorization: `Bearer ${token}` } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(text));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 function health(dir: string): Promise<{ dashboard: Live }> {
@@ -302,20 +306,7 @@ describe('baton serve: the root it judges from', () => {
     const name = p.dir.split('/').at(-1)!;
     const server = await startServe(parent, ['--port', '0', '--idle-timeout', '0'], { BATON_ROOT: name });
     t.after(server.stop);
-    const { url, token } = serveFile(p.dir);
-    const answer = await new Promise<string>((resolve, reject) => {
-      const req = request(
-        `${url}/hooks/PreToolUse`,
-        { method: 'POST', headers: { Authorization: `Bearer ${token}` } },
-        (res) => {
-          let text = '';
-          res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => resolve(text));
-        },
-      );
-      req.on('error', reject);
-      req.end(writePayload(p.dir, 'tests/test_gate.py'));
-    });
+    const answer = await preToolUse(p.dir, writePayload(p.dir, 'tests/test_gate.py'));
     assert.match(answer, /"permissionDecision":"deny".*gate-green/);
   });
 });
