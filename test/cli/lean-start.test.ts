@@ -29,6 +29,16 @@ interface Probe {
   builtins: string[];
 }
 
+/** This checkout's files among `paths`, relative to it, with the build's id and a cache's name made generic. */
+const ours = (paths: string[]) =>
+  paths
+    .filter((path) => path.startsWith(ROOT))
+    .map((path) =>
+      relative(ROOT, path)
+        .replace(/builds\/[^/]+\//, 'builds/ID/')
+        .replace(/\.cache\/[^/]+$/, '.cache/CACHE'),
+    );
+
 /** A folder with d.json and the probe, and a run of node with the probe and these arguments there. */
 function probeFolder(t: TestContext): { dir: string; probe: (args: string[]) => Probe } {
   const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE, 'empty.js': '' });
@@ -52,14 +62,6 @@ test('baton get requires only its entry, opens only main, its own bundle and the
   const bare = probe([join(dir, 'empty.js')]);
   probe([CLI, 'get', 'd.json', '.a']); // writes the code cache if this build has none yet
   const get = probe([CLI, 'get', 'd.json', '.a']);
-  const ours = (paths: string[]) =>
-    paths
-      .filter((path) => path.startsWith(ROOT))
-      .map((path) =>
-        relative(ROOT, path)
-          .replace(/builds\/[^/]+\//, 'builds/ID/')
-          .replace(/\.cache\/[^/]+$/, '.cache/CACHE'),
-      );
 
   // A hop more (a file dist/cli.js requires) costs a resolve, a realpath walk and a package.json
   // lookup; main is run through its code cache (src/cli/entry.ts), not required.
@@ -130,14 +132,6 @@ test('baton get handed to a running baton serve opens only main and its code cac
   probe([CLI, 'get', 'd.json', '.a']); // writes main's code cache if this build has none yet
   const get = probe([CLI, 'get', 'd.json', '.a']);
   assert.equal(get.stdout, '1\n');
-  const ours = (paths: string[]) =>
-    paths
-      .filter((path) => path.startsWith(ROOT))
-      .map((path) =>
-        relative(ROOT, path)
-          .replace(/builds\/[^/]+\//, 'builds/ID/')
-          .replace(/\.cache\/[^/]+$/, '.cache/CACHE'),
-      );
   assert.deepEqual(ours(get.required), ['bin/baton.js', 'dist/cli.js']);
   // The client is part of main (main.ts says why); the get bundle would mean it ran in process.
   assert.deepEqual(ours(get.opened), ['dist/builds/ID/main.js', 'dist/builds/ID/.cache/CACHE']);
