@@ -104,11 +104,14 @@ function saveCache(script: Compiled, places: (() => string | undefined)[], draft
  * the new one (`kept`): nothing will read them.
  */
 function dropStale(dir: string, kept: string): void {
-  const bundleOf = (name: string) => name.replace(/^\d+-\d+-/, '').replace(/\.first$/, '');
+  // `size-mtime-name` beside the bundle; in the temp folder `hash-size-mtime-name`, the hash naming
+  // the bundle's path (installs share that folder), so it stays part of what names the bundle.
+  const versioned = /^((?:[0-9a-f]{8}-)?)\d+-\d+-/;
+  const bundleOf = (name: string) => name.replace(versioned, '$1').replace(/\.first$/, '');
   const bundle = bundleOf(kept);
   try {
     for (const other of readdirSync(dir))
-      if (other !== kept && /^\d+-\d+-/.test(other) && bundleOf(other) === bundle)
+      if (other !== kept && versioned.test(other) && bundleOf(other) === bundle)
         rmSync(`${dir}/${other}`, { force: true });
   } catch {
     // only disk space is lost

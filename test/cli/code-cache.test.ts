@@ -10,6 +10,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -66,8 +67,17 @@ describe('the V8 code cache of command bundles', () => {
     assert.equal(run(tmpB).stdout, '1\n');
     const fallback = join(tmpB, `baton-${process.getuid?.()}`, 'v8-cache');
     assert.ok(existsSync(fallback), "cache in the user's own temp folder");
-    assert.equal(readdirSync(fallback).filter((name) => name.endsWith('get.js.' + process.version + '.v8')).length, 1);
+    const getCaches = () => readdirSync(fallback).filter((name) => name.endsWith('get.js.' + process.version + '.v8'));
+    assert.equal(getCaches().length, 1);
     assert.equal(run(tmpB).stdout, '1\n');
+    // The bundle replaced (a new mtime, so a new cache name): the old cache there is dropped, as
+    // beside the bundle. Its name starts with the bundle path's hash; before, none was ever dropped.
+    const later = new Date(statSync(join(build, 'commands', 'get.js')).mtimeMs + 60_000);
+    utimesSync(join(build, 'commands', 'get.js'), later, later);
+    const [before] = getCaches();
+    assert.equal(run(tmpB).stdout, '1\n');
+    assert.equal(getCaches().length, 1, 'one cache of get.js in the temp folder');
+    assert.notEqual(getCaches()[0], before);
   });
 
   it('a run that failed or only printed help writes a draft, which the first run that succeeds replaces', (t) => {
