@@ -27,7 +27,13 @@ export interface LoadedCode<T> {
  * the CLI's entry compiles this function, and each one it calls, from source in every process.
  */
 export function runCode<T>(file: string, refuse: (message: string) => Error): LoadedCode<T> {
-  const opened = openCode(file);
+  let opened: ReturnType<typeof openCode>;
+  try {
+    opened = openCode(file);
+  } catch (error) {
+    // A build cut short or removed: one line, not Node's stack of an ENOENT.
+    throw refuse(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); reinstall baton`);
+  }
   if (!opened) throw refuse(`${file} is not a regular file of at most 64 MiB; reinstall baton`);
   const [fd, { size, mtimeMs }] = opened;
   let source: string;

@@ -7,6 +7,7 @@
  * cache at exit with the loader's rules (cacheAtExit: beside it, else the user's own temp folder,
  * a draft until a run succeeds).
  */
+import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCode } from './code-cache.js';
 import type * as Main from './main.js';
@@ -14,7 +15,13 @@ import type * as Main from './main.js';
 /** Main's path from this file's folder: `builds/<id>/main.js`, so a process keeps to the build it started in. */
 declare const BATON_MAIN: string;
 
-// A plain Error, not a BatonError (errors.ts would be parsed in every process): nothing catches
-// it, as nothing catches main's own when a command's bundle cannot be loaded; Node prints it.
-const main = runCode<typeof Main>(join(__dirname, BATON_MAIN), (message) => new Error(message));
-main.exports.cacheAtExit(main);
+// A plain Error, not a BatonError (errors.ts would be parsed in every process). A main that cannot
+// be loaded is an install cut short: one line and exit 70 (internal), as main says of a command's
+// bundle; a hook wrapper (plugin/bin/baton) denies a gated event on it.
+try {
+  const main = runCode<typeof Main>(join(__dirname, BATON_MAIN), (message) => new Error(message));
+  main.exports.cacheAtExit(main);
+} catch (error) {
+  writeSync(2, `baton: ${(error as Error).message}\n`);
+  process.exitCode = 70;
+}

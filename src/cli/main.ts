@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { loadBundle } from './bundle-loader.js';
 import type { BundleMain } from './bundle-main.js';
 import { forward } from './serve-client.js';
+import { writeFd } from './fd-write.js';
 import { FORWARDED } from '../serve/forwarded.js';
 
 // For the entry that ran this module through its code cache (entry.ts), to write that cache.
@@ -73,11 +74,20 @@ const argv = process.argv.slice(2);
 const bundles = JSON.parse(BATON_BUNDLES) as Record<string, string> & { '': string };
 const word = commandWord(argv);
 const file = (word !== undefined && Object.hasOwn(bundles, word) && bundles[word]) || bundles[''];
-const inProcess = () => loadBundle<BundleMain>(join(__dirname, file)).run();
+// async: a bundle that cannot be loaded rejects, as a failed run would, instead of throwing here.
+const inProcess = async () => loadBundle<BundleMain>(join(__dirname, file)).run();
 const served = word !== undefined && FORWARDED.has(word) ? serveFile(process.env) : undefined;
-void (served === undefined ? inProcess() : viaServer(served)).then((code) => {
-  process.exitCode = code;
-});
+void (served === undefined ? inProcess() : viaServer(served)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  // Only a bundle that cannot be loaded comes here (a command's errors end in run-cli's boundary):
+  // an install cut short, said in one line; a hook wrapper denies a gated event on it.
+  (error: unknown) => {
+    writeFd(2, `baton: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 70;
+  },
+);
 // Once nothing is left to run, exit here: Node's own teardown of a finished process (freeing the
 // environment and the heap the bundle filled) costs a CLI process ~1 ms of CPU, which
 // process.exit() skips. Nothing is cut short: the event loop is empty, output is written

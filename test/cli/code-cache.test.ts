@@ -80,6 +80,20 @@ describe('the V8 code cache of command bundles', () => {
     assert.notEqual(getCaches()[0], before);
   });
 
+  it('an install cut short (a command bundle or main missing) is one line naming the file and the fix, exit 70', (t) => {
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const { install, build } = installIn(dir);
+    // Before, each was Node's stack of an ENOENT and exit 1.
+    for (const missing of [join(build, 'commands', 'get.js'), join(build, 'main.js')]) {
+      rmSync(missing);
+      const r = getIn(install, dir, dir);
+      assert.equal(r.status, 70, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, `baton: ${missing} cannot be read (ENOENT); reinstall baton\n`);
+    }
+  });
+
   it('a run that failed or only printed help writes a draft, which the first run that succeeds replaces', (t) => {
     // A cache holds the functions its run compiled and is written once: kept as final, a first
     // `get --help` left every later get to compile the command's functions itself.
