@@ -147,7 +147,8 @@ describe('the plugin hook wrapper (plugin/bin/baton)', () => {
     [
       'the bundle crashing before it answers',
       (_p, plugin) => (writeFileSync(join(plugin, 'dist', 'main.js'), 'throw new Error("broken copy")\n'), undefined),
-      /its CLI exited 1 without an answer; run 'baton doctor'/,
+      // The entry says a main that cannot be loaded in one line, with exit 70 (internal).
+      /its CLI exited 70 without an answer; run 'baton doctor'/,
     ],
   ];
   for (const [label, breakIt, why] of cases) {
