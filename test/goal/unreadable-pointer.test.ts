@@ -3,13 +3,14 @@
  * itself, is not "no active goal": start would otherwise leave the previous goal active and
  * unpaused. Each command that reads it refuses with one line naming the file and the fix (exit 1),
  * through baton and the compat goal.sh, and changes nothing (list lists the goals first, none
- * marked active); the hooks put no goal in scope.
+ * marked active); a native hook says it on stderr and goes on, a compat hook stays silent.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { baton, sandbox, script } from './helpers.js';
+import { BATON_BIN, baton, sandbox, script } from './helpers.js';
 
 test('an unreadable goal pointer refuses start, resume, pause and list with one line, and nothing changes', (t) => {
   const box = sandbox();
@@ -39,15 +40,43 @@ test('an unreadable goal pointer refuses start, resume, pause and list with one 
     assert.match(r.stdout, /^ {2}one +active +updated \S+ +The first goal$/m);
     assert.ok(r.stdout.includes(`active: unknown: ${line}\n`), r.stdout);
   }
-  // The compat hooks test the pointer with [ -e ] before Node starts, and the native ones take it alike: no goal in scope.
-  const payload = JSON.stringify({
-    session_id: 's1',
-    hook_event_name: 'SessionStart',
-    source: 'startup',
-    cwd: box.work,
-  });
-  const hook = script(box, 'session-start.sh', [], { input: payload });
+  // The compat hooks test the pointer with [ -e ] before Node starts and stay silent, as the
+  // plugin they stand in for: no goal in scope.
+  const payload = (event: string) =>
+    JSON.stringify({ session_id: 's1', hook_event_name: event, source: 'startup', reason: 'exit', cwd: box.work });
+  const hook = script(box, 'session-start.sh', [], { input: payload('SessionStart') });
   assert.deepEqual([hook.status, hook.stdout], [0, '']);
-  const native = baton(box, ['hook', 'SessionStart', '--profile', 'orchestrate'], { input: payload });
-  assert.deepEqual([native.status, native.stdout], [0, ''], native.stderr);
+  // The native ones say it: the goal hooks are off until the pointer is fixed. No goal hook is
+  // gated (they only add context), so each goes on: exit 0, nothing for the host, the line on
+  // stderr (before: silent, as if no goal were active).
+  for (const event of ['SessionStart', 'Stop', 'SessionEnd']) {
+    const native = baton(box, ['hook', event, '--profile', 'orchestrate'], { input: payload(event) });
+    assert.deepEqual([native.status, native.stdout], [0, ''], native.stderr);
+    assert.equal(native.stderr, `[baton hook] ${event} did nothing, allowing: ${line}\n`);
+  }
+  assert.deepEqual(readdirSync(box.root).sort(), before.files, 'the hooks left the goals as they were');
+});
+
+test('a goal folder this user may not enter: a native goal hook says the pointer cannot be read, and goes on', (t) => {
+  const box = sandbox();
+  t.after(() => {
+    chmodSync(box.root, 0o755);
+    rmSync(box.base, { recursive: true, force: true });
+  });
+  assert.equal(baton(box, ['goal', 'start', 'one', 'The first goal']).status, 0);
+  chmodSync(box.root, 0o000);
+  // Root enters a 000 folder anyway: the hook runs without the capabilities that let it.
+  const argv = [process.execPath, BATON_BIN, 'hook', 'SessionStart', '--profile', 'orchestrate'];
+  const [cmd, ...rest] = (
+    process.getuid?.() === 0
+      ? ['setpriv', '--inh-caps=-all', '--bounding-set=-dac_override,-dac_read_search', '--', ...argv]
+      : argv
+  ) as [string, ...string[]];
+  const input = JSON.stringify({ session_id: 's1', hook_event_name: 'SessionStart', source: 'startup', cwd: box.work });
+  const r = spawnSync(cmd, rest, { cwd: box.work, env: box.env, input, encoding: 'utf8' });
+  assert.deepEqual([r.status, r.stdout], [0, ''], r.stderr);
+  assert.equal(
+    r.stderr,
+    `[baton hook] SessionStart did nothing, allowing: goal pointer ${join(box.root, 'active')} cannot be read, so which goal is active is not known: permission denied; give this user access to it or run baton as its owner (EACCES)\n`,
+  );
 });

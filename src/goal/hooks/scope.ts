@@ -1,14 +1,13 @@
 /**
  * Scope: a valid pointer, a cwd at or below its launch dir (physical paths; `/w/app-x` is
  * not below `/w/app`), and the goal's state file. The owner is the pointer's session when it
- * equals the hook's non-empty session id.
+ * equals the hook's non-empty session id. A pointer that is there but cannot be read throws.
  */
 import { realpathSync } from 'node:fs';
 import { goalPaths, isValidSlug, type GoalPaths } from '../goal-paths.js';
 import { readPointer, type Pointer } from '../pointer.js';
 import type { GoalPayload } from './input.js';
 import { isFile } from '../../fs/stat.js';
-import { isBatonError } from '../../core/errors.js';
 
 export interface Scope {
   root: string;
@@ -18,16 +17,8 @@ export interface Scope {
 }
 
 export function resolveScope(root: string, input: GoalPayload, processCwd: string): Scope | undefined {
-  let pointer: Pointer | undefined;
-  try {
-    pointer = readPointer(root);
-  } catch (error) {
-    // A pointer that cannot be read puts no goal in scope, as for the compat hooks, whose shell
-    // test ([ -e active ]) cannot tell it from none before Node starts: a goal hook only adds to a
-    // session (context, a nudge to go on), so leaving it out withholds nothing a rule guards.
-    if (isBatonError(error, 'io')) return undefined;
-    throw error;
-  }
+  // A pointer that cannot be read throws its line (goal-handlers.ts says it): not "no goal".
+  const pointer = readPointer(root);
   // A slug that is not a valid slug could point outside ROOT: never follow it.
   if (!pointer || !isValidSlug(pointer.slug)) return undefined;
   let cwd: string;

@@ -35,16 +35,19 @@ export interface HookRun {
   env: NodeJS.ProcessEnv;
   /** The CLI script (`process.argv[1]`): where baton is installed. */
   script?: string;
-  /** Goal hooks: nothing on stderr and no notices, whatever happens: the host shows a hook's stderr to the user. */
+  /**
+   * Goal hooks: nothing on stderr, whatever happens (the host shows a hook's stderr to the user),
+   * but the failures `says` names, which are said as any ungated failure is.
+   */
   silent?: boolean;
+  says?: (error: unknown) => boolean;
   /** How the shared store's documents are fetched: a resident server keeps them (serve/shared-state.ts). */
   fetchShared?: typeof fetchSharedDocuments;
 }
 
 export async function runPipeline(run: HookRun, handlers: HandlerTable): Promise<Rendered> {
   const input = run.adapter.input(run.hostEvent, run.raw);
-  const rendered = await decide(run, input, handlers);
-  return run.silent ? { stdout: rendered.stdout, stderr: '', code: 0 } : rendered;
+  return decide(run, input, handlers);
 }
 
 async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): Promise<Rendered> {
@@ -62,7 +65,7 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
       );
     const line = `baton: ${config}; baton hooks are off until it is fixed`;
     debugLog(run.env, run.hostEvent, [line]);
-    return run.adapter.render(input, { notice: line, log: [line] });
+    return run.adapter.render(input, { notice: line, log: run.silent ? [] : [line] });
   }
   if (run.garbage && EVENTS[input.event].needsPayload) {
     const line = `baton: the ${input.event} hook's stdin was not a JSON object of at most 32 MiB, so baton could not check this call; fix the hook's caller: it must send the host's JSON payload`;
@@ -135,6 +138,7 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
       ? `[baton hook] ${input.event} did nothing, allowing: ${error.message}`
       : `[baton hook] internal error in ${input.event}, allowing: ${(error as Error)?.stack ?? String(error)}`;
     debugLog(run.env, run.hostEvent, [line]);
+    if (run.silent && !run.says?.(error)) return silent;
     return { stdout: '', stderr: `${line.split('\n')[0]}\n`, code: 0 };
   }
   if (outcome.rewrite) debugLog(run.env, run.hostEvent, [`sandboxed: ${input.toolName} ${input.command}`]);
@@ -144,7 +148,8 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
     ]);
   if (run.garbage) outcome.log.unshift('[baton hook] stdin was not a JSON object; read as {}');
   debugLog(run.env, run.hostEvent, outcome.log);
-  return config.denyProtocol === 'exit2' ? exitTwo(input, outcome, run.adapter) : run.adapter.render(input, outcome);
+  const shown = run.silent ? { ...outcome, log: [] } : outcome;
+  return config.denyProtocol === 'exit2' ? exitTwo(input, shown, run.adapter) : run.adapter.render(input, shown);
 }
 
 /**
