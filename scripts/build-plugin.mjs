@@ -25,10 +25,10 @@ import {
   bundleEntry,
   cliCommands,
   LAZY,
+  LAZY_IN_READS,
   lazyPlugin,
   LOADED_BUNDLE,
   SERVE_FACES,
-  WRITE_ONLY,
 } from './cli-bundles.mjs';
 
 /** Commands with a bundle of their own: each runs many times a session, as its own process. */
@@ -85,15 +85,16 @@ export async function pluginFiles() {
       main: 'src/cli/main.ts',
       ...Object.fromEntries([...HOT].map((name) => [`commands/${name}`, bundleEntry([name])])),
       'commands/_rest': bundleEntry(rest),
-      // What only a write runs stays inline: every command but the hot ones shares _rest, and the
-      // plugin's commands are mostly writes (the compat helpers, the skills' task updates).
+      // What only a write runs, and the jq engine, stay inline: every command but the hot ones shares
+      // _rest, and the plugin's commands are mostly writes (the compat helpers, the skills' task
+      // updates).
       ...Object.fromEntries(
         Object.entries(LAZY)
-          .filter(([from]) => !WRITE_ONLY.includes(from) && !SERVE_FACES.includes(from))
+          .filter(([from]) => !LAZY_IN_READS.includes(from) && !SERVE_FACES.includes(from))
           .map(([from, name]) => [`lazy/${name}`, from]),
       ),
     },
-    plugins: [lazyPlugin({ inline: [...WRITE_ONLY, ...SERVE_FACES] }), bundleEntries()],
+    plugins: [lazyPlugin({ inline: [...LAZY_IN_READS, ...SERVE_FACES] }), bundleEntries()],
   });
   const files = {
     'cli.js': ENTRY,

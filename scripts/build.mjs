@@ -29,10 +29,10 @@ import {
   bundleEntry,
   cliCommands,
   LAZY,
+  LAZY_IN_READS,
   lazyPlugin,
   LOADED_BUNDLE,
   READ_COMMANDS,
-  WRITE_ONLY,
 } from './cli-bundles.mjs';
 import { compileBuiltinSchemas } from './compile-schemas.mjs';
 import { compileJqPrelude } from './compile-jq-prelude.mjs';
@@ -120,9 +120,10 @@ await Promise.all([
       ...entries(writes),
       ...Object.fromEntries(Object.entries(LAZY).map(([from, name]) => [`lazy/${name}`, from])),
     },
-    plugins: [lazyPlugin({ inline: WRITE_ONLY }), bundleEntries()],
+    plugins: [lazyPlugin({ inline: LAZY_IN_READS }), bundleEntries()],
   }),
-  // The commands that only read leave what only a write runs to its lazy bundles (WRITE_ONLY).
+  // The commands that only read leave what only a write runs, and the jq engine, to their lazy
+  // bundles (LAZY_IN_READS).
   build({
     ...cjs,
     ...LOADED_BUNDLE,

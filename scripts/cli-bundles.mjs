@@ -73,6 +73,7 @@ export const LAZY = {
   'ajv/dist/2020.js': 'ajv',
   yaml: 'yaml',
   re2js: 're2js',
+  'src/core/jq/jq.ts': 'jq',
 };
 
 /**
@@ -82,6 +83,17 @@ export const LAZY = {
  * code caches to load, and the modules they share initialised twice).
  */
 export const WRITE_ONLY = ['src/core/schema/builtin-schemas.ts', 'src/project/config-checks.ts', 'src/doc/mirrors.ts'];
+
+/**
+ * Imported statically (a program is compiled synchronously), and loaded by the commands that only
+ * read on the first call of one of these functions, from the lazy bundle LAZY names: the jq
+ * engine, most of what the `get` bundle held, which a `get` of a plain path (`.a.b`) does not run
+ * (src/core/jq/plain-path.ts). Every other bundle carries it inline: every update runs it.
+ */
+export const ON_CALL = { 'src/core/jq/jq.ts': ['compileJq'] };
+
+/** What the commands that only read load lazily and every other bundle carries inline. */
+export const LAZY_IN_READS = [...WRITE_ONLY, ...Object.keys(ON_CALL)];
 export const READ_COMMANDS = ['get', 'show', 'history'];
 
 /**
@@ -117,9 +129,35 @@ export function lazyPlugin({ inline = [] } = {}) {
       .filter(([from]) => !inline.includes(from))
       .map(([from, name]) => [from.startsWith('src/') ? resolve(from) : from, name]),
   );
+  const onCallByPath = Object.fromEntries(
+    Object.entries(ON_CALL)
+      .filter(([from]) => !inline.includes(from))
+      .map(([from, names]) => [resolve(from), { bundle: LAZY[from], names }]),
+  );
+  const bundlePath = (name) => `require('node:path').join(__dirname, '..', 'lazy', ${JSON.stringify(`${name}.js`)})`;
   return {
     name: 'lazy',
     setup(b) {
+      // A static import of an ON_CALL module becomes a stub whose functions load its bundle (through
+      // the code cache) when first called.
+      b.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind !== 'import-statement') return undefined;
+        const path = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+        return onCallByPath[path] ? { path, namespace: 'lazy-on-call' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lazy-on-call' }, (args) => {
+        const { bundle, names } = onCallByPath[args.path];
+        return {
+          contents: [
+            `const { loadBundle } = require('./src/cli/bundle-loader.ts');`,
+            `let loaded;`,
+            `const load = () => (loaded ??= loadBundle(${bundlePath(bundle)}));`,
+            ...names.map((name) => `exports.${name} = (...args) => load().${name}(...args);`),
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: resolve('.'),
+        };
+      });
       b.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         const name =
@@ -132,7 +170,7 @@ export function lazyPlugin({ inline = [] } = {}) {
       b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
         contents: [
           `const { loadBundle } = require('./src/cli/bundle-loader.ts');`,
-          `module.exports = loadBundle(require('node:path').join(__dirname, '..', 'lazy', ${JSON.stringify(`${args.path}.js`)}));`,
+          `module.exports = loadBundle(${bundlePath(args.path)});`,
         ].join('\n'),
         loader: 'js',
         resolveDir: resolve('.'),

@@ -9,9 +9,10 @@ import {
   stampText,
   type WriteContext,
 } from '../core/prepare-write.js';
-import { compileJq } from '../core/jq/jq.js';
+import { compileJq, type JqProgram } from '../core/jq/jq.js';
+import { engineSteps, NOT_PLAIN, plainPath, readPlain } from '../core/jq/plain-path.js';
 import { isObject, type Json, type JsonObject } from '../core/json.js';
-import { resolveLimits, type Limits } from '../core/limits.js';
+import { checkShape, resolveLimits, type Limits } from '../core/limits.js';
 import { diff } from '../core/patch.js';
 import { getAt, parsePath, setAt } from '../core/dotted-paths.js';
 import type { CompiledSchema } from '../core/schema/schema.js';
@@ -128,11 +129,22 @@ export class Doc {
 
   /** Results of a jq expression on the document; none when the document does not exist. */
   async get(expr = '.', args: Args = {}): Promise<Json[]> {
-    const program = compileJq(expr, Object.keys(args));
-    await program.ready();
+    // A plain path (`.a.b`) is read without the engine where the value lets it (plain-path.ts):
+    // the CLI's `get` bundle loads the engine on the first compile (scripts/cli-bundles.mjs). Any
+    // other expression is compiled first, so one that does not compile fails before the read.
+    const path = plainPath(expr);
+    const program = path ? undefined : await compile(expr, args);
     const limits = await this.loadLimits();
     const doc = await this.read();
-    return doc === undefined ? [] : program.run(doc, args, { limits });
+    if (doc === undefined) return [];
+    if (path && limits.jqSteps >= engineSteps(path)) {
+      const value = readPlain(doc, path);
+      if (value !== NOT_PLAIN) {
+        checkShape(value, limits, 'a result of the jq expression');
+        return [value];
+      }
+    }
+    return (program ?? (await compile(expr, args))).run(doc, args, { limits });
   }
 
   async init(
@@ -486,4 +498,10 @@ function corrupt(
     'corrupt',
     `${key} is not valid JSON (${error}); ${during === 'write' ? 'nothing was written; ' : ''}${fix}`,
   );
+}
+
+async function compile(expr: string, args: Args): Promise<JqProgram> {
+  const program = compileJq(expr, Object.keys(args));
+  await program.ready();
+  return program;
 }

@@ -92,6 +92,34 @@ test('baton get requires only its entry, opens only main, its own bundle and the
   assert.ok(probe(['--pending-deprecation', CLI, 'get', 'd.json', '.a']).builtins.includes('vm'));
 });
 
+test('baton get of a plain path never loads the jq engine; an expression that needs it loads its bundle then, and an update carries it', (t) => {
+  const { probe } = probeFolder(t);
+  const run = (args: string[]) => {
+    probe([CLI, ...args]); // writes the code caches if this build has none yet
+    return ours(probe([CLI, ...args]).opened).filter((path) => !path.startsWith('dist/builds/ID/main.js'));
+  };
+  const engine = ['dist/builds/ID/lazy/jq.js', 'dist/builds/ID/lazy/.cache/CACHE'];
+  // The engine is most of what the get bundle held (docs/benchmarks.md): a plain path (.a, ."k",
+  // .a[0]) is read without it (src/core/jq/plain-path.ts).
+  for (const expr of ['.', '.a', '."a"', '.["b"][0]'])
+    assert.deepEqual(
+      run(['get', 'd.json', expr]).filter((path) => path.includes('lazy/')),
+      [],
+      expr,
+    );
+  for (const expr of ['.a + 1', '.a | .', '(.a)', '.a?'])
+    assert.deepEqual(
+      run(['get', 'd.json', expr]).filter((path) => path.includes('lazy/')),
+      engine,
+      expr,
+    );
+  // Every update runs the engine: its bundle carries it (a bundle more to load costs a write).
+  assert.deepEqual(
+    run(['update', 'd.json', '.a += 1']).filter((path) => path.includes('lazy/')),
+    [],
+  );
+});
+
 test("the plugin's baton get (its shared bundle of every command but the hot ones) sets up only get: no other command's modules, and no builtin beyond a bare start", (t) => {
   const { dir, probe } = probeFolder(t);
   const plugin = join(ROOT, 'plugin', 'dist', 'cli.js');

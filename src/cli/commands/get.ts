@@ -5,7 +5,7 @@
  * 5): a script must not read the default as the document's answer.
  */
 import { BatonError, isBatonError } from '../../core/errors.js';
-import { formatJqCompact, formatJqRaw } from '../../core/jq/jq.js';
+import { formatJqCompact, formatJqRaw } from '../../core/jq/format.js';
 import type { Json } from '../../core/json.js';
 import { parseCommand } from '../args.js';
 import { COMMANDS } from '../definitions.js';

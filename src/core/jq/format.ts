@@ -236,3 +236,13 @@ export function applyFormat(name: string, v: Json): string {
 export function typeName(v: Json): string {
   return kindOf(v);
 }
+
+/** Exactly what `jq -c` prints for `value` (without the trailing newline). */
+export function formatJqCompact(value: Json): string {
+  return dumpCompact(value);
+}
+
+/** What `jq -r` prints: strings raw, everything else compact. */
+export function formatJqRaw(value: Json): string {
+  return typeof value === 'string' ? value : dumpCompact(value);
+}

@@ -25,6 +25,8 @@ import type { Json } from './values.js';
 
 export type { Json } from './values.js';
 export { JqError } from './jq-errors.js';
+// Where they are defined: a `get` of a plain path prints through them without loading the engine.
+export { formatJqCompact, formatJqRaw } from './format.js';
 
 export interface RunOptions {
   /** The instant `now` answers (a write passes its own timestamp); default: when `run` is called. */
@@ -188,14 +190,4 @@ function wrap<T>(f: () => T, ast?: Node): T {
     }
     throw e;
   }
-}
-
-/** Exactly what `jq -c` prints for `value` (without the trailing newline). */
-export function formatJqCompact(value: Json): string {
-  return dumpCompact(value);
-}
-
-/** What `jq -r` prints: strings raw, everything else compact. */
-export function formatJqRaw(value: Json): string {
-  return typeof value === 'string' ? value : dumpCompact(value);
 }
