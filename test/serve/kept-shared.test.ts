@@ -5,7 +5,6 @@
  * check must see it), a mirror removed here under a kept document, and the server's connections cut.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +15,7 @@ import { baton } from '../helpers/cli.js';
 import { startCluster, type Cluster } from '../helpers/postgres-cluster.js';
 import { eneoProject, type EneoProject } from '../harness/helpers.js';
 import { serve } from './hook-client.js';
+import { holdingProxy } from './holding-proxy.js';
 
 const TEST_FILE = 'tests/test_x.py';
 const TASK = '.claude/state/current-task.json';
@@ -256,40 +256,3 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     }
   });
 });
-
-/** A TCP proxy to the store whose answers (store to client) can be held back, then let go in order. */
-async function holdingProxy(target: URL) {
-  let held: { socket: Socket; chunk: Buffer }[] | undefined;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => (client.destroy(), upstream.destroy()));
-    }
-    client.on('data', (chunk) => upstream.write(chunk));
-    upstream.on('data', (chunk: Buffer) => (held ? held.push({ socket: client, chunk }) : client.write(chunk)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const url = new URL(target.href);
-  url.port = String(port);
-  return {
-    url: url.href,
-    hold: () => (held = []),
-    /** Until an answer is held. */
-    holding: async () => {
-      while (held && held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    },
-    release: () => {
-      const chunks = held ?? [];
-      held = undefined;
-      for (const { socket, chunk } of chunks) socket.write(chunk);
-    },
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
-  };
-}
