@@ -198,6 +198,9 @@ function checkSizes(current: JsonObject | undefined, doc: JsonObject, limit: num
 
 function findLarge(value: Json, path: string, limit: number): { path: string; bytes: number } | undefined {
   if (typeof value === 'string') {
+    // A UTF-16 unit is at most 3 bytes of UTF-8: a string short of a third of the limit needs no
+    // count, and a write of short values then never compiles Node's Buffer.byteLength.
+    if (value.length * 3 <= limit) return undefined;
     const bytes = Buffer.byteLength(value);
     return bytes > limit ? { path, bytes } : undefined;
   }

@@ -30,8 +30,10 @@ function mirrorText(value: unknown, empty: string): string {
 /** Whether the mirror file already says what it should. */
 export function mirrorHolds(mirror: Mirror): boolean {
   try {
-    // A file longer than the content cannot hold it: read no more than that (a FIFO or device not at all).
-    const bound = Buffer.byteLength(mirror.content);
+    // A file longer than the content cannot hold it: read no more than that (a FIFO or device not
+    // at all). Three bytes a UTF-16 unit bound its UTF-8 length without Buffer.byteLength, a Node
+    // function every write of a document with a mirror would compile for this alone.
+    const bound = mirror.content.length * 3;
     return readFileBounded(mirror.file, bound, `mirror ${mirror.file}`, 'rewrite it') === mirror.content;
   } catch {
     return false;

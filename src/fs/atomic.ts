@@ -46,7 +46,8 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
   try {
     fd = openSync(temp, 'wx', mode ?? 0o666);
     if (mode !== undefined) fchmodSync(fd, mode);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    // UTF-8 by default, without Node's encoding lookup (history-segments.ts's appendEntry says why)
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
     if (durable) fsyncSync(fd);

@@ -57,6 +57,7 @@ const CHUNK = 1024 * 1024;
 /** A file that grew past its stat (or a pipe) is read on in chunks growing from this size with what was read. */
 const MIN_CHUNK = 64 * 1024;
 const EOF_PROBE = 512;
+const PROC_CHUNK = 4096;
 
 /** What a read names in its one-line error: the input, and what to do about it. */
 export interface ReadLabel {
@@ -78,7 +79,10 @@ function readFdBytes(fd: number, maxBytes: number, label: ReadLabel, stat: Stats
   // A regular file is read into a buffer of its size (+1 to see the end in the same call), not a
   // fresh 1 MiB one per read: a resident server reading a few small files per hook call would
   // otherwise allocate megabytes per call, and spend its time collecting them.
-  let want = stat.isFile() ? stat.size + 1 : CHUNK;
+  // A file that says size 0 is empty or a /proc file (every write reads /proc/<pid>/stat for its
+  // lock): one page holds those baton reads, so they come in one chunk, not a byte and then the
+  // rest joined by Buffer.concat, a Node function a process compiles on first use.
+  let want = stat.isFile() ? (stat.size > 0 ? stat.size + 1 : PROC_CHUNK) : CHUNK;
   for (;;) {
     const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, want, maxBytes + 1 - size)));
     const bytes = readSync(fd, buffer, 0, buffer.length, null);

@@ -21,7 +21,11 @@ export function shortName(name: string): string {
 /** The temp file of an atomic write to `target`: `.NAME.PID.HEX.tmp`, NAME shortened only when the whole would not fit. */
 export function tempName(target: string, pid: number, hex: string): string {
   const plain = `.${target}.${pid}.${hex}.tmp`;
-  return Buffer.byteLength(plain) <= NAME_MAX ? plain : `.${shortName(target)}.${pid}.${hex}.tmp`;
+  // A UTF-16 unit is at most 3 bytes of UTF-8, so a short name needs no count: every write names
+  // a temp file, and Buffer.byteLength is a Node function it would compile for that alone.
+  return plain.length * 3 <= NAME_MAX || Buffer.byteLength(plain) <= NAME_MAX
+    ? plain
+    : `.${shortName(target)}.${pid}.${hex}.tmp`;
 }
 
 /** Whether a temp file's NAME part (see TEMP_FILE_PATTERN) stands for `target`. */

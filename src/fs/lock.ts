@@ -312,7 +312,9 @@ function holding(path: string, token: string, ino: number, staleMs: number): Loc
     },
     release: () => {
       released = true;
-      clearInterval(heartbeat);
+      // A hold released within its turn armed no interval: clearInterval(undefined) would still
+      // compile Node's clearInterval and clearTimeout in every CLI write.
+      if (heartbeat !== undefined) clearInterval(heartbeat);
       releaseLock(path, token);
     },
   };

@@ -8,7 +8,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { auxName } from '../../src/stores/file/layout.js';
-import { NAME_MAX, shortName } from '../../src/fs/file-names.js';
+import { NAME_MAX, shortName, tempName } from '../../src/fs/file-names.js';
 
 const READABLE_MAX = NAME_MAX - 40;
 const byCount = (name: string) => (Buffer.byteLength(name) <= READABLE_MAX ? name : shortName(name));
@@ -28,6 +28,26 @@ describe("a document's sidecar names at the readable bound", () => {
           checked++;
         }
     // Both sides of the bound were reached.
+    assert.ok(short > 0 && short < checked);
+  });
+
+  it("a temp file's name is the one its UTF-8 byte count gives too, at NAME_MAX", () => {
+    const units = ['a', 'é', '€', '😀', '\ud800', '\udc00'];
+    const byBytes = (target: string) => {
+      const plain = `.${target}.123.abcdef012345.tmp`;
+      return Buffer.byteLength(plain) <= NAME_MAX ? plain : `.${shortName(target)}.123.abcdef012345.tmp`;
+    };
+    let checked = 0;
+    let short = 0;
+    for (const unit of units)
+      for (const tail of ['', ...units])
+        for (let length = 60; length <= NAME_MAX; length++) {
+          const target = unit.repeat(length).slice(0, length) + tail;
+          const expected = byBytes(target);
+          assert.equal(tempName(target, 123, 'abcdef012345'), expected, `${JSON.stringify(unit)} x ${length}`);
+          if (!expected.startsWith(`.${target}.`)) short++;
+          checked++;
+        }
     assert.ok(short > 0 && short < checked);
   });
 });
