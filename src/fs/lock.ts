@@ -280,6 +280,9 @@ function lockIoError(path: string, error: unknown): BatonError {
   });
 }
 
+/** How many microtasks a hold may take before its heartbeat check waits for the tick queue (holding). */
+const RELEASE_HOPS = 64;
+
 /**
  * The handle of a held lock: its heartbeat runs until release, without keeping the process up.
  * It is armed only once the hold reaches the event loop: a beat can fire nowhere else, and a CLI
@@ -287,18 +290,32 @@ function lockIoError(path: string, error: unknown): BatonError {
  * The check is a nextTick: queued from a microtask (an awaited acquire), it runs once the
  * holder's continuation has run as far as it can without the loop. A hold that was longer than a
  * beat's period by then beats at once, as the interval's first, overdue beat would have.
+ *
+ * The nextTick is queued only after RELEASE_HOPS microtasks find the lock still held. A CLI
+ * write releases within 8-31 of them (its continuations between acquire and release), and a
+ * process's first nextTick costs it 1.6 M instructions (Node compiles its tick queue, async
+ * hooks and promise-rejection functions: docs/benchmarks.md); a hop is a resolved promise's
+ * callback, a few hundred. Microtasks all run before the loop, so the heartbeat is still armed
+ * before a hold can reach it.
  */
 function holding(path: string, token: string, ino: number, staleMs: number): LockHandle {
   const period = Math.max(staleMs / 4, 25);
   const heldAt = Date.now();
   let released = false;
   let heartbeat: NodeJS.Timeout | undefined;
-  process.nextTick(() => {
+  let hops = 0;
+  const arm = (): void => {
     if (released) return;
     heartbeat = setInterval(() => touchIfOurs(path, token), period);
     heartbeat.unref();
     if (Date.now() - heldAt >= period) touchIfOurs(path, token);
-  });
+  };
+  const recheck = (): void => {
+    if (released) return;
+    if (++hops < RELEASE_HOPS) void Promise.resolve().then(recheck);
+    else process.nextTick(arm);
+  };
+  void Promise.resolve().then(recheck);
   return {
     path,
     token,

@@ -211,6 +211,7 @@ const watch = (owner, name, label, when = () => true) => {
   const real = owner[name];
   owner[name] = function (...args) { if (when(args)) called.add(label); return real.apply(this, args); };
 };
+watch(process, 'nextTick', 'process.nextTick (the tick queue, async hooks, rejection checks)');
 watch(globalThis, 'clearInterval', 'clearInterval');
 watch(globalThis, 'clearTimeout', 'clearTimeout');
 watch(Buffer, 'concat', 'Buffer.concat');
