@@ -21,7 +21,7 @@
  * used (Fetched.confirm, harness/hooks/pipeline.ts), else it is made again on the documents read at
  * them, or on this machine's files when the query failed.
  */
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { SMALL_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 import { deepFreeze, readKept } from '../fs/kept-reads.js';
 import type { HarnessConfig } from '../project/config.js';
@@ -161,14 +161,9 @@ export function sharedState(): SharedState {
     const arrival = localMicros();
     const choice = chooseStore(env, () => rawConfig);
     if (!hooksFetch(choice.url)) return undefined;
-    const named = Object.entries(config.documents).flatMap(([name, document]) =>
-      document?.path ? [{ name, key: locate(document.path, root, env).key }] : [],
-    );
-    const located = locate('.', root, env).root;
+    const { named, located, board } = keysOf(config, root, env);
     const from = source(choice, located);
     for (const { key } of named) from.keys.add(key);
-    // The work board's reservations are rules too (harness/policy/reservations.ts): kept alike.
-    const board = locate(BOARD_KEY, root, env).key;
     from.keys.add(board);
     last = from;
     const started = Date.now();
@@ -258,6 +253,41 @@ export function sharedState(): SharedState {
       sources.clear();
     },
   };
+}
+
+interface Located {
+  named: { name: string; key: string }[];
+  /** The store's root. */
+  located: string;
+  /** The work board's key: its reservations are rules too (harness/policy/reservations.ts), kept alike. */
+  board: string;
+}
+
+/** Per config object (kept while baton.config.json is unchanged, harness/hooks/pipeline.ts). */
+const locatedFor = new WeakMap<HarnessConfig, { root: string; explicit: string; located: Located }>();
+
+/**
+ * The configured documents' keys, resolved as `baton hook` resolves them. With BATON_ROOT or
+ * CLAUDE_PROJECT_DIR set and every document path relative, that is string work on the paths, the
+ * root and that variable alone (project/root.ts's locate), so it is done once per config; else it
+ * reads the filesystem (the git top level above the folder, an absolute path's real root), which
+ * may change under a resident server, and is done on every decision.
+ */
+function keysOf(config: HarnessConfig, root: string, env: NodeJS.ProcessEnv): Located {
+  const explicit = env.BATON_ROOT || env.CLAUDE_PROJECT_DIR;
+  const seen = explicit ? locatedFor.get(config) : undefined;
+  if (seen && seen.root === root && seen.explicit === explicit) return seen.located;
+  const documents = Object.entries(config.documents);
+  const located: Located = {
+    named: documents.flatMap(([name, document]) =>
+      document?.path ? [{ name, key: locate(document.path, root, env).key }] : [],
+    ),
+    located: locate('.', root, env).root,
+    board: locate(BOARD_KEY, root, env).key,
+  };
+  if (explicit && documents.every(([, document]) => !document?.path || !isAbsolute(document.path)))
+    locatedFor.set(config, { root, explicit, located });
+  return located;
 }
 
 /**

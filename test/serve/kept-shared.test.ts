@@ -4,7 +4,7 @@
  * and this machine's next PreToolUse comes at once (no notification can be waited for: the revision
  * check must see it), a mirror removed here under a kept document, and the server's connections cut.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -163,6 +163,32 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
       assert.equal(work(['release', 'api']).code, 0);
     }
     assert.equal(await server.write('src/api/x.ts'), 'allow');
+  });
+
+  it('the task moved to another path in baton.config.json under the server: the next decision reads it there', async (t) => {
+    // The server resolves the configured documents' keys once per config (BATON_ROOT set, paths
+    // relative): a config that names another path is another config, resolved again.
+    const p = machine('moved');
+    assert.equal(p.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+    assert.equal(p.task(['phase-set', 'GREEN']).code, 0);
+    const task = openDoc(TASK, { cwd: p.dir, env: p.env });
+    const other = openDoc('other/task.json', { cwd: p.dir, env: p.env });
+    t.after(() => Promise.all([task.store.close(), other.store.close()]));
+    await other.init({ ...((await task.read()) as object), tdd_phase: 'RED' });
+    const server = await serve(p.dir, p.env);
+    t.after(() => server.stop());
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    writeFileSync(
+      join(p.dir, 'baton.config.json'),
+      JSON.stringify({
+        profile: 'eneo',
+        store: url,
+        project: 'moved',
+        documents: { task: { path: 'other/task.json' } },
+      }),
+    );
+    assert.equal(await server.write(TEST_FILE), 'allow', 'judged on the task at its new path (RED)');
   });
 
   it('a mirror removed here under a kept document is restored before the decision, which denies', async (t) => {
