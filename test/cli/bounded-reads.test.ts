@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -118,4 +118,40 @@ test('a gated hook whose mirror or wave file is oversize fails closed, naming th
   assert.equal(out.decision, 'block');
   assert.match(out.reason ?? '', /wave\.json is larger than 16 MiB, the most baton reads of it/);
   assert.ok(statSync(join(p.dir, '.claude', 'state', 'wave.json')).size === 20 * 1024 * 1024, 'left as it was');
+});
+
+test('a bounded read gives every byte of a file, an empty file and a pipe that arrives in pieces, as text and as bytes', async () => {
+  const { readBytesBounded, readFileBounded } = await import('../../src/fs/bounded-read.js');
+  const tree = tempTree({});
+  trees.push(tree);
+  const label = { what: 'the test file', fix: 'none' };
+  // Multi-byte characters, so a piece that ends inside one would show as U+FFFD.
+  const text = (n: number) => `{"k":"${'é😀x'.repeat(n)}"}`;
+  const check = (path: string, expected: string, options: { stream?: boolean } = {}) => {
+    assert.equal(readFileBounded(path, 1 << 24, label.what, label.fix, options), expected);
+    assert.deepEqual(readBytesBounded(path, 1 << 24, label, options), Buffer.from(expected));
+  };
+  for (const [name, content] of [
+    ['small.json', text(3)],
+    ['empty.json', ''],
+    ['large.json', text(100_000)],
+  ] as const) {
+    writeFileSync(join(tree.dir, name), content);
+    check(join(tree.dir, name), content);
+  }
+  // A pipe: its writer's 700 KB come in pieces of at most the pipe's buffer.
+  const fifo = join(tree.dir, 'pipe');
+  mkfifo(fifo);
+  const piece = text(30_000);
+  writeFileSync(join(tree.dir, 'piece'), piece);
+  const writer = spawn('sh', [
+    '-c',
+    'for i in 1 2 3 4 5 6 7; do cat "$1"; done > "$2"',
+    'sh',
+    join(tree.dir, 'piece'),
+    fifo,
+  ]);
+  const ended = new Promise((resolve) => writer.on('close', resolve));
+  assert.equal(readFileBounded(fifo, 1 << 24, label.what, label.fix, { stream: true }), piece.repeat(7));
+  assert.equal(await ended, 0);
 });
