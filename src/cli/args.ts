@@ -5,6 +5,7 @@
  * (`set f.json n -1 --json`), which parseArgs would take for options. Each command's options
  * come from its entry in definitions.ts, and so do the types of its flags (Flags).
  */
+import { isAsciiDigit } from '../core/ascii.js';
 import { BatonError } from '../core/errors.js';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { parseJsonArg, type Json } from '../core/json.js';
@@ -93,7 +94,7 @@ export function parseArgs(args: string[], spec: ArgSpec): Parsed {
       i += 2;
       continue;
     }
-    rest.push(/^-\d/.test(arg) ? LITERAL + arg : arg);
+    rest.push(arg.length > 1 && arg[0] === '-' && isAsciiDigit(arg.charCodeAt(1)) ? LITERAL + arg : arg);
   }
   const options: Record<string, { type: 'boolean' | 'string'; short?: string }> = {};
   for (const [name, aliases] of Object.entries(spec.booleans ?? {})) {

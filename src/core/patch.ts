@@ -69,5 +69,6 @@ function child(node: Json | undefined, token: string, path: string): Json | unde
   throw new BatonError('corrupt', `history patch path ${path} does not fit the document; run 'baton doctor'`);
 }
 
-const escape = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const unescape = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
+// replaceAll of a string, not a regex: every write escapes the keys of its patch (core/ascii.ts says why)
+const escape = (key: string): string => key.replaceAll('~', '~0').replaceAll('/', '~1');
+const unescape = (token: string): string => token.replaceAll('~1', '/').replaceAll('~0', '~');

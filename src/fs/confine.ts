@@ -15,6 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { hasControlCharacter } from '../core/ascii.js';
 import { BatonError } from '../core/errors.js';
 import { lstatOrMissing } from './stat.js';
 
@@ -71,7 +72,7 @@ export function resolveKeyIn(root: string, realRoot: string, key: string): strin
 
 /** resolveKeyIn, with the real path of the file it returns (resolved once, for callers that check it too). */
 export function resolveKeyReal(root: string, realRoot: string, key: string): { file: string; real: string } {
-  if (key === '' || /[\u0000-\u001f\u007f]/.test(key)) {
+  if (key === '' || hasControlCharacter(key)) {
     throw new BatonError(
       'unsafe_path',
       `document path ${JSON.stringify(key)} is empty or has control characters; use a plain relative path`,

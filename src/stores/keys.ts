@@ -1,3 +1,4 @@
+import { hasControlCharacter, isAsciiLetter } from '../core/ascii.js';
 import { BatonError } from '../core/errors.js';
 
 /**
@@ -9,8 +10,10 @@ import { BatonError } from '../core/errors.js';
 export const SIDECAR = '.baton';
 
 export function checkDocumentKey(key: string): void {
-  const parts = key.split(/[\\/]/);
-  if (key === '' || /[\u0000-\u001f\u007f]/.test(key) || key.startsWith('/') || /^[A-Za-z]:/.test(key))
+  const parts = key.replaceAll('\\', '/').split('/');
+  // A Windows drive (C:) is not relative either.
+  const drive = key.charCodeAt(1) === 0x3a && isAsciiLetter(key.charCodeAt(0));
+  if (key === '' || hasControlCharacter(key) || key.startsWith('/') || drive)
     throw new BatonError(
       'unsafe_path',
       `document key ${JSON.stringify(key)} is not a relative path inside the project; use a path like notes/todo.json`,

@@ -8,10 +8,92 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkDocumentKey } from '../../src/stores/keys.js';
+import { segmentFiles } from '../../src/stores/file/history-segments.js';
 import { readFileBounded } from '../../src/fs/bounded-read.js';
+import { isBatonError } from '../../src/core/errors.js';
+import { applyPatch, diff } from '../../src/core/patch.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 describe('the write path, without a regex or a Node function compiled for one check', () => {
+  it('a document key is refused for every control character and DEL, a drive letter, .. and .baton (either separator), and no other', () => {
+    const refused = (key: string) => {
+      try {
+        checkDocumentKey(key);
+        return false;
+      } catch (error) {
+        assert.ok(isBatonError(error, 'unsafe_path'), String(error));
+        return true;
+      }
+    };
+    for (let code = 0; code < 0x20; code++) assert.ok(refused(`a${String.fromCharCode(code)}.json`), `U+${code}`);
+    assert.ok(refused('a\u007f.json'));
+    for (const key of [
+      '',
+      '/a.json',
+      'C:x.json',
+      'c:/x.json',
+      'Z:',
+      'a:b',
+      '../x.json',
+      'a\\..\\x.json',
+      'a/.baton/x.json',
+      '.baton\\x.json',
+    ])
+      assert.ok(refused(key), key);
+    for (const key of [
+      'a.json',
+      'a/b.json',
+      ' a.json',
+      'a\u0080.json',
+      'é.json',
+      ':x.json',
+      '1:x.json',
+      '@:x',
+      '[:x',
+      '`:x',
+      '{:x',
+      'é:x',
+      'a.b:c',
+      '..a.json',
+      'a/..b/c.json',
+    ])
+      assert.ok(!refused(key), key);
+  });
+
+  it("history's patches escape and replay keys with ~ and / as RFC 6901 says (~0, ~1, in that order)", () => {
+    const before = { 'a/b': 1, '~1': 2, '~0/~': { '/~/': 3 }, plain: 4 };
+    const after = { 'a/b': 5, '~1': 6, '~0/~': { '/~/': 7 }, plain: 4 };
+    const ops = diff(before, after);
+    assert.deepEqual(
+      ops.map((op) => op.path),
+      ['/a~1b', '/~01', '/~00~1~0/~1~0~1'],
+    );
+    assert.deepEqual(applyPatch(before, ops), after);
+  });
+
+  it('history lists only segment names of exactly 12 digits and .jsonl', (t) => {
+    const { dir, cleanup } = tempTree({});
+    t.after(cleanup);
+    const kept = ['000000000001.jsonl', '000000001001.jsonl'];
+    const other = [
+      '00000000001.jsonl',
+      '0000000000001.jsonl',
+      '00000000000a.jsonl',
+      '00000000000٣.jsonl',
+      '000000000001.jsonl.tmp',
+      '000000000001.jsonlx',
+      '000000000001.json',
+      ' 00000000001.jsonl',
+      '000000000001,jsonl',
+    ];
+    for (const name of [...kept, ...other]) writeFileSync(join(dir, name), '');
+    assert.deepEqual(
+      segmentFiles(dir),
+      kept.map((name) => join(dir, name)),
+    );
+  });
+
   it('a file that says size 0 is read whole: /proc files (the lock reads /proc/<pid>/stat) and an empty file', (t) => {
     const { dir, cleanup } = tempTree({});
     t.after(cleanup);

@@ -5,17 +5,28 @@
  */
 import { builtinSchemas } from '../../generated/schemas.js';
 import * as builtinValidators from '../../generated/validators.js';
+import { isAsciiDigit, isAsciiLetter } from '../ascii.js';
 import { wrap, type CompiledSchema, type Validator } from './schema.js';
 
 export function builtinSchema(name: string): CompiledSchema | undefined {
   const known = compiled.get(name);
   if (known) return known;
   const schema = builtinSchemas[name];
-  const validator = (builtinValidators as Record<string, Validator>)[name.replace(/[^a-zA-Z0-9]/g, '_')];
+  const validator = (builtinValidators as Record<string, Validator>)[validatorName(name)];
   if (!schema || !validator) return undefined;
   const made = wrap(name, schema, validator);
   compiled.set(name, made);
   return made;
+}
+
+/** The generated validator's name: every character but A-Z, a-z and 0-9 as `_` (eneo-task: eneo_task). */
+function validatorName(name: string): string {
+  let id = '';
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    id += isAsciiLetter(code) || isAsciiDigit(code) ? name[i] : '_';
+  }
+  return id;
 }
 
 /** One per built-in schema and process: its rules are read once, not on every write of a loop. */

@@ -17,6 +17,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { isAsciiDigits } from '../../core/ascii.js';
 import { BatonError, fromSystemError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
@@ -34,7 +35,12 @@ import {
 const SEGMENT_SIZE = 1000;
 export const DEFAULT_HISTORY_KEEP = 10_000;
 
-const SEGMENT_NAME = /^(\d{12})\.jsonl$/;
+/** The first revision a segment's file name (12 digits, .jsonl) says it holds; undefined for any other name. */
+function segmentNameStart(name: string): number | undefined {
+  return name.length === 18 && name.endsWith('.jsonl') && isAsciiDigits(name.slice(0, 12))
+    ? Number(name.slice(0, 12))
+    : undefined;
+}
 
 const segmentLabel = (file: string): ReadLabel => ({
   what: `history segment ${file}`,
@@ -62,7 +68,7 @@ export function segmentFiles(dir: string): string[] {
     throw fromSystemError(error) ?? error;
   }
   return names
-    .filter((name) => SEGMENT_NAME.test(name))
+    .filter((name) => segmentNameStart(name) !== undefined)
     .sort()
     .map((name) => join(dir, name));
 }
@@ -207,7 +213,7 @@ function dropOldSegments(dir: string, newestRev: number, keep: number): void {
   if (keep <= 0) return;
   const oldestKept = segmentStart(Math.max(1, newestRev - keep));
   for (const file of segmentFiles(dir)) {
-    const start = Number(SEGMENT_NAME.exec(file.slice(file.lastIndexOf('/') + 1))?.[1]);
+    const start = Number(segmentNameStart(file.slice(file.lastIndexOf('/') + 1)));
     if (start < oldestKept) unlinkSync(file);
   }
 }
