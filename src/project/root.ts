@@ -22,8 +22,8 @@
  * the event is handled.
  */
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { isInside } from '../fs/confine.js';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isInside, relativePath } from '../fs/confine.js';
 import { present } from '../fs/absent.js';
 import { profileNamed } from './profiles/registry.js';
 
@@ -85,11 +85,11 @@ export function locate(
   env: Record<string, string | undefined>,
   root = defaultRoot(cwd, env),
 ): { root: string; key: string } {
-  if (!isAbsolute(path)) return { root, key: relative(root, resolve(cwd, path)) || path };
+  if (!isAbsolute(path)) return { root, key: relativePath(root, resolve(cwd, path)) || path };
   const real = realRoot(root);
-  if (isInside(root, path)) return { root, key: relative(root, path) };
-  if (isInside(real, path)) return { root: real, key: relative(real, path) };
-  return { root: dirname(path), key: relative(dirname(path), path) };
+  if (isInside(root, path)) return { root, key: relativePath(root, path) };
+  if (isInside(real, path)) return { root: real, key: relativePath(real, path) };
+  return { root: dirname(path), key: relativePath(dirname(path), path) };
 }
 
 function realRoot(root: string): string {

@@ -222,6 +222,7 @@ const watch = (owner, name, label, when = () => true) => {
 watch(process, 'nextTick', 'process.nextTick (the tick queue, async hooks, rejection checks)');
 watch(globalThis, 'clearInterval', 'clearInterval');
 watch(globalThis, 'clearTimeout', 'clearTimeout');
+watch(require('node:path'), 'relative', 'path.relative');
 watch(Buffer, 'concat', 'Buffer.concat');
 watch(Buffer, 'byteLength', 'Buffer.byteLength');
 watch(Buffer, 'alloc', 'Buffer.alloc');

@@ -7,7 +7,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { relativePath } from '../../src/fs/confine.js';
 import { checkDocumentKey } from '../../src/stores/keys.js';
 import { segmentFiles } from '../../src/stores/file/history-segments.js';
 import { readFileBounded } from '../../src/fs/bounded-read.js';
@@ -16,6 +17,29 @@ import { applyPatch, diff } from '../../src/core/patch.js';
 import { tempTree } from '../helpers/fixtures.js';
 
 describe('the write path, without a regex or a Node function compiled for one check', () => {
+  it("relativePath is path.relative's answer: inside, equal, outside, a sibling sharing a prefix, the filesystem root, relative and untidy paths", () => {
+    const roots = ['/', '/a', '/a/b', '/a/b/', '/a//b', '/a/./b', 'a', 'a/b', '.', ''];
+    const paths = [
+      '/',
+      '/a',
+      '/a/b',
+      '/a/bc',
+      '/a/b/c',
+      '/a/b/c/d.json',
+      '/a/b/../c',
+      '/a/b/./c/',
+      '/x/y',
+      'a/b/c',
+      'c',
+      '..',
+      '../a',
+      '',
+    ];
+    for (const root of roots)
+      for (const path of paths)
+        assert.equal(relativePath(root, path), relative(root, path), `relativePath(${root}, ${path})`);
+  });
+
   it('a document key is refused for every control character and DEL, a drive letter, .. and .baton (either separator), and no other', () => {
     const refused = (key: string) => {
       try {

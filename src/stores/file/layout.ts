@@ -1,6 +1,6 @@
 /** Where the file store keeps a document's lock, metadata and history: the `.baton/` folder beside it. */
-import { basename, dirname, join, relative, sep } from 'node:path';
-import { confineReal, realTarget, resolveKeyReal } from '../../fs/confine.js';
+import { basename, dirname, join, sep } from 'node:path';
+import { confineReal, realTarget, relativePath, resolveKeyReal } from '../../fs/confine.js';
 import { NAME_MAX, shortName } from '../../fs/file-names.js';
 import { lstatOrMissing } from '../../fs/stat.js';
 import { SIDECAR, sidecarRefusal } from '../keys.js';
@@ -54,7 +54,7 @@ export function checkedDocPaths(root: string, key: string): DocPaths {
   const { file, real } = resolveKeyReal(root, realRoot, key);
   const paths = docPaths(file);
   // A link (of the file or a folder on the way) into a sidecar makes the key name one.
-  if (relative(realRoot, real).split(sep).includes(SIDECAR)) throw sidecarRefusal(key);
+  if (relativePath(realRoot, real).split(sep).includes(SIDECAR)) throw sidecarRefusal(key);
   // Not a link, the sidecar lies in the document's real folder, which is inside the root.
   if (isLink(paths.sidecar)) confineReal(realRoot, paths.sidecar, `${key}'s .baton folder`);
   for (const path of [paths.lock, paths.meta, paths.history]) {
