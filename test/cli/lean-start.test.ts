@@ -226,6 +226,7 @@ watch(require('node:path'), 'relative', 'path.relative');
 watch(Buffer, 'concat', 'Buffer.concat');
 watch(Buffer, 'byteLength', 'Buffer.byteLength');
 watch(Buffer, 'alloc', 'Buffer.alloc');
+watch(Buffer.prototype, 'subarray', 'subarray');
 watch(Buffer, 'from', 'Buffer.from with an encoding (getEncodingOps)', (args) => typeof args[0] === 'string' && args[1] !== undefined);
 watch(Buffer.prototype, 'toString', 'toString with an encoding (getEncodingOps)', (args) => args[0] !== undefined);
 process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_OUT, JSON.stringify([...called])));

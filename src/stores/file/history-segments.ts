@@ -234,10 +234,10 @@ function tailLines(file: string, count: number): string[] {
       const start = Math.max(0, size - chunk);
       const buffer = Buffer.allocUnsafe(size - start);
       const read = readSync(fd, buffer, 0, buffer.length, start);
-      // toString() is UTF-8 without Node's encoding lookup, which toString('utf8', ...) compiles
+      // UTF-8 without Node's encoding lookup (toString('utf8', ...) compiles it), and decoded from
+      // the buffer itself: subarray() is Node's source a process compiles too (bounded-read.ts).
       const lines = buffer
-        .subarray(0, read)
-        .toString()
+        .toString(undefined, 0, read)
         .split('\n')
         .filter((line) => line !== '');
       // The first line of a partial read may be cut; keep it only when we read from the start.
