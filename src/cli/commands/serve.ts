@@ -13,6 +13,7 @@ import { acquireLock, type LockHandle } from '../../fs/lock.js';
 import { defaultRoot } from '../../project/root.js';
 import { startServe } from '../../serve/server.js';
 import { markBuildInUse } from '../build-in-use.js';
+import { execveProblem } from '../execve-check.js';
 import {
   probe,
   readServeFile,
@@ -82,7 +83,7 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
 
   // Before anything is asked of a running server: the new process asks again, and a server of
   // another build would be asked twice to stop.
-  if (flags.detach !== true) reexecWithServerFlags(cli);
+  if (flags.detach !== true) serverReexec(cli)?.();
   const running = await runningServer(root, identity);
   if (running) return report(cli, running);
   if (flags.detach === true) return detach(args, root, identity, { ...cli, env });
@@ -194,17 +195,22 @@ function report(cli: CommandIo, info: ServeInfo, already = true): number {
  * on a child costs ~7 MB of its own and a server pid other than the one started (a `kill -9` of it
  * would leave the server running); measured in docs/benchmarks.md. Only the CLI's own process is
  * replaced, and not when the Node flag is given already (by the user, or by the start before).
+ * Undefined where there is nothing to do; the function returned does it.
  */
-function reexecWithServerFlags(cli: CommandIo): void {
+function serverReexec(cli: CommandIo): (() => void) | undefined {
   const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
   if (typeof execve !== 'function' || !cli.script || cli.script !== process.argv[1] || cli.env !== process.env) return;
   if (semiSpaceGiven(process.env, process.execArgv)) return;
-  execve.call(
-    process,
-    process.execPath,
-    [process.execPath, ...process.execArgv, ...SERVER_NODE_FLAGS, ...process.argv.slice(1)],
-    process.env,
-  );
+  const argv = [process.execPath, ...process.execArgv, ...SERVER_NODE_FLAGS, ...process.argv.slice(1)];
+  return () => {
+    // A failed execve aborts the process (SIGABRT, nothing to catch): what would fail it is looked
+    // for first, and then the server runs as it is, saying why.
+    const problem = execveProblem(process.execPath, argv, process.env);
+    if (problem === undefined) execve.call(process, process.execPath, argv, process.env);
+    cli.err(
+      `baton serve: not started again with ${SERVER_NODE_FLAGS.join(' ')} (${problem}); it serves with Node's default young generation\n`,
+    );
+  };
 }
 
 /** Starts `baton serve` on its own (new session, no stdio) and waits until it answers. */
