@@ -2,8 +2,9 @@
  * A foreground `baton serve` starts itself again with --max-semi-space-size=2 through
  * process.execve (Node 22.15 and later), which cannot fail gracefully: a failed call aborts the
  * process (SIGABRT) with nothing to catch. Where it would fail, the server keeps running as it is,
- * saying so in one line. On a Node without process.execve (20) there is no re-exec: each still
- * serves, and says nothing of it.
+ * saying so in one line; and a second start that finds the server running says so without starting
+ * Node again. On a Node without process.execve (20) there is no re-exec: each still serves, and
+ * says nothing of it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, chmodSync, linkSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { greenProject, serveFile, writePayload } from './serve-process.js';
+import { greenProject, serveFile, startServe, writePayload } from './serve-process.js';
 
 const canReexec = typeof (process as { execve?: unknown }).execve === 'function';
 const FLAG = '--max-semi-space-size=2';
@@ -159,5 +160,26 @@ describe('baton serve: starting itself again where it cannot', () => {
     assert.deepEqual(semiSpace(room.child.pid!), canReexec ? [FLAG] : []);
     assert.doesNotMatch(room.stderr(), /not started again/);
     await servesThenStops(p.dir, { ...room, announced: Promise.resolve(lines) });
+  });
+
+  // Before: the second start became a new Node process (about 40 ms) before it looked for the server.
+  it('a second start that finds the server running says so as before, exit 0, without starting Node again', async (t) => {
+    const p = greenProject();
+    t.after(p.cleanup);
+    const server = await startServe(p.dir, ['--port', '0', '--idle-timeout', '0']);
+    t.after(server.stop);
+    const dir = tempDir('baton-reexec-');
+    const starts = join(dir, 'starts');
+    const count = join(dir, 'count.cjs');
+    writeFileSync(count, `require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'node\\n');\n`);
+    const second = spawnSync(process.execPath, ['-r', count, BIN, 'serve', '--port', '0'], {
+      cwd: p.dir,
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(second.stdout, `${server.url}\nbaton serve: dashboard ${server.ui}\n`);
+    assert.equal(second.stderr, `baton serve: already running for this project (pid ${server.child.pid})\n`);
+    assert.equal(readFileSync(starts, 'utf8'), 'node\n', 'Node started once');
   });
 });

@@ -81,9 +81,14 @@ export default async function serve(args: string[], cli: CommandIo): Promise<num
   for (const name of ['BATON_ROOT', 'CLAUDE_PROJECT_DIR'] as const)
     if (env[name]) env[name] = resolve(cli.cwd, env[name]);
 
-  // Before anything is asked of a running server: the new process asks again, and a server of
-  // another build would be asked twice to stop.
-  if (flags.detach !== true) serverReexec(cli)?.();
+  // Before a running server of another build is asked to stop: the new process asks, once. One of
+  // this build that answers is said here, without starting Node again (about 40 ms).
+  const reexec = flags.detach === true ? undefined : serverReexec(cli);
+  if (reexec) {
+    const info = readServeFile(root);
+    if (info && (await probe(info)) === identity) return report(cli, info);
+    reexec();
+  }
   const running = await runningServer(root, identity);
   if (running) return report(cli, running);
   if (flags.detach === true) return detach(args, root, identity, { ...cli, env });
