@@ -1,5 +1,6 @@
-import { existsSync, statSync, type Stats } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { statFollowing } from '../fs/absent.js';
 import { BatonError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import type { SchemaRules } from '../core/schema/schema.js';
@@ -94,10 +95,10 @@ async function mayWrite(
   if ((await place.store.history(key, { limit: 1 })).length > 0) throw refuse(`${key} is another document`);
 }
 
-/** statSync, or undefined for any failure (as existsSync reads one). */
+/** statSync, or undefined for any failure (as existsSync reads one); absent.ts says why through lstat. */
 function statOrMissing(path: string): Stats | undefined {
   try {
-    return statSync(path);
+    return statFollowing(path);
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import { BatonError, systemFix } from '../core/errors.js';
 
 /**
@@ -9,10 +9,21 @@ import { BatonError, systemFix } from '../core/errors.js';
  */
 export function absent(path: string): boolean {
   try {
-    return statSync(path, { throwIfNoEntry: false }) === undefined;
+    return statFollowing(path) === undefined;
   } catch {
     return false;
   }
+}
+
+/**
+ * statSync(path, { throwIfNoEntry: false }), asked with lstat first: the two resolve the folders
+ * on the way alike and differ only for a link at the end, which is then stat'ed. lstatSync is
+ * compiled already by every command's path checks; statSync is Node's source a process compiles
+ * on its first call, for these looks alone in most commands.
+ */
+export function statFollowing(path: string): Stats | undefined {
+  const own = lstatSync(path, { throwIfNoEntry: false });
+  return own?.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : own;
 }
 
 /**
@@ -23,7 +34,7 @@ export function absent(path: string): boolean {
  */
 export function present(path: string): boolean {
   try {
-    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+    return statFollowing(path) !== undefined;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ENOTDIR';
   }

@@ -4,20 +4,11 @@
  * (a rename is only durable once its directory entry is) and costs ~4 ms of module loading in
  * every hook process. There is deliberately no non-atomic fallback.
  */
-import {
-  closeSync,
-  fchmodSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BatonError, isBatonError, systemFix } from '../core/errors.js';
 import { uniqueHex } from '../core/hash.js';
+import { statFollowing } from './absent.js';
 import { tempName } from './file-names.js';
 
 export interface AtomicWriteOptions {
@@ -94,9 +85,11 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+/** The mode of what is at `path`, a link followed (through lstat first: absent.ts's statFollowing says why). */
 function existingMode(path: string): number | undefined {
   try {
-    return statSync(path).mode & 0o7777;
+    const stat = statFollowing(path);
+    return stat === undefined ? undefined : stat.mode & 0o7777;
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@
 import { isBatonError, systemFix, type Issue } from '../core/errors.js';
 import { CONFIG_FILE_MAX_BYTES } from '../fs/bounded-read.js';
 import { readKept } from '../fs/kept-reads.js';
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CONFIG_FILE = 'baton.config.json';
@@ -32,10 +32,12 @@ export function readConfigFile(root: string): RawConfig {
   // command it runs (the store check, then the command): that was about an eighth of a forwarded
   // `get`'s CPU. Not existsSync: it says false for a folder this user may not enter (EACCES), which
   // the read reports as a config that cannot be read, and so fails closed. A file made after the
-  // stat is seen by the next command, as one made after the read would be.
+  // stat is seen by the next command, as one made after the read would be. lstat, not stat: a
+  // link is followed by the read (a dangling one is ENOENT there, missing as stat said), and
+  // lstatSync is compiled already by every command's path checks, statSync only for this.
   let present = true;
   try {
-    present = statSync(file, { throwIfNoEntry: false }) !== undefined;
+    present = lstatSync(file, { throwIfNoEntry: false }) !== undefined;
   } catch {
     // The read below says why.
   }

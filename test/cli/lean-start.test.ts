@@ -228,6 +228,7 @@ watch(process, 'nextTick', 'process.nextTick (the tick queue, async hooks, rejec
 watch(globalThis, 'clearInterval', 'clearInterval');
 watch(globalThis, 'clearTimeout', 'clearTimeout');
 watch(require('node:path'), 'relative', 'path.relative');
+watch(require('node:fs'), 'statSync', 'fs.statSync');
 watch(Buffer, 'concat', 'Buffer.concat');
 watch(Buffer, 'byteLength', 'Buffer.byteLength');
 watch(Buffer, 'alloc', 'Buffer.alloc');
@@ -296,7 +297,7 @@ test('baton get walks up for .git once: one look per folder from the working fol
     'a/b/d.json': '{"a":1}',
     'git-probe.cjs': `const fs = require('node:fs');
 const looks = [];
-for (const name of ['existsSync', 'statSync']) {
+for (const name of ['existsSync', 'statSync', 'lstatSync']) {
   const look = fs[name];
   fs[name] = function (path, ...rest) { if (String(path).endsWith('.git')) looks.push(String(path)); return look.call(this, path, ...rest); };
 }

@@ -6,13 +6,14 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { relativePath } from '../../src/fs/confine.js';
 import { checkDocumentKey } from '../../src/stores/keys.js';
 import { segmentFiles } from '../../src/stores/file/history-segments.js';
 import { readFileBounded } from '../../src/fs/bounded-read.js';
 import { isBatonError } from '../../src/core/errors.js';
+import { statFollowing } from '../../src/fs/absent.js';
 import { applyPatch, diff } from '../../src/core/patch.js';
 import { tempTree } from '../helpers/fixtures.js';
 
@@ -38,6 +39,43 @@ describe('the write path, without a regex or a Node function compiled for one ch
     for (const root of roots)
       for (const path of paths)
         assert.equal(relativePath(root, path), relative(root, path), `relativePath(${root}, ${path})`);
+  });
+
+  it("statFollowing is statSync's answer (throwIfNoEntry: false): a file, a folder, links to each, a dangling link, a link loop, a missing path, a file in place of a folder", (t) => {
+    const { dir, cleanup } = tempTree({ 'f.txt': 'x', 'd/g.txt': 'yy' });
+    t.after(cleanup);
+    symlinkSync(join(dir, 'f.txt'), join(dir, 'to-f'));
+    symlinkSync(join(dir, 'd'), join(dir, 'to-d'));
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
+    symlinkSync(join(dir, 'loop'), join(dir, 'loop'));
+    const seen = (look: () => unknown) => {
+      try {
+        const stat = look() as { isFile(): boolean; isDirectory(): boolean; size: number; mode: number } | undefined;
+        return stat && [stat.isFile(), stat.isDirectory(), stat.size, stat.mode];
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code;
+      }
+    };
+    for (const name of [
+      'f.txt',
+      'd',
+      'd/g.txt',
+      'to-f',
+      'to-d',
+      'to-d/g.txt',
+      'dangling',
+      'loop',
+      'missing',
+      'f.txt/x',
+      'd/missing/x',
+    ]) {
+      const path = join(dir, name);
+      assert.deepEqual(
+        seen(() => statFollowing(path)),
+        seen(() => statSync(path, { throwIfNoEntry: false })),
+        name,
+      );
+    }
   });
 
   it('a document key is refused for every control character and DEL, a drive letter, .. and .baton (either separator), and no other', () => {

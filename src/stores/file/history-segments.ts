@@ -12,7 +12,6 @@ import {
   readdirSync,
   readSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -21,7 +20,7 @@ import { isAsciiDigits } from '../../core/ascii.js';
 import { BatonError, fromSystemError } from '../../core/errors.js';
 import type { HistoryEntry } from '../store.js';
 import { fsyncDir, makeDir, writeFileAtomic } from '../../fs/atomic.js';
-import { noEntry } from '../../fs/absent.js';
+import { noEntry, statFollowing } from '../../fs/absent.js';
 import { openNoFollow } from '../../fs/confine.js';
 import {
   HISTORY_SEGMENT_MAX_BYTES,
@@ -145,7 +144,8 @@ function openSegment(dir: string, file: string): number {
 /** Whether the appended line is still the last thing in its segment. */
 export function isTail(appended: Appended): boolean {
   try {
-    return statSync(appended.file).size === appended.offset + appended.bytes;
+    // through lstat first (absent.ts's statFollowing says why); a segment a link made since is stat'ed
+    return statFollowing(appended.file)?.size === appended.offset + appended.bytes;
   } catch {
     return false;
   }
