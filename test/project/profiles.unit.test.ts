@@ -54,4 +54,18 @@ describe('the profile registry', () => {
       },
     ]);
   });
+
+  // Project discovery (every `baton get`, every hook) reads a profile's `root`; only a merge reads
+  // its config, the largest literal a get bundle held (~0.9 M instructions of every get to build at
+  // load: docs/benchmarks.md). So the config is made on its first read, and once.
+  it("a profile's config is made on its first read, not when the registry loads, and is the same object after", () => {
+    for (const [name, profile] of Object.entries(PROFILES)) {
+      if (profile.kind !== 'harness') continue;
+      assert.equal(typeof Object.getOwnPropertyDescriptor(profile, 'config')?.get, 'function', name);
+      assert.equal(profile.config, profile.config, name);
+    }
+    // The tdd profile shares the eneo profile's lists, made from it on first read.
+    assert.equal(PROFILES.tdd?.config?.pathClasses.test, PROFILES.eneo?.config?.pathClasses.test);
+    assert.equal(PROFILES.tdd?.config?.documents, PROFILES.eneo?.config?.documents);
+  });
 });

@@ -5,6 +5,7 @@
  * (the original had two lists that disagreed), and `.env.example` and friends are allowed before
  * any rule runs (the original's env pattern blocked them).
  */
+import type { HarnessConfig } from '../config.js';
 import type { Profile } from './profile.js';
 
 const GATE = '.claude/rules/eneo-context.md';
@@ -18,7 +19,17 @@ export const ENEO: Profile = {
   // The Eneo harness looked for its backend folder from a workspace holding `eneo/`, or from a
   // devcontainer mounted at /workspace.
   root: { markers: ['backend/src/intric'], nested: ['eneo', 'workspace'], fallbacks: ['/workspace'] },
-  config: {
+  // Made on first read (mergeConfig, the hook front): project discovery reads only `root`, and a
+  // `baton get` built every profile's config at load (docs/benchmarks.md).
+  get config() {
+    return (config ??= eneoConfig());
+  },
+};
+
+let config: HarnessConfig | undefined;
+
+function eneoConfig(): HarnessConfig {
+  return {
     profile: 'eneo',
     stateDir: '.claude/state',
     documents: {
@@ -203,5 +214,5 @@ export const ENEO: Profile = {
       deep: ['.claude/plans/{slug}.md', '.claude/prds/{slug}.md'],
     },
     requiredFiles: [],
-  },
-};
+  };
+}

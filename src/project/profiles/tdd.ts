@@ -5,20 +5,29 @@
  * markers, classification, plan files, context file, prompt audit or Stop presets, and every deny
  * names baton's commands (the eneo profile keeps the Eneo commands its users have).
  */
+import type { HarnessConfig } from '../config.js';
 import type { Profile } from './profile.js';
 import { ENEO } from './eneo.js';
 
 const PHASE = { doc: 'task', field: 'tdd_phase' } as const;
 const UNFREEZE = "the orchestrator runs '/baton:task-phase RED' (baton task phase-set RED) to unfreeze";
 
-const eneo = ENEO.config!;
-
 export const TDD: Profile = {
   name: 'tdd',
   summary: "the TDD gates and wave barrier of the plugin's task commands",
   kind: 'harness',
   events: ['SessionStart', 'PreToolUse', 'SubagentStop', 'PreCompact', 'Stop'],
-  config: {
+  // Made on first read, as the eneo profile's (eneo.ts).
+  get config() {
+    return (config ??= tddConfig());
+  },
+};
+
+let config: HarnessConfig | undefined;
+
+function tddConfig(): HarnessConfig {
+  const eneo = ENEO.config!;
+  return {
     profile: 'tdd',
     stateDir: eneo.stateDir,
     documents: eneo.documents,
@@ -139,5 +148,5 @@ export const TDD: Profile = {
     wave: eneo.wave,
     stop: { waveGate: 'incomplete' },
     snapshot: { ...eneo.snapshot!, scratchpads: [] },
-  },
-};
+  };
+}
