@@ -29,9 +29,22 @@ export function bundleEntries() {
         // required on first use, so esbuild runs a command module's top level (and its imports')
         // when it is asked for, not all of them at every start.
         const command = (name) => `require('./src/cli/commands/${name}.ts')`;
+        // Each command's definition by its own name (src/cli/definitions.ts): a command's bundle
+        // carries only its own, '_main' (help, unknown commands) every one. Every command's
+        // was 19 KB of each bundle (~0.6 M instructions of a get, docs/benchmarks.md).
+        const factory = (name) => `${name}Definition`;
+        // The plugin's `_rest` (most commands, each required on first use) takes the whole list too:
+        // its own, made at load, cost its get and --version ~0.5 M instructions more (measured).
+        const own = names.length === 1;
+        const definitions = own
+          ? `definitionsOf({ ${JSON.stringify(names[0])}: ${factory(names[0])} })`
+          : 'ALL_DEFINITIONS';
         return {
           contents: [
             `import { bundleMain } from './src/cli/bundle-main.ts';`,
+            own
+              ? `import { definitionsOf, ${factory(names[0])} } from './src/cli/definitions.ts';`
+              : `import { ALL_DEFINITIONS } from './src/cli/definitions.ts';`,
             ...(names.length === 1 ? [`import * as c0 from './src/cli/commands/${names[0]}.ts';`] : []),
             `export const { run } = bundleMain({ ${names
               .map((name) =>
@@ -39,7 +52,7 @@ export function bundleEntries() {
                   ? `${JSON.stringify(name)}: c0`
                   : `get ${JSON.stringify(name)}() { return ${command(name)}; }`,
               )
-              .join(', ')} });`,
+              .join(', ')} }, ${definitions});`,
           ].join('\n'),
           loader: 'js',
           resolveDir: resolve('.'),

@@ -8,7 +8,7 @@
 import { BatonError, EXIT, fromSystemError, inFace, isBatonError, type CompatFace } from '../core/errors.js';
 import type { Command } from './process-io.js';
 import type { CommandIo } from '../core/command-io.js';
-import { commandNamed, commandList, helpText, type CommandDef } from './definitions.js';
+import { commandList, helpText, type CommandDef, type Definitions } from './definitions.js';
 import { STORE_SCHEMES } from '../stores/schemes.js';
 
 declare const BATON_VERSION: string | undefined;
@@ -18,11 +18,15 @@ export interface CommandModule {
   face?: (cli: CommandIo, args: string[]) => CompatFace;
 }
 
-/** Runs `baton ARGV` with this I/O; `load` gives a command's module by name. */
+/**
+ * Runs `baton ARGV` with this I/O; `load` gives a command's module by name, `definitions` the
+ * definitions of the commands the caller carries (a CLI bundle only its own: bundle-main.ts).
+ */
 export async function runCli(
   argv: string[],
   cli: CommandIo,
   load: (name: string) => CommandModule | Promise<CommandModule>,
+  definitions: Definitions,
 ): Promise<number> {
   const global = globalOptions(argv, cli.env);
   if (typeof global === 'string') {
@@ -31,21 +35,21 @@ export async function runCli(
   }
   const [name, ...args] = global;
   if (name === undefined) {
-    cli.err(commandList());
+    cli.err(commandList(definitions.all()));
     return EXIT.usage;
   }
-  if (name === '--help' || name === '-h' || name === 'help') return help(cli, name === 'help' ? args : []);
+  if (name === '--help' || name === '-h' || name === 'help') return help(cli, definitions, name === 'help' ? args : []);
   if (name === '--version' || name === '-V') {
     cli.out(`baton ${typeof BATON_VERSION === 'string' ? BATON_VERSION : 'dev'}\n`);
     return EXIT.ok;
   }
-  const def = commandNamed(name);
+  const def = definitions.named(name);
   if (!def) {
     cli.err(`baton: unknown command '${name}'\nusage: baton <command> [args]   (baton help lists the commands)\n`);
     return EXIT.usage;
   }
   const asked = helpAsked(def, args);
-  if (asked !== undefined) return help(cli, [name, ...(asked ? [asked] : [])]);
+  if (asked !== undefined) return help(cli, definitions, [name, ...(asked ? [asked] : [])]);
   let face: CompatFace | undefined;
   try {
     const command = await load(name);
@@ -102,12 +106,12 @@ function helpAsked(def: CommandDef, args: string[]): string | undefined {
 }
 
 /** `baton help [CMD [SUB]]`: usage on stdout, exit 0; an unknown name is a usage error. */
-function help(cli: CommandIo, [name, sub]: string[]): number {
+function help(cli: CommandIo, definitions: Definitions, [name, sub]: string[]): number {
   if (name === undefined) {
-    cli.out(commandList());
+    cli.out(commandList(definitions.all()));
     return EXIT.ok;
   }
-  const def = commandNamed(name);
+  const def = definitions.named(name);
   if (!def || (sub !== undefined && !def.subcommands?.[sub])) {
     cli.err(
       `baton help: no ${def ? `subcommand '${sub}' of ${name}` : `command '${name}'`}\nusage: baton help [COMMAND [SUBCOMMAND]]\n`,

@@ -15,6 +15,7 @@ import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { BatonError } from '../core/errors.js';
 import type { CommandIo } from '../core/command-io.js';
+import { ALL_DEFINITIONS } from '../cli/definitions.js';
 import { runCli, type CommandModule } from '../cli/run-cli.js';
 import * as append from '../cli/commands/append.js';
 import * as clear from '../cli/commands/clear.js';
@@ -207,11 +208,16 @@ export async function runForwarded(request: CliRequest): Promise<CliResult | Cli
     },
   };
   try {
-    const exit = await runCli(request.argv, io, (name) => {
-      const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-      if (!command) throw new BatonError('internal', `internal error: baton serve does not run '${name}'`);
-      return command;
-    });
+    const exit = await runCli(
+      request.argv,
+      io,
+      (name) => {
+        const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+        if (!command) throw new BatonError('internal', `internal error: baton serve does not run '${name}'`);
+        return command;
+      },
+      ALL_DEFINITIONS,
+    );
     // What it printed is the refusal runCli made of handBack()'s error: the client prints its own.
     return handedBack ? { local: true } : { output, exit };
   } catch (error) {

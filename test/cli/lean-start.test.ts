@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { CLI, cleanEnv, ROOT } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
 import { startServe } from '../serve/serve-process.js';
+import { allCommands } from '../../src/cli/definitions.js';
 
 // `baton get` should cost little more than a bare Node start (docs/benchmarks.md, "Start-up").
 // Timing belongs in npm run bench; what a test can check is what the process loads. A preload
@@ -103,6 +104,29 @@ test('baton get requires only its entry, opens only main, its own bundle and the
   });
   assert.deepEqual([r.status, r.stdout, r.stderr], [0, '1\n', '']);
   assert.ok(probe(['--pending-deprecation', CLI, 'get', 'd.json', '.a']).builtins.includes('vm'));
+});
+
+test("a command's bundle carries its own definition, not every command's: get, show and history's only theirs; '_main' (help, unknown commands) every one", (t) => {
+  const { probe } = probeFolder(t);
+  // Each definition's text (usage, options, help) is bundle the command loads in every run:
+  // every command's was 19 KB of get.js, ~0.6 M instructions of each get (docs/benchmarks.md).
+  const bundleOf = (args: string[]) => {
+    probe([CLI, ...args]); // writes the code caches if this build has none yet
+    const file = probe([CLI, ...args]).opened.find((path) => /\/commands\/[^/]+\.js$/.test(path));
+    assert.ok(file, `a bundle was opened for ${args.join(' ')}`);
+    return readFileSync(file, 'utf8');
+  };
+  const carried = (text: string) =>
+    allCommands()
+      .filter((def) => text.includes(def.summary))
+      .map((def) => def.name);
+  assert.deepEqual(carried(bundleOf(['get', 'd.json', '.a'])), ['get']);
+  assert.deepEqual(carried(bundleOf(['show', '--help'])), ['show']);
+  assert.deepEqual(carried(bundleOf(['history', '--help'])), ['history']);
+  assert.deepEqual(
+    carried(bundleOf(['--version'])),
+    allCommands().map((def) => def.name),
+  );
 });
 
 test('baton get of a plain path never loads the jq engine; an expression that needs it loads its bundle then, and an update carries it', (t) => {

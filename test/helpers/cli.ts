@@ -83,6 +83,7 @@ export async function batonInProcess(
   options: { cwd: string; env?: Record<string, string>; input?: string },
 ): Promise<RunResult> {
   const { runCli } = await import('../../src/cli/run-cli.js');
+  const { ALL_DEFINITIONS } = await import('../../src/cli/definitions.js');
   let stdout = '';
   let stderr = '';
   const code = await runCli(
@@ -96,6 +97,7 @@ export async function batonInProcess(
       script: BIN,
     },
     (name) => import(`../../src/cli/commands/${name}.js`),
+    ALL_DEFINITIONS,
   );
   return { code, stdout, stderr };
 }

@@ -8,12 +8,12 @@ import { BatonError, isBatonError } from '../../core/errors.js';
 import { formatJqCompact, formatJqRaw } from '../../core/jq/format.js';
 import type { Json } from '../../core/json.js';
 import { parseCommand } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { getDefinition } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { jqBudgetFrom, openForCli } from '../open-for-cli.js';
 
 export default async function get(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags, vars } = parseCommand(COMMANDS.get, args);
+  const { positionals, flags, vars } = parseCommand(getDefinition(), args);
   const [file, expr = '.'] = positionals as [string, string?];
   const fallback = flags.default;
   const format = flags.raw ? formatJqRaw : formatJqCompact;

@@ -1,13 +1,13 @@
 import type { HistoryEntry } from '../../stores/index.js';
 import { intFlag, parseCommand } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { historyDefinition } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { openForCli } from '../open-for-cli.js';
 
 const DEFAULT_LIMIT = 20;
 
 export default async function history(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags } = parseCommand(COMMANDS.history, args);
+  const { positionals, flags } = parseCommand(historyDefinition(), args);
   const limit = intFlag(flags.limit, 'limit', DEFAULT_LIMIT) as number;
   // One more than shown, to say when the default cut the list short.
   const entries = await openForCli(positionals[0] as string, cli).history({ limit: limit + 1 });
