@@ -9,11 +9,10 @@
  * mirror files up to date, as `baton hook` does). A notification (LISTEN/NOTIFY) cannot stand in
  * for that round trip: the writer's `baton task phase-set GREEN` returns once its own commit is
  * acknowledged, while the notification reaches this process on another connection, in its own
- * time, so the agent's next tool call can arrive first. A decision that arrives while a revision
- * query is under way shares it when the database began it after the decision arrived (on a local
- * database's clock, serve/check-clock.ts), else the next one, sent once it answers; so eight
- * agents at once cost one round trip per turn, not eight. When the store cannot be reached nothing
- * kept is used: the decision reads this machine's files and says so, as `baton hook` does.
+ * time, so the agent's next tool call can arrive first. Decisions that arrive while a revision
+ * query is under way share the next one (sent after they arrived), so eight agents at once cost
+ * one round trip per turn, not eight. When the store cannot be reached nothing kept is used: the
+ * decision reads this machine's files and says so, as `baton hook` does.
  *
  * Only the wait overlaps: the query is written as the hook arrives (`arrived`; PostgresStore's
  * revisions sends it within the call), and the payload and config are read and the rules run on the
@@ -30,7 +29,6 @@ import { BOARD_KEY } from '../board/model.js';
 import { chooseStore, hooksFetch, openStore, type Store, type StoreChoice } from '../stores/index.js';
 import { HOOK_STORE_BUDGET_MS, type Fetched } from '../harness/hooks/shared-documents.js';
 import { debugLog } from '../harness/hooks/debug-log.js';
-import { CheckClock, localMicros } from './check-clock.js';
 
 type Document = Record<string, unknown> | undefined;
 
@@ -40,18 +38,10 @@ const MAX_SOURCES = 8;
 interface Source {
   store: Store;
   kept: Map<string, { rev: number; doc: Document }>;
-  /** The revision check in flight: one at a time, the decisions that arrive meanwhile share it or the next. */
-  asking?: Check;
+  /** The revision query decisions wait for; `next` is the one sent once it answers. */
+  asking?: Promise<Map<string, number>>;
+  next?: Promise<Map<string, number>>;
   keys: Set<string>;
-  clock: CheckClock;
-}
-
-interface Check {
-  sentAt: number;
-  /** How many of the source's keys it asks for (keys only grow, so the first ones). */
-  keys: number;
-  /** The revisions, and the latest arrival they answer for (CheckClock.answered). */
-  answer: Promise<{ revs: Map<string, number>; covers: number }>;
 }
 
 type Fetch = (
@@ -62,7 +52,7 @@ type Fetch = (
   event: string,
 ) => Promise<Fetched | undefined>;
 
-/** A revision check asked for as a request arrived, for the source and key set the last fetch used. */
+/** A revision check sent as a request arrived, for the source and key set the last fetch used. */
 interface Early {
   from: Source;
   keys: number;
@@ -77,24 +67,20 @@ export interface SharedState {
    */
   arrived: (event: string) => Fetch;
   close: () => Promise<void>;
-  /**
-   * Since the start (GET /health): revision checks made, documents read, decisions answered by a
-   * check in flight when they arrived (`early`), and decisions that waited for the check in flight
-   * and then for the next (`twice`).
-   */
-  counts: () => { checks: number; reads: number; early: number; twice: number };
+  /** Revision checks made and documents read since the start (GET /health). */
+  counts: () => { checks: number; reads: number };
 }
 
 export function sharedState(): SharedState {
   const sources = new Map<string, Source>();
-  const counts = { checks: 0, reads: 0, early: 0, twice: 0 };
+  const counts = { checks: 0, reads: 0 };
 
   const source = (choice: StoreChoice, root: string): Source => {
     const id = JSON.stringify([root, choice.url, choice.project]);
     let found = sources.get(id);
     if (!found) {
       const store = openStore({ ...choice, root, connectTimeoutMs: HOOK_STORE_BUDGET_MS });
-      found = { store, kept: new Map(), keys: new Set(), clock: new CheckClock() };
+      found = { store, kept: new Map(), keys: new Set() };
       if (sources.size >= MAX_SOURCES) {
         const [oldest, gone] = sources.entries().next().value as [string, Source];
         sources.delete(oldest);
@@ -105,52 +91,28 @@ export function sharedState(): SharedState {
     return found;
   };
 
-  const send = (from: Source): Check => {
-    counts.checks++;
-    // Read before the query is written (within the call once the session is open), so no later.
-    const sentAt = from.clock.now();
-    const check: Check = {
-      sentAt,
-      keys: from.keys.size,
-      // The first handler on the answer: a decision resumed by it finds no check in flight.
-      answer: (from.store as Required<Pick<Store, 'revisions'>>).revisions([...from.keys]).then(
-        ({ revs, startedAt }) => {
-          if (from.asking === check) from.asking = undefined;
-          return { revs, covers: from.clock.answered(sentAt, startedAt) };
-        },
-        (error: unknown) => {
-          if (from.asking === check) from.asking = undefined;
-          throw error;
-        },
-      ),
+  /** Revisions committed no earlier than this call: a query already under way may predate a commit the caller must see. */
+  const revisions = (from: Source): Promise<Map<string, number>> => {
+    const ask = () => {
+      counts.checks++;
+      return (from.store as Required<Pick<Store, 'revisions'>>).revisions([...from.keys]);
     };
-    from.asking = check;
-    void check.answer.catch(() => undefined);
-    return check;
-  };
-
-  /**
-   * The revisions committed before `arrival` (this process's clock, no earlier than the request's
-   * arrival), of the source's first `keys` keys: a check in flight answers when the database began
-   * it after the arrival (CheckClock); else, or when it failed, the next one, sent after it answers.
-   */
-  const revisions = async (from: Source, arrival: number, keys: number): Promise<Map<string, number>> => {
-    for (let waited = 0; ; waited++) {
-      const check = from.asking ?? send(from);
-      if (check.sentAt >= arrival && check.keys >= keys) {
-        if (waited > 0) counts.twice++;
-        return (await check.answer).revs;
-      }
-      try {
-        const { revs, covers } = await check.answer;
-        if (check.keys >= keys && covers >= arrival) {
-          counts.early++;
-          return revs;
-        }
-      } catch {
-        // Sent before this request arrived (or for fewer keys): its failure is not this decision's; the next one is.
-      }
+    if (!from.asking) {
+      const asking = ask();
+      from.asking = asking;
+      void asking.catch(() => undefined).finally(() => from.asking === asking && (from.asking = undefined));
+      return asking;
     }
+    from.next ??= from.asking
+      .catch(() => undefined)
+      .then(() => {
+        const asking = ask();
+        from.asking = asking;
+        from.next = undefined;
+        void asking.catch(() => undefined).finally(() => from.asking === asking && (from.asking = undefined));
+        return asking;
+      });
+    return from.next;
   };
 
   let last: Source | undefined;
@@ -158,7 +120,6 @@ export function sharedState(): SharedState {
     early: Early | undefined,
     ...[config, rawConfig, root, env, event]: Parameters<Fetch>
   ): Promise<Fetched | undefined> => {
-    const arrival = localMicros();
     const choice = chooseStore(env, () => rawConfig);
     if (!hooksFetch(choice.url)) return undefined;
     const { named, located, board } = keysOf(config, root, env);
@@ -169,8 +130,7 @@ export function sharedState(): SharedState {
     const started = Date.now();
     // Sent now (or as the request arrived), before anything is decided: no query under way
     // before that counts for it. Keys only grow, so an unchanged count is an unchanged set.
-    const asked =
-      early?.from === from && early.keys === from.keys.size ? early.asked : revisions(from, arrival, from.keys.size);
+    const asked = early?.from === from && early.keys === from.keys.size ? early.asked : revisions(from);
     void asked.catch(() => undefined);
     const mirrorsOf = (name: string) => config.documents[name]?.mirrors ?? {};
     const failed = (error: unknown, documents: Map<string, Document>): Fetched => {
@@ -243,7 +203,7 @@ export function sharedState(): SharedState {
     arrived(event) {
       const from = event === 'PreToolUse' ? last : undefined;
       if (!from) return (...args) => fetch(undefined, ...args);
-      const early: Early = { from, keys: from.keys.size, asked: revisions(from, localMicros(), from.keys.size) };
+      const early: Early = { from, keys: from.keys.size, asked: revisions(from) };
       void early.asked.catch(() => undefined);
       return (...args) => fetch(early, ...args);
     },

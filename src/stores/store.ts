@@ -44,7 +44,7 @@ export interface Store {
    * A shared store's committed revision of each key (0: no row), in one round trip: what a resident
    * server checks its kept copies against before a decision (serve/shared-state.ts).
    */
-  revisions?(keys: string[]): Promise<RevisionCheck>;
+  revisions?(keys: string[]): Promise<Map<string, number>>;
   /**
    * The store's own checks of what it holds (`baton doctor`), each failing row with the repair it
    * proposes; undefined when the store has none. The doctor adds the engine's checks (schema,
@@ -52,17 +52,6 @@ export interface Store {
    */
   doctor?(): Promise<DocumentCheck[] | undefined>;
   close(): Promise<void>;
-}
-
-/** The answer of Store.revisions. */
-export interface RevisionCheck {
-  revs: Map<string, number>;
-  /**
-   * When the database began the transaction that read them, at or before its snapshot, in
-   * microseconds since the epoch on its clock; only for a database on this machine (a Unix socket
-   * or a loopback address), whose clock this process shares (serve/check-clock.ts).
-   */
-  startedAt?: number;
 }
 
 /** One document of a store's listing. */

@@ -68,11 +68,7 @@ process.on('exit', () => {
   for (const cluster of started) cluster.stop();
 });
 
-/**
- * `env`: added to the server's environment (test/serve/check-clock.test.ts gives it a clock of its
- * own through libfaketime's LD_PRELOAD).
- */
-export async function startCluster(options: { durable?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Cluster> {
+export async function startCluster(options: { durable?: boolean } = {}): Promise<Cluster> {
   const bin = serverBinaries();
   const asRoot = userInfo().uid === 0;
   const dir = mkdtempSync(join(tmpdir(), 'baton-pg-'));
@@ -85,12 +81,7 @@ export async function startCluster(options: { durable?: boolean; env?: NodeJS.Pr
   }
   const run = (tool: string, args: string[], extra: ExecFileSyncOptions = {}) => {
     const command = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
-    return execFileSync(command[0] as string, command[1] as string[], {
-      cwd: dir,
-      stdio: 'pipe',
-      env: { ...process.env, ...options.env },
-      ...extra,
-    });
+    return execFileSync(command[0] as string, command[1] as string[], { cwd: dir, stdio: 'pipe', ...extra });
   };
   const password = randomBytes(12).toString('hex');
   const pwfile = join(dir, 'pw');

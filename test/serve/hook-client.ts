@@ -18,8 +18,6 @@ export interface Served {
   /** Any event's answer, for a payload given whole. */
   hook(event: string, payload: object): Promise<string>;
   kept(): Promise<{ hits: number; reads: number; entries: number }>;
-  /** /health's `shared`: revision checks made, documents read, decisions answered by a check in flight, decisions that waited for two. */
-  shared(): Promise<{ checks: number; reads: number; early: number; twice: number }>;
 }
 
 export async function serve(
@@ -90,11 +88,5 @@ export async function serve(
     write: async (file, agent) => (/"permissionDecision":"deny"/.test(await raw(file, agent)) ? 'deny' : 'allow'),
     kept: async () =>
       (JSON.parse(await ask('/health', '', 'GET')) as { kept: { hits: number; reads: number; entries: number } }).kept,
-    shared: async () =>
-      (
-        JSON.parse(await ask('/health', '', 'GET')) as {
-          shared: { checks: number; reads: number; early: number; twice: number };
-        }
-      ).shared,
   };
 }

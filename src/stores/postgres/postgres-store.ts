@@ -14,7 +14,6 @@ import {
   type HistoryEntry,
   type Listing,
   type ReadResult,
-  type RevisionCheck,
   type Store,
 } from '../store.js';
 import { fromPgError, isConnectionLoss, isTransientConnect, target } from './postgres-errors.js';
@@ -426,7 +425,7 @@ export class PostgresStore implements Store, PortableStore {
   watch(key: string, listener: () => void): () => void {
     if (!this.watching) {
       const watching = new Watching(
-        async (keys) => (await this.revisions(keys)).revs,
+        (keys) => this.revisions(keys),
         (key) => this.channelKey(key),
       );
       this.watching = watching;
@@ -471,15 +470,13 @@ export class PostgresStore implements Store, PortableStore {
    * query travels, serve/shared-state.ts); and it costs no checkout. Any failure ends that session:
    * the next call opens another.
    */
-  async revisions(keys: string[]): Promise<RevisionCheck> {
+  async revisions(keys: string[]): Promise<Map<string, number>> {
     return this.checkRevisions(keys, false);
   }
 
-  private async checkRevisions(keys: string[], again: boolean): Promise<RevisionCheck> {
+  private async checkRevisions(keys: string[], again: boolean): Promise<Map<string, number>> {
     if (!this.checked)
-      return this.withClient(async (client) =>
-        revisionCheck(await client.query(revisionsQuery(this.project, keys)), client.host),
-      );
+      return this.withClient(async (client) => revisionMap(await client.query(revisionsQuery(this.project, keys))));
     if (this.closed) throw new BatonError('internal', 'this PostgreSQL store was closed; open a new one');
     let checker = this.checker;
     if (!checker) {
@@ -499,10 +496,7 @@ export class PostgresStore implements Store, PortableStore {
       // and run, which halves the backend's work per check (about 80 -> 35 us of CPU here). The
       // check runs on every decision of a resident server, and on one machine the backend shares
       // its cores. A schema change under it is planned again by the server, or fails it (below).
-      return revisionCheck(
-        await client.query({ ...revisionsQuery(this.project, keys), name: 'baton_revisions' }),
-        client.host,
-      );
+      return revisionMap(await client.query({ ...revisionsQuery(this.project, keys), name: 'baton_revisions' }));
     } catch (error) {
       if (this.checker === checker) this.checker = undefined;
       client.end().catch(() => undefined);
@@ -810,42 +804,14 @@ interface LockedRow {
 /** A session whose socket can be let go of while idle (what pg-pool does with allowExitOnIdle; untyped in @types/pg). */
 type Held = Client & { ref(): void; unref(): void };
 
-/**
- * The revisions, and one more row: the transaction's start (transaction_timestamp(), in
- * microseconds). It is stamped when the transaction's first message is read (Bind, or Parse when
- * the statement is prepared), before the snapshot is taken (at Bind); statement_timestamp() would
- * be Execute's, after the snapshot, so a backend descheduled between the two would date a snapshot
- * later than it was.
- */
 const revisionsQuery = (project: string, keys: string[]): import('pg').QueryArrayConfig => ({
-  text:
-    `SELECT key, rev, NULL::int8 FROM baton_documents WHERE project = $1 AND key = ANY($2) ` +
-    `UNION ALL SELECT NULL, NULL, (extract(epoch FROM transaction_timestamp()) * 1000000)::int8`,
+  text: `SELECT key, rev FROM baton_documents WHERE project = $1 AND key = ANY($2)`,
   values: [project, keys],
   rowMode: 'array',
 });
 
-function revisionCheck(result: import('pg').QueryArrayResult, host: string): RevisionCheck {
-  const revs = new Map<string, number>();
-  let startedAt: number | undefined;
-  for (const row of result.rows) {
-    if (row[0] === null) startedAt = Number(row[2]);
-    else revs.set(row[0] as string, row[1] as number);
-  }
-  return sharesClock(host) ? { revs, startedAt } : { revs };
-}
-
-/**
- * A database reached over a Unix socket (a path) or a loopback address runs on this machine, so
- * its clock is this machine's: only then is its transaction's start given (serve/check-clock.ts
- * still checks that the two agree, for a loopback port forwarded elsewhere).
- */
-const sharesClock = (host: string): boolean =>
-  host.startsWith('/') ||
-  host === 'localhost' ||
-  host === '::1' ||
-  host === '[::1]' ||
-  /^127\.\d+\.\d+\.\d+$/.test(host);
+const revisionMap = (result: import('pg').QueryArrayResult): Map<string, number> =>
+  new Map(result.rows.map((row) => [row[0] as string, row[1] as number]));
 
 async function lockRow(client: PoolClient, project: string, key: string): Promise<LockedRow | undefined> {
   const result = await client.query<LockedRow>(
