@@ -85,16 +85,11 @@ export default async function serve(lib) {
     for (const s of servers) await s.health();
     // Beside each, the same calls from bare sockets (serve-agents.mjs): the tail without an HTTP client's.
     const bursts = { file: { http: [], raw: [] }, pg: { http: [], raw: [] } };
-    // What the PostgreSQL decisions waited for (docs/serve.md): /health's revision checks, those a
-    // check already in flight answered, and those that waited for it and then for the next.
-    const sharedBefore = await onPg?.shared();
-    const answeredBefore = await onPg?.answered();
     for (let run = 0; run < BURSTS; run++)
       for (const client of ['http', 'raw']) {
         bursts.file[client].push(await burst(onFile, client));
         if (onPg) bursts.pg[client].push(await burst(onPg, client));
       }
-    const waits = onPg && (await waitsPerDecision(onPg, sharedBefore, answeredBefore));
     for (const list of Object.values(sequential)) for (const times of Object.values(list)) times.sort((x, y) => x - y);
 
     const wrapper = join(lib.ROOT, 'plugin', 'bin', 'baton');
@@ -165,10 +160,7 @@ export default async function serve(lib) {
     rows.push(decision('file store', onFile, sequential.file.deny, 'deny', gateDeny));
     if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.deny, 'deny', gateDeny));
     rows.push(burstRow('file store', bursts.file));
-    if (onPg) {
-      const row = burstRow('PostgreSQL', bursts.pg);
-      rows.push({ ...row, note: `${row.note}; per decision, all runs: ${waits}` });
-    }
+    if (onPg) rows.push(burstRow('PostgreSQL', bursts.pg));
     rows.push(
       {
         name: 'serve: client hook (bash /dev/tcp, signed), deny',
@@ -224,13 +216,6 @@ export default async function serve(lib) {
 }
 
 const at = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
-
-async function waitsPerDecision(s, before, answeredBefore) {
-  const after = await s.shared();
-  const decisions = (await s.answered()) - answeredBefore;
-  const per = (key) => ((after[key] - before[key]) / decisions).toFixed(2);
-  return `${per('checks')} revision checks, ${per('early')} answered by the check in flight, ${per('twice')} waited for it and the next`;
-}
 
 /** A green project for the server, on the store the config names. */
 function project(lib, config) {
@@ -300,7 +285,6 @@ async function start(lib, { dir, env }) {
     ask,
     kept: () => kept,
     health,
-    shared: async () => JSON.parse((await call('/health', '', 'GET')).text).shared,
     // A connection of its own: after a long synchronous row, the agent's kept one is closed by the server.
     answered: () =>
       new Promise((resolve, reject) => {
