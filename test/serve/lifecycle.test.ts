@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { BIN, baton, cleanEnv } from '../helpers/cli.js';
 import { tempTree } from '../helpers/fixtures.js';
-import { greenProject, serveFile, startServe, writePayload } from './serve-process.js';
+import { greenProject, preToolUse, serveFile, startServe, writePayload } from './serve-process.js';
 
 /** `baton serve ARGS` run to its end; killed after 30 s (a hang guard: the failure is a signal, not a code). */
 function serveUntilExit(cwd: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
@@ -204,24 +204,6 @@ interface Live {
   pages: number;
   rescanning: boolean;
   watches: number;
-}
-
-/** The answer of the project's server (its serve.json) to a PreToolUse hook with this payload. */
-function preToolUse(dir: string, payload: string): Promise<string> {
-  const { url, token } = serveFile(dir);
-  return new Promise<string>((resolve, reject) => {
-    const req = request(
-      `${url}/hooks/PreToolUse`,
-      { method: 'POST', headers: { Authorization: `Bearer ${token}` } },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve(text));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 function health(dir: string): Promise<{ dashboard: Live }> {

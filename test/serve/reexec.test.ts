@@ -8,13 +8,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, chmodSync, linkSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { greenProject, serveFile, startServe, writePayload } from './serve-process.js';
+import { greenProject, preToolUse, serveFile, startServe, writePayload } from './serve-process.js';
 
 const canReexec = typeof (process as { execve?: unknown }).execve === 'function';
 const FLAG = '--max-semi-space-size=2';
@@ -46,24 +45,6 @@ function serveWith(node: string, nodeArgs: string[], cwd: string, env: NodeJS.Pr
   return { child, exited, announced, stderr: () => err };
 }
 
-/** The project's server's answer to a PreToolUse Write of a test file (GREEN: denied). */
-function preToolUse(dir: string): Promise<string> {
-  const { url, token } = serveFile(dir);
-  return new Promise<string>((resolve, reject) => {
-    const req = request(
-      `${url}/hooks/PreToolUse`,
-      { method: 'POST', headers: { Authorization: `Bearer ${token}` } },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve(text));
-      },
-    );
-    req.on('error', reject);
-    req.end(writePayload(dir, 'backend/tests/test_x.py'));
-  });
-}
-
 /** Started, serving (a GREEN test write denied through it) as the process first started, then stopped by SIGTERM. */
 async function servesThenStops(dir: string, server: ReturnType<typeof serveWith>): Promise<number> {
   const lines = await server.announced;
@@ -72,7 +53,7 @@ async function servesThenStops(dir: string, server: ReturnType<typeof serveWith>
   assert.match(lines, /^baton serve: http:\/\/127\.0\.0\.1:\d+\n/);
   const pid = server.child.pid!;
   assert.equal(serveFile(dir).pid, pid);
-  assert.match(await preToolUse(dir), /"permissionDecision":"deny"/);
+  assert.match(await preToolUse(dir, writePayload(dir, 'backend/tests/test_x.py')), /"permissionDecision":"deny"/);
   server.child.kill('SIGTERM');
   assert.deepEqual(await server.exited, { code: 0, signal: null }, server.stderr());
   return pid;

@@ -113,6 +113,24 @@ export function serveFile(dir: string): ServeFile {
   return JSON.parse(readFileSync(join(dir, '.baton', 'serve.json'), 'utf8')) as ServeFile;
 }
 
+/** The answer of the project's server (its serve.json) to a PreToolUse hook with this payload. */
+export function preToolUse(dir: string, payload: string): Promise<string> {
+  const { url, token } = serveFile(dir);
+  return new Promise<string>((resolve, reject) => {
+    const req = request(
+      `${url}/hooks/PreToolUse`,
+      { method: 'POST', headers: { Authorization: `Bearer ${token}` } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(text));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 /**
  * The plugin's wrapper as a host runs it, asynchronously (a server in this process must be able to
  * answer), in the session's environment. /bin/sh by its path: tests vary PATH.
