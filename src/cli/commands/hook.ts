@@ -8,12 +8,12 @@ import { draftRun } from '../bundle-loader.js';
 import { readPayload } from '../../harness/hooks/stdin.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { parseLoose } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { hookDefinition } from '../definitions.js';
 import { isAbsolute } from 'node:path';
 
 export default async function hook(args: string[], cli: CommandIo): Promise<number> {
   // Loose, as a hook command has always been read: a word it does not know is skipped, not refused.
-  const { positionals, flags } = parseLoose(COMMANDS.hook, args);
+  const { positionals, flags } = parseLoose(hookDefinition(), args);
   const event = positionals.find((arg) => !arg.startsWith('-'));
   const payload = await readPayload();
   const rendered = await answerHook({
