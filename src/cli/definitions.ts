@@ -632,6 +632,11 @@ export function commandNamed(name: string): CommandDef | undefined {
 export interface Definitions {
   named(name: string): CommandDef | undefined;
   all(): readonly CommandDef[];
+  /**
+   * Only the commands of one bundle: main.ts sends every other word to `_main`, so a name not here
+   * is the build's mistake (a bundle map that does not match its bundles), not the user's.
+   */
+  own?: true;
 }
 
 /** Every command's: the CLI's `_main` bundle, baton serve, the tests in process. */
@@ -642,6 +647,7 @@ export function definitionsOf(made: Readonly<Record<string, () => CommandDef>>):
   return {
     named: (name) => (Object.hasOwn(made, name) ? (made[name] as () => CommandDef)() : undefined),
     all: () => Object.values(made).map((make) => make()),
+    own: true,
   };
 }
 

@@ -44,6 +44,10 @@ export async function runCli(
     return EXIT.ok;
   }
   const def = definitions.named(name);
+  if (!def && definitions.own) {
+    cli.err(`baton ${name}: internal error: this build's bundle for '${name}' does not carry it; reinstall baton\n`);
+    return EXIT.internal;
+  }
   if (!def) {
     cli.err(`baton: unknown command '${name}'\nusage: baton <command> [args]   (baton help lists the commands)\n`);
     return EXIT.usage;

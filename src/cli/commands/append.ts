@@ -1,3 +1,4 @@
+import { appendDefinition } from '../definitions.js';
 import { valueCommand } from '../value-command.js';
 
-export default valueCommand('append');
+export default valueCommand('append', appendDefinition);

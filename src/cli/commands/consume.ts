@@ -1,12 +1,12 @@
 import { formatJqRaw } from '../../core/jq/jq.js';
 import { parseCommand, writerFrom } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { consumeDefinition } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { openForCli } from '../open-for-cli.js';
 
 /** Prints the value (strings raw, `null` when unset, as `get` does) and clears it to null, in one locked step. */
 export default async function consume(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags } = parseCommand(COMMANDS.consume, args);
+  const { positionals, flags } = parseCommand(consumeDefinition(), args);
   const [file, path] = positionals as [string, string];
   const { answer } = cli;
   // Run by a server, whose answer is bounded: a value whose printed form would not fit is handed

@@ -10,7 +10,7 @@ import type { Doc } from '../../doc/doc.js';
 import { openDoc } from '../../doc/open.js';
 import { renderTaskLine } from '../../harness/statusline/task-line.js';
 import { intFlag, parseCommand } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { demoDefinition } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 
 const TASK = '.claude/state/current-task.json';
@@ -24,7 +24,7 @@ const TDD = ['RED', 'GREEN', 'REFACTOR'];
  * line, and checks that no update was lost.
  */
 export default async function demo(args: string[], cli: CommandIo): Promise<number> {
-  const { flags } = parseCommand(COMMANDS.demo, args);
+  const { flags } = parseCommand(demoDefinition(), args);
   const dir = flags.dir !== undefined ? resolve(cli.cwd, flags.dir) : mkdtempSync(join(tmpdir(), 'baton-demo-'));
   mkdirSync(dir, { recursive: true });
   const updates = intFlag(flags.updates, 'updates', 5) as number;

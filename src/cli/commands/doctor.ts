@@ -9,12 +9,12 @@ import { defaultRoot } from '../../project/root.js';
 import { chooseStore, openStore, type Store } from '../../stores/index.js';
 import { parseCommand } from '../args.js';
 import { displayWidth } from '../display-width.js';
-import { COMMANDS } from '../definitions.js';
+import { doctorDefinition } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 
 /** Rows `ok|fail  CHECK  FIX` for every document under DIR; exit 1 when any row fails. */
 export default async function doctor(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags } = parseCommand(COMMANDS.doctor, args);
+  const { positionals, flags } = parseCommand(doctorDefinition(), args);
   const root = positionals[0] ? resolve(cli.cwd, positionals[0]) : defaultRoot(cli.cwd, cli.env);
   if (!existsSync(root)) throw new BatonError('not_found', `${root} does not exist; give the folder to check`);
   // The folder checked is the project: its config is read there and its root markers lead from there.

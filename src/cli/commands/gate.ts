@@ -9,7 +9,7 @@ import { Run } from '../../run/run-document.js';
 import { evaluateGate, formatGate } from '../../run/gate.js';
 import { checkPhaseKey } from '../../run/phases.js';
 import { parseCommand, writerFrom } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { gateDefinition } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 
 /** The run bus's exit codes (those of pipeline-state.sh), as `baton run` has. */
@@ -18,7 +18,7 @@ export function face(): CompatFace {
 }
 
 export default async function gate(argv: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags } = parseCommand(COMMANDS.gate, argv);
+  const { positionals, flags } = parseCommand(gateDefinition(), argv);
   const [ref, key] = positionals as [string, string];
   checkPhaseKey(key);
   const run = new Run(ref, { cwd: cli.cwd, env: cli.env, writer: writerFrom(flags.as, cli.env) }, flags.name);

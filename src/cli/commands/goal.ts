@@ -11,7 +11,7 @@ import { usageText } from '../../goal/commands/usage.js';
 import type { GoalContext } from '../../goal/commands/goal-context.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { parseLoose } from '../args.js';
-import { COMMANDS, usageLine, type CommandDef } from '../definitions.js';
+import { type CommandDef, goalDefinition, usageLine } from '../definitions.js';
 
 type Verb = (ctx: GoalContext, args: string[]) => Promise<number>;
 
@@ -50,13 +50,13 @@ export default async function goal(argv: string[], cli: CommandIo): Promise<numb
   // The transcript reader is baton's own verb; goal.sh never had it (its usage says so), and
   // compat/orchestrate/transcript-text.sh calls it without the drop-in marker.
   if (verb === 'transcript' && !names.compat) {
-    const { positionals, flags } = parseLoose(COMMANDS.goal, args);
+    const { positionals, flags } = parseLoose(goalDefinition(), args);
     const reader = (await import('../../goal/transcript-text.js')).default;
     return reader({ positionals, since: flags.since, tail: flags.tail }, cli);
   }
   if (isUsageError(verb, args)) {
     // goal.sh prints its usage block; `baton goal` says what was wrong, then the usage.
-    const def: CommandDef = COMMANDS.goal;
+    const def: CommandDef = goalDefinition();
     const why =
       verb === undefined
         ? 'missing command'

@@ -1,10 +1,10 @@
 import { parseCommand, writerFrom } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { initDefinition } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { openForCli, printNotes } from '../open-for-cli.js';
 
 export default async function init(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals, flags, vars } = parseCommand(COMMANDS.init, args);
+  const { positionals, flags, vars } = parseCommand(initDefinition(), args);
   const writer = writerFrom(flags.as, cli.env);
   const doc = openForCli(positionals[0] as string, cli, writer);
   const result = await doc.init(vars, {

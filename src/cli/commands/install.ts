@@ -5,7 +5,7 @@
  */
 import { EXIT } from '../../core/errors.js';
 import { parseCommand, usageError } from '../args.js';
-import { COMMANDS, usageLine } from '../definitions.js';
+import { installDefinition, usageLine } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { installHooks, type InstallOptions } from '../../harness/install/install.js';
 import type { HostName } from '../../harness/hooks/events.js';
@@ -13,7 +13,7 @@ import type { HostName } from '../../harness/hooks/events.js';
 const HOSTS: readonly string[] = ['claude', 'codex', 'gemini', 'cursor'] satisfies HostName[];
 
 export default async function install(args: string[], cli: CommandIo): Promise<number> {
-  const def = COMMANDS.install;
+  const def = installDefinition();
   const { positionals, flags } = parseCommand(def, args);
   const host = positionals[0]!;
   if (!HOSTS.includes(host))

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { BatonError, EXIT } from '../../core/errors.js';
 import { parseCommand } from '../args.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { COMMANDS } from '../definitions.js';
+import { lintDefinition } from '../definitions.js';
 import { toolNames } from '../../goal/goal-paths.js';
 import { formatFinding, type Finding } from '../../goal/lint/lint-context.js';
 
@@ -18,7 +18,7 @@ export default async function lint(args: string[], cli: CommandIo): Promise<numb
   const names = toolNames(cli.env);
   // Through the drop-in state-lint.sh, the original's contract: plain positionals, and
   // a STATE that is not a file is no finding (exit 0). `baton lint` itself refuses it instead.
-  const { positionals, flags } = names.compat ? compatArgs(args) : parseCommand(COMMANDS.lint, args);
+  const { positionals, flags } = names.compat ? compatArgs(args) : parseCommand(lintDefinition(), args);
   const json = flags.json === true;
   const fix = flags.fix === true;
   const [state, log, sidecar] = positionals as [string?, string?, string?];

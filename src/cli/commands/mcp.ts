@@ -1,5 +1,5 @@
 import { parseCommand } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { mcpDefinition } from '../definitions.js';
 import { markBuildInUse } from '../build-in-use.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { serveMcp } from '../../mcp/mcp-server.js';
@@ -13,7 +13,7 @@ declare const BATON_VERSION: string | undefined;
  * the SDK's ~90 packages (an HTTP server among them) on disk to run `baton mcp`.
  */
 export default async function mcp(args: string[], cli: CommandIo): Promise<number> {
-  const { flags } = parseCommand(COMMANDS.mcp, args);
+  const { flags } = parseCommand(mcpDefinition(), args);
   const unmark = markBuildInUse();
   try {
     await serveMcp({

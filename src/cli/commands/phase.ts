@@ -11,10 +11,10 @@ import { runTarget } from '../run-target.js';
 import { recordPhaseDone } from '../../run/phase-done.js';
 import { checkPhaseKey, startPhase } from '../../run/phases.js';
 import { parseCommand, usageError, type ParsedFor } from '../args.js';
-import { COMMANDS, errorUsage } from '../definitions.js';
+import { errorUsage, phaseDefinition } from '../definitions.js';
 import type { CommandIo } from '../../core/command-io.js';
 
-const DEF = COMMANDS.phase;
+const DEF = phaseDefinition();
 const SHORT = errorUsage(DEF);
 type Parsed = ParsedFor<typeof DEF>;
 

@@ -12,9 +12,9 @@ import { Run } from '../../run/run-document.js';
 import { runTarget } from '../run-target.js';
 import type { Outcome } from '../../run/fields.js';
 import { parseCommand, type ParsedFor } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { runDefinition } from '../definitions.js';
 
-type Parsed = ParsedFor<typeof COMMANDS.run>;
+type Parsed = ParsedFor<ReturnType<typeof runDefinition>>;
 import type { CommandIo } from '../../core/command-io.js';
 
 const VERBS = ['init', 'set', 'append', 'get', 'clear', 'show', 'clean'];
@@ -39,7 +39,7 @@ export default async function run(argv: string[], cli: CommandIo): Promise<numbe
   const misuse = (text: string) => new BatonError('usage', text, { compat: { exitCode: EXIT.refused, lead: '' } });
   const parsed: Parsed = compat
     ? { positionals: argv.slice(1), flags: {}, vars: {} }
-    : parseCommand(COMMANDS.run, argv);
+    : parseCommand(runDefinition(), argv);
   const [verb = '', session = '', field, value] = parsed.positionals;
   // The original had no clean (its init wiped .ai_log/), so the compat shim keeps it unknown.
   if (verb === 'clean' && !compat) return await clean(session, field, parsed, cli);

@@ -25,7 +25,7 @@ import {
 } from '../../serve/state.js';
 import { intFlag, parseCommand } from '../args.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { COMMANDS } from '../definitions.js';
+import { serveDefinition } from '../definitions.js';
 
 declare const BATON_VERSION: string | undefined;
 declare const BATON_BUILD: string | undefined;
@@ -65,7 +65,7 @@ function semiSpaceGiven(env: NodeJS.ProcessEnv, execArgv: readonly string[]): bo
 }
 
 export default async function serve(args: string[], cli: CommandIo): Promise<number> {
-  const { flags } = parseCommand(COMMANDS.serve, args);
+  const { flags } = parseCommand(serveDefinition(), args);
   const port = intFlag(flags.port, 'port', 0) as number;
   if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);
   const idleSeconds = intFlag(flags['idle-timeout'], 'idle-timeout', DEFAULT_IDLE_SECONDS) as number;

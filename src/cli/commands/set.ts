@@ -1,3 +1,4 @@
+import { setDefinition } from '../definitions.js';
 import { valueCommand } from '../value-command.js';
 
-export default valueCommand('set');
+export default valueCommand('set', setDefinition);

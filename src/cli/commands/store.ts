@@ -12,7 +12,7 @@ import { readFileBounded } from '../../fs/bounded-read.js';
 import { projectContext } from '../../project/project-context.js';
 import { chooseStore, exportLines, importLines, migrateStore, openPortable } from '../../stores/index.js';
 import { parseCommand } from '../args.js';
-import { COMMANDS } from '../definitions.js';
+import { storeDefinition } from '../definitions.js';
 
 /**
  * The largest export `baton store import` reads (docs/gates.md, "baton itself"): far above a project's state (a
@@ -21,7 +21,7 @@ import { COMMANDS } from '../definitions.js';
 const IMPORT_MAX_BYTES = 128 * 1024 * 1024;
 
 export default async function store(args: string[], cli: CommandIo): Promise<number> {
-  const { positionals } = parseCommand(COMMANDS.store, args);
+  const { positionals } = parseCommand(storeDefinition(), args);
   const [verb, file] = positionals as [string, string | undefined];
   const project = projectContext({ cwd: cli.cwd, env: cli.env });
   const choice = chooseStore(cli.env, () => project.config);

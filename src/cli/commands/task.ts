@@ -14,14 +14,14 @@ import type { Json } from '../../core/json.js';
 import { STATE_FACE, stateExit } from '../../harness/task/task-errors.js';
 import type { CommandIo } from '../../core/command-io.js';
 import { parseLoose } from '../args.js';
-import { COMMANDS, errorUsage, usageLine } from '../definitions.js';
+import { errorUsage, taskDefinition, usageLine } from '../definitions.js';
 
 /**
  * The usage lines come from the command's definition, as `baton help task` shows them: the
  * compat helpers (compat/eneo/lib/state.sh) check their arguments and print the original's
  * usage themselves, so a usage error reaching here comes from someone typing `baton task`.
  */
-const DEF = COMMANDS.task;
+const DEF = taskDefinition();
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Errors are reported as the Eneo helpers reported them. */

@@ -9,11 +9,11 @@ import { defaultRoot } from '../../project/root.js';
 import { isLoopback, isWildcard, startUi } from '../../ui/ui-server.js';
 import { intFlag, parseCommand } from '../args.js';
 import type { CommandIo } from '../../core/command-io.js';
-import { COMMANDS } from '../definitions.js';
+import { uiDefinition } from '../definitions.js';
 import { markBuildInUse } from '../build-in-use.js';
 
 export default async function ui(args: string[], cli: CommandIo): Promise<number> {
-  const { flags } = parseCommand(COMMANDS.ui, args);
+  const { flags } = parseCommand(uiDefinition(), args);
   const port = intFlag(flags.port, 'port', 0) as number;
   if (port > 65535) throw new BatonError('usage', `--port must be at most 65535, got ${port}`);
   const host = flags.host ?? '127.0.0.1';

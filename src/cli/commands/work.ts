@@ -8,9 +8,9 @@ import type { CommandIo } from '../../core/command-io.js';
 import { Board, type BarrierState, type WaitMode } from '../../board/board.js';
 import { item, liveClaim, type WorkBoard } from '../../board/model.js';
 import { intFlag, parseCommand, usageError, type ParsedFor } from '../args.js';
-import { COMMANDS, errorUsage } from '../definitions.js';
+import { errorUsage, workDefinition } from '../definitions.js';
 
-const DEF = COMMANDS.work;
+const DEF = workDefinition();
 const SHORT = errorUsage(DEF);
 type Parsed = ParsedFor<typeof DEF>;
 const VERBS = ['add', 'ready', 'claim', 'heartbeat', 'done', 'block', 'release', 'reopen', 'wait', 'show'];
