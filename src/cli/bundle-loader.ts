@@ -33,7 +33,9 @@ export type { LoadedCode } from './code-cache.js';
  * after an install left every later `update` ~25% more instructions (docs/benchmarks.md).
  */
 export function loadBundle<T>(file: string): T {
-  const loaded = runCode<T>(file, (message) => new BatonError('unsafe_path', message));
+  // A bundle or lazy chunk that cannot be run is an install cut short or tampered with: baton's own
+  // failure (exit 70, as main.ts says a missing command bundle), not the user's input.
+  const loaded = runCode<T>(file, (message) => new BatonError('internal', message));
   cacheAtExit(loaded);
   return loaded.exports;
 }

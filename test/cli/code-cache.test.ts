@@ -94,6 +94,24 @@ describe('the V8 code cache of command bundles', () => {
     }
   });
 
+  it('a lazy chunk missing (the jq engine a get loads for an expression) is the same line, exit 70, not unsafe input', (t) => {
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const { install, build } = installIn(dir);
+    const missing = join(build, 'lazy', 'jq.js');
+    rmSync(missing);
+    // A plain path never loads it (src/core/jq/plain-path.ts); an expression does.
+    assert.equal(getIn(install, dir, dir).stdout, '1\n');
+    const r = spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a + 1'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv({ TMPDIR: dir }),
+    });
+    assert.equal(r.status, 70, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `baton get: ${missing} cannot be read (ENOENT); reinstall baton\n`);
+  });
+
   it('a run that failed or only printed help writes a draft, which the first run that succeeds replaces', (t) => {
     // A cache holds the functions its run compiled and is written once: kept as final, a first
     // `get --help` left every later get to compile the command's functions itself.
