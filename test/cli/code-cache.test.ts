@@ -112,6 +112,48 @@ describe('the V8 code cache of command bundles', () => {
     assert.equal(r.stderr, `baton get: ${missing} cannot be read (ENOENT); reinstall baton\n`);
   });
 
+  it("a hook whose engine bundle is missing still denies a gated call (an edit in GREEN), with the failure's line; an ungated one fails as before", (t) => {
+    const { dir, cleanup } = tempTree({ 'baton.config.json': '{"profile": "eneo"}' });
+    t.after(cleanup);
+    const { install, build } = installIn(dir);
+    const cli = (args: string[], input?: string) =>
+      spawnSync(process.execPath, [join(install, 'dist', 'cli.js'), ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        input,
+        env: cleanEnv({ TMPDIR: dir, CLAUDE_PROJECT_DIR: dir }),
+      });
+    spawnSync('git', ['init', '-q'], { cwd: dir });
+    const task = '.claude/state/current-task.json';
+    for (const args of [
+      ['init', task, '--schema', 'eneo-task', '--arg', 'slug', 'demo', '--arg', 'lane', 'fast'],
+      ['set', task, 'tdd_phase', 'GREEN'],
+    ])
+      assert.equal(cli(args).status, 0);
+    const payload = (tool: string, input: object) =>
+      JSON.stringify({ session_id: 's1', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, cwd: dir });
+    const testWrite = payload('Write', { file_path: join(dir, 'backend/tests/test_x.py'), content: 'x' });
+    assert.match(cli(['hook', 'PreToolUse'], testWrite).stdout, /"permissionDecision":"deny"/);
+    const missing = join(build, 'lazy', 'run-hook.js');
+    rmSync(missing);
+    // Before, the hook exited 4 (then 70) with the line, which Claude Code takes for a hook error and
+    // lets the call through: only the plugin's wrapper made it a deny.
+    for (const write of [testWrite, payload('Write', { file_path: join(dir, 'src/a.py'), content: 'x' })]) {
+      const r = cli(['hook', 'PreToolUse'], write);
+      assert.equal(r.status, 0, r.stderr);
+      const answer = JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, string> };
+      assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny');
+      assert.match(
+        answer.hookSpecificOutput.permissionDecisionReason ?? '',
+        /run-hook\.js cannot be read \(ENOENT\); reinstall baton/,
+      );
+    }
+    const read = cli(['hook', 'PreToolUse'], payload('Read', { file_path: join(dir, 'src/a.py') }));
+    assert.equal(read.status, 70);
+    assert.equal(read.stdout, '');
+    assert.equal(read.stderr, `baton hook: ${missing} cannot be read (ENOENT); reinstall baton\n`);
+  });
+
   it('a run that failed or only printed help writes a draft, which the first run that succeeds replaces', (t) => {
     // A cache holds the functions its run compiled and is written once: kept as final, a first
     // `get --help` left every later get to compile the command's functions itself.

@@ -10,6 +10,7 @@
 import { absent } from '../../fs/absent.js';
 import { join } from 'node:path';
 import { debugLog } from './debug-log.js';
+import { closedAnswer, gated } from './fail-closed.js';
 import { configEvents, EVENTS, IGNORED_EVENTS, hostEvents, type EventName, type HostName } from './events.js';
 import type { HookRun } from './pipeline.js';
 import { parsePayload } from './stdin.js';
@@ -75,6 +76,27 @@ const loadHandlers = () =>
     throw error;
   }));
 
+/**
+ * The engine's bundle could not be loaded (an install cut short: `lazy/run-hook.js` missing or not
+ * a file). The engine is what would judge, so a gated event (fail-closed.ts; with no merged config,
+ * any edit or shell tool, any Stop that is not a continuation) is denied or blocked with the
+ * failure's line, as the pipeline does when baton fails; any other event fails as before.
+ */
+function engineMissing(
+  error: unknown,
+  adapter: HostAdapter,
+  call: HookCall,
+  data: Record<string, unknown>,
+  garbage: boolean,
+  denyProtocol: unknown,
+): Rendered {
+  const input = adapter.input(call.event, data);
+  if (!gated(input, undefined, garbage)) throw error;
+  const line = `baton: ${(error as Error)?.message ?? String(error)}; edit and shell tools are denied until it is fixed`;
+  debugLog(call.env, call.event, [`fail closed (engine-missing): ${line}`]);
+  return closedAnswer(adapter, input, denyProtocol, line, 'engine-missing');
+}
+
 const HOSTS: Record<string, () => Promise<HostAdapter>> = {
   claude: async () => (await import('../hosts/claude.js')).claude,
   codex: async () => (await import('../hosts/codex.js')).codex,
@@ -111,8 +133,13 @@ export async function answerHook(call: HookCall): Promise<Rendered> {
   if (front.kind === 'goal') return goalAndBoard(front, canonical, adapter, call, profile as string, root);
   const handled = new Set([...front.events, ...configEvents(config)]);
   if (file.state !== 'invalid' && !handled.has(canonical) && !board) return UNHANDLED;
-  const { runHook } = await loadHandlers();
-  return runHook({
+  let engine: Awaited<ReturnType<typeof loadHandlers>>;
+  try {
+    engine = await loadHandlers();
+  } catch (error) {
+    return engineMissing(error, adapter, call, data, garbage, config.denyProtocol);
+  }
+  return engine.runHook({
     adapter,
     hostEvent: call.event,
     raw: data,
@@ -144,9 +171,14 @@ async function goalAndBoard(
   if (!BOARD_EVENTS.has(canonical) || !boardMayExist(root, {}, call.env))
     return goal(front, canonical, adapter, call, profile);
   const { data, garbage } = parsePayload(call.payload);
-  const { runHook } = await loadHandlers();
+  let engine: Awaited<ReturnType<typeof loadHandlers>>;
+  try {
+    engine = await loadHandlers();
+  } catch (error) {
+    return engineMissing(error, adapter, call, data, garbage, undefined);
+  }
   const board = () =>
-    runHook({
+    engine.runHook({
       adapter,
       hostEvent: call.event,
       raw: data,

@@ -14,6 +14,7 @@ import { isBatonError } from '../../core/errors.js';
 import { mergeConfig, validateConfig, type HarnessConfig } from '../../project/config.js';
 import { debugLog } from './debug-log.js';
 import { EVENTS, isEventName, type EventName } from './events.js';
+import { closedAnswer, exitTwo, gated } from './fail-closed.js';
 import { fetchSharedDocuments } from './shared-documents.js';
 import type { Handler } from './handlers/handler-context.js';
 import type { HookInput, HookOutcome, HostAdapter, Rendered } from './types.js';
@@ -152,19 +153,7 @@ async function decide(run: HookRun, input: HookInput, handlers: HandlerTable): P
   return config.denyProtocol === 'exit2' ? exitTwo(input, shown, run.adapter) : run.adapter.render(input, shown);
 }
 
-/**
- * Whether baton failing here must fail closed: a PreToolUse of an edit or shell tool where rules are
- * active, a Stop with a barrier (`stop` configured) that is not already a continuation. Without a
- * config (it is invalid) baton cannot tell whether rules are active, so both count as gated.
- */
-function gated(input: HookInput, config: HarnessConfig | undefined, garbage: boolean): boolean {
-  if (input.event === 'PreToolUse')
-    return (config === undefined || config.rules.length > 0) && (garbage || input.toolKind !== 'other');
-  if (input.event === 'Stop') return (config === undefined || config.stop !== undefined) && !input.stopHookActive;
-  return false;
-}
-
-/** A gated event's answer when baton failed: the one line as a deny (PreToolUse) or a block (Stop). */
+/** A gated event's answer when baton failed (fail-closed.ts), said in the debug log too. */
 function failClosed(
   run: HookRun,
   input: HookInput,
@@ -172,21 +161,8 @@ function failClosed(
   line: string,
   rule: string,
 ): Rendered {
-  const outcome: HookOutcome =
-    input.event === 'PreToolUse' ? { deny: { rule, message: line }, log: [] } : { block: { reason: line }, log: [] };
   debugLog(run.env, run.hostEvent, [`fail closed (${rule}): ${line}`]);
-  return config?.denyProtocol === 'exit2' ? exitTwo(input, outcome, run.adapter) : run.adapter.render(input, outcome);
-}
-
-/**
- * The exit-2 protocol (`"denyProtocol": "exit2"` in baton.config.json), for hosts and wrapper
- * scripts that read a block from the exit code: the reason alone on stderr and exit 2. Everything
- * that is not a deny or block renders as usual.
- */
-function exitTwo(input: HookInput, outcome: HookOutcome, adapter: HostAdapter): Rendered {
-  const reason = outcome.deny ? `${outcome.deny.message}\n[baton rule ${outcome.deny.rule}]` : outcome.block?.reason;
-  if (reason === undefined) return adapter.render(input, outcome);
-  return { stdout: '', stderr: `${reason}\n`, code: 2 };
+  return closedAnswer(run.adapter, input, config?.denyProtocol, line, rule);
 }
 
 /**
