@@ -4,8 +4,10 @@
 // store and on PostgreSQL, side by side with the minimal bash+jq gate; the plugin's client (bash's
 // /dev/tcp, the answer's tag checked with one sha256sum) as a command hook, and that check alone;
 // the server's memory in a project of 100 documents and 10,000 revisions, and its CPU while idle.
+// Beside the 8-agent rows, the same bursts against a server that judges nothing (bench/serve-floor.mjs):
+// the floor this client and machine give, so a run tells the server's share of the tail from the machine's.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,11 +39,13 @@ export default async function serve(lib) {
   const cluster = await postgresCluster(lib);
   const pg = cluster ? await project(lib, { store: cluster.url, project: 'bench-serve' }) : undefined;
   const servers = [];
+  let floor;
   try {
     const onFile = await start(lib, file);
     servers.push(onFile);
     const onPg = pg ? await start(lib, pg) : undefined;
     if (onPg) servers.push(onPg);
+    floor = await startFloor(lib, onFile);
     // Side by side: each turn measures both stores, so a loaded machine weighs on both alike.
     const sequential = { file: { allow: [], deny: [] }, pg: { allow: [], deny: [] } };
     for (const s of servers) for (let i = 0; i < 20; i++) await s.ask(i % 2 ? s.deny : s.allow);
@@ -58,8 +62,9 @@ export default async function serve(lib) {
       }
     }
     // The agents' client runs in a fresh process (bench/serve-agents.mjs says why).
-    const burst = (s, client = 'http') =>
-      new Promise((resolve, reject) => {
+    const burst = (s, client = 'http') => {
+      const ran = s.threadsNs();
+      return new Promise((resolve, reject) => {
         const job = {
           url: s.url,
           token: s.token,
@@ -79,16 +84,20 @@ export default async function serve(lib) {
         child.on('close', (code) => {
           if (code !== 0) return reject(new Error(`the agents' client exited ${code}`));
           const seen = JSON.parse(out);
-          resolve({ ...seen, times: seen.times.sort((x, y) => x - y) });
+          // The server's CPU (every thread's run time, /proc schedstat) per call, warm-up calls included.
+          const serverCpu = (s.threadsNs() - ran) / 1e6 / (AGENTS * (PER_AGENT + 50));
+          resolve({ ...seen, serverCpu, times: seen.times.sort((x, y) => x - y) });
         });
       });
+    };
     for (const s of servers) await s.health();
     // Beside each, the same calls from bare sockets (serve-agents.mjs): the tail without an HTTP client's.
-    const bursts = { file: { http: [], raw: [] }, pg: { http: [], raw: [] } };
+    const bursts = { file: { http: [], raw: [] }, pg: { http: [], raw: [] }, floor: { http: [] } };
     for (let run = 0; run < BURSTS; run++)
       for (const client of ['http', 'raw']) {
         bursts.file[client].push(await burst(onFile, client));
         if (onPg) bursts.pg[client].push(await burst(onPg, client));
+        if (client === 'http') bursts.floor.http.push(await burst(floor));
       }
     for (const list of Object.values(sequential)) for (const times of Object.values(list)) times.sort((x, y) => x - y);
 
@@ -143,16 +152,17 @@ export default async function serve(lib) {
       unit: 'ms',
       note: `p99 ${at(times, 0.99).toFixed(1)} ms of ${times.length}; ref = bash+jq gate process${kind === 'allow' ? `; ${s.kept()}` : ''}`,
     });
+    const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+    const list = (values) => values.map((v) => v.toFixed(1)).join(', ');
+    const p99s = (runs) => runs.map(({ times }) => at(times, 0.99));
+    const serverCpu = (runs) => runs.map((b) => b.serverCpu.toFixed(2)).join(', ');
     const burstRow = (store, { http, raw }) => {
-      const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
-      const list = (values) => values.map((v) => v.toFixed(1)).join(', ');
-      const p99s = (runs) => runs.map(({ times }) => at(times, 0.99));
       return {
         name: `serve: ${AGENTS} agents at once p99, ${store}`,
         baton: median(p99s(http)),
         reference: gateDeny,
         unit: 'ms',
-        note: `median of ${http.length} runs of ${http[0].times.length} (p99s ${list(p99s(http))}; p50s ${list(http.map(({ times }) => at(times, 0.5)))} ms); client process: ${http.map((b) => b.cpuPerCall.toFixed(2)).join(', ')} ms CPU per call, GC pauses ${http.map((b) => b.gc.count).join(', ')}, longest ${list(http.map((b) => b.gc.max))} ms; bare sockets instead: p99 ${median(p99s(raw)).toFixed(1)} ms (${list(p99s(raw))}), client CPU ${median(raw.map((b) => b.cpuPerCall)).toFixed(2)} ms per call; ref = one bash+jq gate process`,
+        note: `median of ${http.length} runs of ${http[0].times.length} (p99s ${list(p99s(http))}; p50s ${list(http.map(({ times }) => at(times, 0.5)))} ms); server CPU ${serverCpu(http)} ms per call; client process: ${http.map((b) => b.cpuPerCall.toFixed(2)).join(', ')} ms CPU per call, GC pauses ${http.map((b) => b.gc.count).join(', ')}, longest ${list(http.map((b) => b.gc.max))} ms; bare sockets instead: p99 ${median(p99s(raw)).toFixed(1)} ms (${list(p99s(raw))}), client CPU ${median(raw.map((b) => b.cpuPerCall)).toFixed(2)} ms per call; ref = one bash+jq gate process`,
       };
     };
     rows.push(decision('file store', onFile, sequential.file.allow, 'allow', gateAllow));
@@ -161,6 +171,13 @@ export default async function serve(lib) {
     if (onPg) rows.push(decision('PostgreSQL', onPg, sequential.pg.deny, 'deny', gateDeny));
     rows.push(burstRow('file store', bursts.file));
     if (onPg) rows.push(burstRow('PostgreSQL', bursts.pg));
+    rows.push({
+      name: `serve: ${AGENTS} agents at once p99, a server judging nothing`,
+      baton: median(p99s(bursts.floor.http)),
+      reference: null,
+      unit: 'ms',
+      note: `the floor: node:http answering baton's bytes, in the same turns; p99s ${list(p99s(bursts.floor.http))}; p50s ${list(bursts.floor.http.map(({ times }) => at(times, 0.5)))} ms; server CPU ${serverCpu(bursts.floor.http)} ms per call; client ${bursts.floor.http.map((b) => b.cpuPerCall.toFixed(2)).join(', ')} ms`,
+    });
     rows.push(
       {
         name: 'serve: client hook (bash /dev/tcp, signed), deny',
@@ -210,6 +227,7 @@ export default async function serve(lib) {
       });
     return rows;
   } finally {
+    floor?.stop();
     for (const s of servers) s.stop();
     cluster?.stop();
   }
@@ -270,7 +288,8 @@ async function start(lib, { dir, env }) {
   const ask = (body) => call('/hooks/PreToolUse', body);
   const allow = payload('backend/src/app.py');
   const deny = payload('backend/tests/test_app.py');
-  if (!/deny/.test((await ask(deny)).text) || /deny/.test((await ask(allow)).text))
+  const denied = (await ask(deny)).text;
+  if (!/deny/.test(denied) || /deny/.test((await ask(allow)).text))
     throw new Error('baton serve did not decide as baton hook does');
   let kept = '';
   const health = async () => {
@@ -282,6 +301,7 @@ async function start(lib, { dir, env }) {
     token,
     allow,
     deny,
+    denied,
     ask,
     kept: () => kept,
     health,
@@ -309,6 +329,8 @@ async function start(lib, { dir, env }) {
       while ((await pages()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     },
     runNs: () => Number(readFileSync(`/proc/${server.pid}/schedstat`, 'utf8').split(' ')[0]),
+    /** Every thread's run time: V8's and libuv's helpers run beside the main thread. */
+    threadsNs: () => threadsNs(server.pid),
     wakeups: () =>
       Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]),
     rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024,
@@ -320,5 +342,47 @@ async function start(lib, { dir, env }) {
       agent.destroy();
       server.kill('SIGTERM');
     },
+  };
+}
+
+/** The run time of every thread of a process, in ns (/proc schedstat). */
+function threadsNs(pid) {
+  let sum = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      sum += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return sum;
+}
+
+/** bench/serve-floor.mjs answering the file-store server's bytes, with the Node flags a detached server has. */
+async function startFloor(lib, real) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--max-semi-space-size=2',
+      join(lib.ROOT, 'bench', 'serve-floor.mjs'),
+      JSON.stringify({ deny: real.deny, denied: real.denied }),
+    ],
+    { env: lib.benchEnv(), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const { port, pid } = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(JSON.parse(out));
+    });
+    child.once('exit', (code) => reject(new Error(`bench/serve-floor.mjs exited ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token: 'none',
+    allow: real.allow,
+    deny: real.deny,
+    threadsNs: () => threadsNs(pid),
+    stop: () => child.kill('SIGTERM'),
   };
 }
