@@ -1,7 +1,7 @@
 // Shared timing helpers for the benchmark suites. Each suite in bench/suites/ exports
 // `default async function (lib)` returning rows { name, baton, reference, unit, note }.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,6 +158,56 @@ export function timeInterleaved(commands, { runs = 20, warmup = 2, ...options } 
       },
     ]),
   );
+}
+
+const hasCallgrind =
+  spawnSync('valgrind', ['--version']).status === 0 && spawnSync('setarch', ['-R', 'true']).status === 0;
+
+/** Why instructions are not counted on this machine, or undefined when they are. */
+export const noCallgrind = hasCallgrind
+  ? undefined
+  : 'instructions not counted: valgrind (callgrind) or setarch not found; install valgrind to see them';
+
+/**
+ * The instructions (millions) a command executes, counted by valgrind's callgrind: the median of
+ * `runs`, after one run outside valgrind with the same flags (it writes the code caches a first
+ * run compiles without). CPU time on a shared machine moves run to run by more than the gaps the
+ * goals name (the reference's by a fifth); an instruction count moves by under 0.1%, so a row
+ * shows both. Counted alike for every command: ASLR off (setarch -R), and Node with a fixed hash
+ * seed (--hash-seed=1: with a random one a bare start counts 83-92 M, with it the same every
+ * time). `children`: every process the command starts counts too (the reference's bash runs jq,
+ * flock, mktemp, date and mv). Null when valgrind is absent (noCallgrind says so).
+ */
+export function countInstructions(argv, { runs = 3, cwd, env = benchEnv(), children = false } = {}) {
+  if (!hasCallgrind) return null;
+  const command = argv[0] === process.execPath ? [argv[0], '--hash-seed=1', ...argv.slice(1)] : argv;
+  spawnSync(command[0], command.slice(1), { cwd, env, stdio: 'ignore' });
+  const counts = [];
+  for (let i = 0; i < runs; i++) {
+    // A log file a process (%p): a process's stderr may be /dev/null (the reference's jq has 2>/dev/null).
+    const logs = tempDir('baton-bench-callgrind-');
+    const result = spawnSync(
+      'setarch',
+      [
+        '-R',
+        'valgrind',
+        '--tool=callgrind',
+        '--callgrind-out-file=/dev/null',
+        `--log-file=${join(logs, '%p')}`,
+        ...(children ? ['--trace-children=yes'] : []),
+        ...command,
+      ],
+      { cwd, env, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    // One "Collected" line a process: the command's, and with `children` each of theirs.
+    const collected = readdirSync(logs).map((name) => /Collected : (\d+)/.exec(readFileSync(join(logs, name), 'utf8')));
+    rmSync(logs, { recursive: true, force: true });
+    if (result.status !== 0 || collected.length === 0 || collected.includes(null)) {
+      throw new Error(`${argv.join(' ')} under callgrind exited ${result.status}: ${result.stderr.slice(-500)}`);
+    }
+    counts.push(collected.reduce((sum, match) => sum + Number(match[1]), 0) / 1e6);
+  }
+  return counts.sort((a, b) => a - b)[Math.floor(counts.length / 2)];
 }
 
 /** Starts `count` copies of argv at once; resolves with the wall time and exit codes. */
