@@ -27,6 +27,7 @@ import { execFileSync } from 'node:child_process';
 import {
   bundleEntries,
   bundleEntry,
+  BUILTIN_REQUIRE,
   cliCommands,
   LAZY,
   LAZY_IN_READS,
@@ -86,6 +87,8 @@ const cjs = {
 const entry = await build({
   ...cjs,
   entryPoints: { cli: 'src/cli/entry.ts' },
+  // Strict as esbuild writes it: its "use strict" line, after the banner, would not be a directive.
+  banner: { js: `"use strict";${BUILTIN_REQUIRE}` },
   write: false,
   define: { ...cjs.define, BATON_MAIN: JSON.stringify(`builds/${id}/main.js`) },
 });

@@ -118,6 +118,17 @@ export const READ_COMMANDS = ['get', 'show', 'history'];
 export const SERVE_FACES = ['src/serve/mcp-http.ts', 'src/ui/ui-server.ts'];
 
 /**
+ * The first line of every CommonJS file of the CLI (the entry, main, the bundles): its `require`
+ * takes Node's builtins (`node:fs`) from process.getBuiltinModule (Node >= 20.16), a lookup, where
+ * require() goes through Module._load, ~28 K instructions a call. esbuild writes a require for each
+ * module that imports a builtin: 60 in a `get` (-0.37 M instructions, an update -0.48 M:
+ * docs/benchmarks.md). Any other id (an optional package a library tries, as pg does pg-native),
+ * and every id on an older Node, goes to require, which throws for what is not there.
+ */
+export const BUILTIN_REQUIRE =
+  'require = ((r, g) => (g ? (id) => (id.startsWith("node:") ? g(id) : undefined) ?? r(id) : r))(require, process.getBuiltinModule);';
+
+/**
  * What every bundle loaded through the code cache (src/cli/code-cache.ts: main, the commands, the
  * lazy bundles) is written inside, as esbuild options: the function Node wraps a CommonJS module
  * in. The loader compiles the file's text as it is; compiling the wrapper joined to the text at
@@ -126,7 +137,7 @@ export const SERVE_FACES = ['src/serve/mcp-http.ts', 'src/ui/ui-server.ts'];
  * (dist/cli.js, the plugin's cli.js and entry.js): wrapped, they would only define a function.
  */
 export const LOADED_BUNDLE = {
-  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  banner: { js: `(function (exports, require, module, __filename, __dirname) {${BUILTIN_REQUIRE}` },
   footer: { js: '});' },
 };
 

@@ -106,6 +106,46 @@ test('baton get requires only its entry, opens only main, its own bundle and the
   assert.ok(probe(['--pending-deprecation', CLI, 'get', 'd.json', '.a']).builtins.includes('vm'));
 });
 
+test("the CLI's files take Node's builtins from process.getBuiltinModule, not require (Module._load); on a Node without it (before 20.16), from require", (t) => {
+  const { dir, cleanup } = tempTree({
+    'd.json': '{"a":1}',
+    // Records each request require() passes to Module._load once the CLI starts (its own entry first).
+    'loads.cjs': `const Module = require('node:module');
+      const load = Module._load;
+      const seen = [];
+      Module._load = function (request, ...rest) { seen.push(request); return load.call(this, request, ...rest); };
+      process.on('exit', () => {
+        const text = JSON.stringify(seen); // before this preload's own require below
+        require('node:fs').writeFileSync(process.env.PROBE_OUT, text);
+      });`,
+    'old-node.cjs': 'delete process.getBuiltinModule;',
+  });
+  t.after(cleanup);
+  const out = join(dir, 'loads.json');
+  const run = (preloads: string[], args: string[]) => {
+    const r = spawnSync(process.execPath, [...preloads.flatMap((p) => ['-r', join(dir, p)]), CLI, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cleanEnv({ PROBE_OUT: out }),
+    });
+    assert.deepEqual([r.status, r.stderr], [0, '']);
+    return {
+      stdout: r.stdout,
+      builtins: (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((id) => id.startsWith('node:')),
+    };
+  };
+  // A require of a builtin goes through Module._load, ~28 K instructions a call: esbuild writes one
+  // for each module that imports one, 60 in a get and more in an update (docs/benchmarks.md).
+  for (const args of [['get', 'd.json', '.a'], ['update', 'd.json', '.a += 1'], ['--version']]) {
+    run(['loads.cjs'], args); // writes the code caches if this build has none yet
+    assert.deepEqual(run(['loads.cjs'], args).builtins, [], args.join(' '));
+  }
+  // Node 20.0-20.15, which the package allows: the same answers, each builtin through require.
+  const old = run(['old-node.cjs', 'loads.cjs'], ['get', 'd.json', '.a']);
+  assert.equal(old.stdout, '3\n'); // 1, and the two updates above
+  assert.ok(old.builtins.includes('node:fs'), old.builtins.join(', '));
+});
+
 test("a command's bundle carries its own definition, not every command's (but serve's, which runs them all); '_main' (help, unknown commands) every one", (t) => {
   const { probe } = probeFolder(t);
   // Each definition's text (usage, options, help) is bundle the command loads in every run:
