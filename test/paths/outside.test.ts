@@ -80,6 +80,11 @@ describe('a folder baton writes into, linked outside the project', () => {
     }
     assert.deepEqual(outside.listing(), {});
     assert.equal(readFileSync(join(p.dir, 'd.json'), 'utf8'), '{"n":1}\n', 'the document is unchanged');
+    // A read of the document opens nothing in .baton/ (layout.ts, checkedDocFile): it answers. Its
+    // history lives there, and is refused as a write is.
+    const get = baton(['get', 'd.json', '.n'], { cwd: p.dir });
+    assert.deepEqual([get.code, get.stdout, get.stderr], [0, '1\n', '']);
+    assert.equal(baton(['history', 'd.json'], { cwd: p.dir }).code, 4);
   });
 
   it('a history folder inside .baton/ linked outside is refused too', (t) => {

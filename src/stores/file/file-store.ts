@@ -36,7 +36,7 @@ import {
 } from './history-segments.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
 import { defaultStaleMs, withLock, type LockHandle } from '../../fs/lock.js';
-import { checkedDocPaths, type DocPaths } from './layout.js';
+import { checkedDocFile, checkedDocPaths, type DocPaths } from './layout.js';
 import { replay } from '../replay.js';
 import { findDocuments, unlistedFolder } from './find-documents.js';
 
@@ -77,7 +77,7 @@ export class FileStore implements Store {
   }
 
   async read(key: string): Promise<ReadResult> {
-    return readDocument(this.paths(key).file);
+    return readDocument(checkedDocFile(this.root, key));
   }
 
   /**
@@ -102,7 +102,7 @@ export class FileStore implements Store {
       throw error;
     }
     // Whether the file read is the one read() would read: after the read, as read() checks before it.
-    if (this.paths(key).file !== file) throw new BatonError('unsafe_path', `${key} is not read as ${file}`);
+    if (checkedDocFile(this.root, key) !== file) throw new BatonError('unsafe_path', `${key} is not read as ${file}`);
     return value;
   }
 

@@ -51,10 +51,7 @@ export function docPaths(file: string): DocPaths {
  */
 export function checkedDocPaths(root: string, key: string): DocPaths {
   const realRoot = realTarget(root);
-  const { file, real } = resolveKeyReal(root, realRoot, key);
-  const paths = docPaths(file);
-  // A link (of the file or a folder on the way) into a sidecar makes the key name one.
-  if (relativePath(realRoot, real).split(sep).includes(SIDECAR)) throw sidecarRefusal(key);
+  const paths = docPaths(checkedFile(root, realRoot, key));
   // Not a link, the sidecar lies in the document's real folder, which is inside the root.
   if (isLink(paths.sidecar)) confineReal(realRoot, paths.sidecar, `${key}'s .baton folder`);
   for (const path of [paths.lock, paths.meta, paths.history]) {
@@ -65,4 +62,20 @@ export function checkedDocPaths(root: string, key: string): DocPaths {
 
 function isLink(path: string): boolean {
   return lstatOrMissing(path)?.isSymbolicLink() ?? false;
+}
+
+/**
+ * The document's file under `root`, checked as checkedDocPaths checks it, for a read, which opens
+ * no sidecar file: their four lstats (and the history's, the lock's and the metadata's names) were
+ * ~0.2 M instructions of every `get` (docs/benchmarks.md).
+ */
+export function checkedDocFile(root: string, key: string): string {
+  return checkedFile(root, realTarget(root), key);
+}
+
+function checkedFile(root: string, realRoot: string, key: string): string {
+  const { file, real } = resolveKeyReal(root, realRoot, key);
+  // A link (of the file or a folder on the way) into a sidecar makes the key name one.
+  if (relativePath(realRoot, real).split(sep).includes(SIDECAR)) throw sidecarRefusal(key);
+  return file;
 }
