@@ -24,7 +24,10 @@ export type { LoadedCode } from './code-cache.js';
  *
  * The cache's name carries the bundle's size and modification time: V8 checks a cache against the
  * source's length only, so a rebuilt bundle of the same length (the plugin's committed bundle is
- * rewritten in place, plugin/dist) would run the old bytecode, and fail or do the old thing.
+ * rewritten in place, plugin/dist) would run the old bytecode, and fail or do the old thing. A
+ * process given Node options adds V8's hash of its flags, unless the unflagged cache was made
+ * under the same (code-cache.ts, flagged): each set of V8 flags reads its own, and Node's own
+ * options (a preload) name none.
  *
  * A cache holds the functions its run compiled, and is written once: so one written by a run that
  * did little of its command's work (a failure, `--help`, a hook for an event nothing handles:
@@ -102,19 +105,25 @@ function saveCache(script: Compiled, places: (() => string | undefined)[], draft
 }
 
 /**
- * The caches of earlier builds of the same bundle, and a draft the cache proper replaces, beside
- * the new one (`kept`): nothing will read them.
+ * The caches of earlier builds of the same bundle (whatever Node and flags made them), and the
+ * draft or the cache proper of the new one's name (`kept`) which it replaces: nothing will read
+ * them. The caches of this build made under other flags or another Node stay: their processes
+ * still read them, and dropping them would have each kind rewrite its own at every exit.
  */
 function dropStale(dir: string, kept: string): void {
-  // `size-mtime-name` beside the bundle; in the temp folder `hash-size-mtime-name`, the hash naming
-  // the bundle's path (installs share that folder), so it stays part of what names the bundle.
-  const versioned = /^((?:[0-9a-f]{8}-)?)\d+-\d+-/;
-  const bundleOf = (name: string) => name.replace(versioned, '$1').replace(/\.first$/, '');
-  const bundle = bundleOf(kept);
+  // `size-mtime-name.node[.flags].v8[.first]` beside the bundle; in the temp folder with the hash
+  // of the bundle's path before it (installs share that folder), which stays part of what names
+  // the bundle. A write in progress (`.tmp`) is not a cache.
+  const parts = (name: string) => /^((?:[0-9a-f]{8}-)?)(\d+-\d+)-(.+?\.js)\.v\d.*\.v8(?:\.first)?$/.exec(name);
+  const proper = (name: string) => (name.endsWith(DRAFT) ? name.slice(0, -DRAFT.length) : name);
+  const [, path, build, bundle] = parts(kept) ?? [];
+  if (bundle === undefined) return;
   try {
-    for (const other of readdirSync(dir))
-      if (other !== kept && versioned.test(other) && bundleOf(other) === bundle)
-        rmSync(`${dir}/${other}`, { force: true });
+    for (const other of readdirSync(dir)) {
+      const [, otherPath, otherBuild, otherBundle] = parts(other) ?? [];
+      if (other === kept || otherBundle !== bundle || otherPath !== path) continue;
+      if (otherBuild !== build || proper(other) === proper(kept)) rmSync(`${dir}/${other}`, { force: true });
+    }
   } catch {
     // only disk space is lost
   }

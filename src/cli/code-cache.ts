@@ -15,7 +15,7 @@ export interface LoadedCode<T> {
   readonly exports: T;
   readonly script: Compiled;
   readonly file: string;
-  /** The cache's name: the bundle's size, modification time and name, this Node's version and flags. */
+  /** The cache's name: the bundle's size, modification time and name, this Node's version, and V8's flags (flagsOf). */
   readonly name: string;
   /** Where its cache was read from, when one was. */
   readonly found: { readonly place: string; readonly draft: boolean } | undefined;
@@ -43,22 +43,19 @@ export function runCode<T>(file: string, refuse: (message: string) => Error): Lo
   } finally {
     closeSync(fd);
   }
-  // Node's command-line flags name a cache of their own: V8 rejects a cache made under other V8
-  // flags, so a server (started with --max-semi-space-size=2, serve.ts) and the CLI's processes
-  // sharing one name each rejected and rewrote the other's, at every server's exit.
-  // As they are, made a file name by encodeURIComponent (a builtin: hashing them cost a flagged
-  // process 0.35 M instructions, compiling the hash); flags longer than a name leave it uncached.
-  const flags = process.execArgv.length === 0 ? '' : `.${encodeURIComponent(process.execArgv.join(' '))}`;
-  const name = `${size}-${Math.floor(mtimeMs)}-${basename(file)}.${process.version}${flags}.v8`;
-  const beside = besideOf(file, name);
-  const data = readOptional(beside);
+  const plain = `${size}-${Math.floor(mtimeMs)}-${basename(file)}.${process.version}`;
+  let name = `${plain}.v8`;
+  let beside = besideOf(file, name);
+  let data = readOptional(beside);
+  const Raw = rawScriptClass();
+  // Node's options, if any, name a cache of their own (flagged): in the one function they call.
+  if (process.execArgv.length !== 0 || process.env.NODE_OPTIONS) [name, beside, data] = flagged(file, plain, data, Raw);
   const found = data ? { place: beside, data, draft: false } : cacheElsewhere(file, name, beside);
   // The file holds a function as Node wraps a CommonJS module in (written so at build time:
   // LOADED_BUNDLE in scripts/cli-bundles.mjs), compiled as it is: joined to the wrapper here, V8
   // flattened a second copy of the text. The bundle gets this module's own require: bundles
   // require only Node's builtins (esbuild bundles the rest), and a createRequire per bundle cost
   // ~0.1 ms.
-  const Raw = rawScriptClass();
   let script: Compiled;
   let wrapper: unknown;
   if (Raw) {
@@ -72,6 +69,40 @@ export function runCode<T>(file: string, refuse: (message: string) => Error): Lo
   (wrapper as (...args: unknown[]) => void)(module.exports, require, module, file, dirname(file));
   return { exports: module.exports, script, file, name, found: found && { place: found.place, draft: found.draft } };
 }
+
+/**
+ * The name, place and data of the cache of a process given Node options, its V8 flags' own: V8
+ * rejects a cache made under other V8 flags, checking the hash of them it wrote in the cache's
+ * header (FLAG_HASH_AT). A server (started with --max-semi-space-size=2, serve.ts) and the CLI
+ * sharing one name rejected and rewrote each other's caches at every exit, and so did processes
+ * given a V8 flag in NODE_OPTIONS, which did not name it. Named by the options as they were, a
+ * test's `-r probe.js` made caches of its own, and every preload's path left a copy of each. So
+ * the name carries that hash, read from the cache of an empty script (once per process, 0.32 M
+ * instructions, kept for main and each bundle, which hold a copy of this module each; a list of
+ * Node's own options to leave out measured dearer, compiled in every process). The cache of
+ * unflagged processes (`plain`, already read) is used when its header says it was made under this
+ * process's flags, as under Node's own options (a preload) alone. Where runCode does not build the
+ * Script from vm's binding (rawScriptClass: the Nodes whose V8 writes that header as read here),
+ * the options as they are name it.
+ */
+function flagged(
+  file: string,
+  plain: string,
+  data: Buffer | undefined,
+  Raw: RawScriptClass | undefined,
+): [string, string, Buffer | undefined] {
+  const key = Symbol.for('baton.code-cache.flags');
+  const flags = ((globalThis as Record<symbol, number | string>)[key] ??= Raw
+    ? new Raw('', '', 0, 0, undefined, false, undefined, key).createCachedData().readUInt32LE(FLAG_HASH_AT)
+    : encodeURIComponent(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`));
+  if (data && data.length >= FLAG_HASH_AT + 4 && data.readUInt32LE(FLAG_HASH_AT) === flags)
+    return [`${plain}.v8`, besideOf(file, `${plain}.v8`), data];
+  const name = `${plain}.${typeof flags === 'number' ? flags.toString(16) : flags}.v8`;
+  return [name, besideOf(file, name), readOptional(besideOf(file, name))];
+}
+
+/** Where V8 writes its hash of its flags in a code cache's header. */
+const FLAG_HASH_AT = 12;
 
 export const besideOf = (file: string, name: string) => join(dirname(file), '.cache', name);
 

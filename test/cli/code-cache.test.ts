@@ -293,6 +293,76 @@ describe('the V8 code cache of command bundles', () => {
     assert.equal(both.size, plain.size * 2, "the flagged process's caches beside them");
   });
 
+  /** `baton get d.json .a` with these Node options, and the caches of main and get's bundle by path, with their inodes. */
+  function flagRuns(dir: string) {
+    const { install, build } = installIn(dir);
+    const run = (flags: string[], nodeOptions = '') =>
+      spawnSync(process.execPath, [...flags, join(install, 'dist', 'cli.js'), 'get', 'd.json', '.a'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: cleanEnv({ TMPDIR: dir, NODE_OPTIONS: nodeOptions }),
+      }).stdout;
+    const caches = () =>
+      new Map(
+        [join(build, '.cache'), join(build, 'commands', '.cache')].flatMap((folder) =>
+          readdirSync(folder).map((name) => [join(folder, name), statSync(join(folder, name)).ino] as const),
+        ),
+      );
+    return { build, run, caches };
+  }
+
+  // The cache's name carried every Node option, a preload's path too: each test run preloading a
+  // probe from a temp folder left copies of main's cache and its bundle's (14 of main's in one
+  // build). Node's own options set no V8 flag, and V8's hash of its flags is what it checks.
+  it("runs given Node's own options (preloads from any path, a title) use the unflagged runs' caches as they are", (t) => {
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'a/probe.cjs': '', 'b/probe.cjs': '', 'c/probe.mjs': '' });
+    t.after(cleanup);
+    const { run, caches } = flagRuns(dir);
+    assert.equal(run([]), '1\n');
+    assert.equal(run([]), '1\n');
+    const plain = caches();
+    assert.equal(run(['-r', join(dir, 'a', 'probe.cjs')]), '1\n');
+    assert.equal(run([`--require=${join(dir, 'b', 'probe.cjs')}`, '--title=baton-probe']), '1\n');
+    assert.equal(run(['--import', join(dir, 'c', 'probe.mjs')]), '1\n');
+    assert.equal(run([], `--require ${join(dir, 'a', 'probe.cjs')}`), '1\n');
+    assert.equal(run([]), '1\n');
+    assert.deepEqual(caches(), plain, 'no cache added, none rewritten');
+  });
+
+  // NODE_OPTIONS did not name a cache: a V8 flag given there (as a user's shell may, --max-semi-space-size=2 as a server is given) made caches V8
+  // rejected in every other process, each kind rewriting the other's at every exit.
+  it('a V8 flag given on the command line or in NODE_OPTIONS names caches of its own, which alternating runs never rewrite', (t) => {
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': '' });
+    t.after(cleanup);
+    const { run, caches } = flagRuns(dir);
+    assert.equal(run([]), '1\n');
+    assert.equal(run([], '--max-semi-space-size=2'), '1\n');
+    assert.equal(run(['--stack-size=900']), '1\n');
+    const each = caches();
+    assert.equal(each.size, 6, 'main and get: one cache each for no flag, --max-semi-space-size=2, --stack-size=900');
+    for (let round = 0; round < 2; round++) {
+      assert.equal(run([], '--max-semi-space-size=2'), '1\n');
+      assert.equal(run([]), '1\n');
+      assert.equal(run(['--stack-size=900', '-r', join(dir, 'probe.cjs')]), '1\n');
+      assert.equal(run(['--max-semi-space-size=2']), '1\n');
+    }
+    assert.deepEqual(caches(), each, 'each read by its own flags, none rejected and rewritten');
+  });
+
+  it("a rebuilt bundle's caches of every flag are dropped when its new cache is written", (t) => {
+    const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}' });
+    t.after(cleanup);
+    const { build, run } = flagRuns(dir);
+    assert.equal(run([]), '1\n');
+    assert.equal(run(['--max-lazy']), '1\n');
+    const getCaches = () => readdirSync(join(build, 'commands', '.cache')).filter((name) => name.includes('-get.js.'));
+    assert.equal(getCaches().length, 2);
+    const later = new Date(statSync(join(build, 'commands', 'get.js')).mtimeMs + 60_000);
+    utimesSync(join(build, 'commands', 'get.js'), later, later);
+    assert.equal(run([]), '1\n');
+    assert.equal(getCaches().length, 1, "the old build's caches gone, flagged or not");
+  });
+
   it('a cache planted for main in a temp folder other users may write is never run', (t) => {
     // Main's cache is looked for in the user's temp folder when the install has none beside it (a
     // read-only install). A cache is code: one made from other source of the same length is

@@ -50,7 +50,11 @@ const ours = (paths: string[]) =>
     );
 
 /** A folder with d.json and the probe, and a run of node with the probe and these arguments there. */
-function probeFolder(t: TestContext): { dir: string; probe: (args: string[]) => Probe } {
+function probeFolder(t: TestContext): {
+  dir: string;
+  probe: (args: string[]) => Probe;
+  warm: (args: string[]) => void;
+} {
   const { dir, cleanup } = tempTree({ 'd.json': '{"a":1}', 'probe.cjs': PROBE, 'empty.js': '' });
   t.after(cleanup);
   const out = join(dir, 'probe.json');
@@ -63,14 +67,20 @@ function probeFolder(t: TestContext): { dir: string; probe: (args: string[]) => 
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(readFileSync(out, 'utf8')) as Probe;
   };
-  return { dir, probe };
+  // Without the probe, as a user's process runs: it writes the code caches if this build has none
+  // yet, which the probe's runs read (a preload sets no V8 flag, so they share them: code-cache.ts).
+  const warm = (args: string[]) => {
+    const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', env: cleanEnv() });
+    assert.equal(r.status, 0, r.stderr);
+  };
+  return { dir, probe, warm };
 }
 
 test('baton get requires only its entry, opens only main, its own bundle and their caches, and loads no builtin', (t) => {
-  const { dir, probe } = probeFolder(t);
+  const { dir, probe, warm } = probeFolder(t);
   // A bare start that runs a file, as baton does: `node -e` loads more (vm, module) than that.
   const bare = probe([join(dir, 'empty.js')]);
-  probe([CLI, 'get', 'd.json', '.a']); // writes the code cache if this build has none yet
+  warm([CLI, 'get', 'd.json', '.a']);
   const get = probe([CLI, 'get', 'd.json', '.a']);
 
   // A hop more (a file dist/cli.js requires) costs a resolve, a realpath walk and a package.json
@@ -176,9 +186,9 @@ test("a command's bundle carries its own definition, not every command's (but se
 });
 
 test('baton get of a plain path never loads the jq engine; an expression that needs it loads its bundle then, and an update carries it', (t) => {
-  const { probe } = probeFolder(t);
+  const { probe, warm } = probeFolder(t);
   const run = (args: string[]) => {
-    probe([CLI, ...args]); // writes the code caches if this build has none yet
+    warm([CLI, ...args]);
     return ours(probe([CLI, ...args]).opened).filter((path) => !path.startsWith('dist/builds/ID/main.js'));
   };
   const engine = ['dist/builds/ID/lazy/jq.js', 'dist/builds/ID/lazy/.cache/CACHE'];
