@@ -1,7 +1,8 @@
 /**
  * The documents a gated decision reads from a shared store (PostgreSQL), kept by the resident
  * server: one store and its one connection pool for the server's life (a hook process opens a pool
- * per call), and each document kept with the revision it was read at.
+ * per call), and each document kept with the revision it was read at, and that revision's row
+ * (Committed: a table dropped and made again restarts revisions at 1).
  *
  * The staleness rule (docs/serve.md): before each decision the committed revisions of the
  * configured documents are read in one round trip (an index lookup), and a kept copy is used only
@@ -26,7 +27,7 @@ import { deepFreeze, readKept } from '../fs/kept-reads.js';
 import type { HarnessConfig } from '../project/config.js';
 import { locate } from '../project/root.js';
 import { BOARD_KEY } from '../board/model.js';
-import { chooseStore, hooksFetch, openStore, type Store, type StoreChoice } from '../stores/index.js';
+import { chooseStore, hooksFetch, openStore, type Committed, type Store, type StoreChoice } from '../stores/index.js';
 import { HOOK_STORE_BUDGET_MS, type Fetched } from '../harness/hooks/shared-documents.js';
 import { debugLog } from '../harness/hooks/debug-log.js';
 
@@ -37,10 +38,11 @@ const MAX_SOURCES = 8;
 
 interface Source {
   store: Store;
-  kept: Map<string, { rev: number; doc: Document }>;
+  /** Each document with what it was read at (`at`: its revision and row, stamp()). */
+  kept: Map<string, { at: string; doc: Document }>;
   /** The revision query decisions wait for; `next` is the one sent once it answers. */
-  asking?: Promise<Map<string, number>>;
-  next?: Promise<Map<string, number>>;
+  asking?: Promise<Map<string, Committed>>;
+  next?: Promise<Map<string, Committed>>;
   keys: Set<string>;
 }
 
@@ -56,8 +58,14 @@ type Fetch = (
 interface Early {
   from: Source;
   keys: number;
-  asked: Promise<Map<string, number>>;
+  asked: Promise<Map<string, Committed>>;
 }
+
+/**
+ * A key's committed revision and row as one value to compare ('' for no row): the revision alone
+ * would let a copy kept at revision 3 stand for the revision 3 of a table made again since.
+ */
+const stamp = (committed: Committed | undefined): string => (committed ? `${committed.rev}@${committed.row}` : '');
 
 export interface SharedState {
   /**
@@ -92,7 +100,7 @@ export function sharedState(): SharedState {
   };
 
   /** Revisions committed no earlier than this call: a query already under way may predate a commit the caller must see. */
-  const revisions = (from: Source): Promise<Map<string, number>> => {
+  const revisions = (from: Source): Promise<Map<string, Committed>> => {
     const ask = () => {
       counts.checks++;
       return (from.store as Required<Pick<Store, 'revisions'>>).revisions([...from.keys]);
@@ -146,14 +154,14 @@ export function sharedState(): SharedState {
       try {
         const committed = await asked;
         const current = async (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
-          const rev = committed.get(key) ?? 0;
+          const at = stamp(committed.get(key));
           let kept = from.kept.get(key);
-          if (kept?.rev !== rev || !mirrorsHold(mirrors, kept.doc, root)) {
+          if (kept?.at !== at || !mirrorsHold(mirrors, kept.doc, root)) {
             // Read through the engine, which rewrites this machine's mirror files that differ.
             counts.reads++;
             const { openDoc } = await import('../doc/open.js');
             const doc = await openDoc(key, { store: from.store, cwd: located, env }).read();
-            kept = { rev, doc: deepFreeze(doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined) };
+            kept = { at, doc: deepFreeze(doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : undefined) };
             from.kept.set(key, kept);
           }
           return kept.doc;
@@ -168,12 +176,12 @@ export function sharedState(): SharedState {
     // made on the kept documents; it stands only if the revisions committed now are the ones it
     // used (Fetched.confirm). A document not kept, or a mirror here that no longer says what the
     // kept copy says, is read first, as before.
-    const used = new Map<string, number>();
+    const used = new Map<string, string>();
     const documents = new Map<string, Document>();
     const keep = (key: string, mirrors: Record<string, { file: string; empty: string }>) => {
       const kept = from.kept.get(key);
       if (!kept || !mirrorsHold(mirrors, kept.doc, root)) return false;
-      used.set(key, kept.rev);
+      used.set(key, kept.at);
       return kept;
     };
     for (const { name, key } of named) {
@@ -193,7 +201,7 @@ export function sharedState(): SharedState {
         } catch {
           return settled();
         }
-        for (const [key, rev] of used) if ((committed.get(key) ?? 0) !== rev) return settled();
+        for (const [key, at] of used) if (stamp(committed.get(key)) !== at) return settled();
         return undefined;
       },
     };

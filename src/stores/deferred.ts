@@ -1,6 +1,6 @@
 import { BatonError } from '../core/errors.js';
 import type { Json } from '../core/json.js';
-import type { Current, Decision, DocumentCheck, HistoryEntry, Listing, ReadResult, Store } from './store.js';
+import type { Committed, Current, Decision, DocumentCheck, HistoryEntry, Listing, ReadResult, Store } from './store.js';
 
 /**
  * A store loaded on first use. Opening a document stays synchronous and free: a backend that
@@ -40,7 +40,7 @@ export class DeferredStore implements Store {
     return (await this.store()).revision(key, rev);
   }
 
-  async revisions(keys: string[]): Promise<Map<string, number>> {
+  async revisions(keys: string[]): Promise<Map<string, Committed>> {
     const store = await this.store();
     if (!store.revisions) throw new BatonError('internal', `a ${this.kind} store has no revisions to check`);
     return store.revisions(keys);

@@ -2,6 +2,7 @@
 // test/architecture/layers.unit.test.ts), so a store's internals can change without touching them.
 export type {
   Change,
+  Committed,
   Current,
   Decision,
   DocMeta,

@@ -41,10 +41,11 @@ export interface Store {
   /** Calls `listener` after each commit to `key` (from any writer); returns an unsubscribe. */
   watch(key: string, listener: () => void): () => void;
   /**
-   * A shared store's committed revision of each key (0: no row), in one round trip: what a resident
-   * server checks its kept copies against before a decision (serve/shared-state.ts).
+   * A shared store's committed revision of each key that has a row, and that row's identity, in one
+   * round trip: what a resident server checks its kept copies against before a decision
+   * (serve/shared-state.ts).
    */
-  revisions?(keys: string[]): Promise<Map<string, number>>;
+  revisions?(keys: string[]): Promise<Map<string, Committed>>;
   /**
    * The store's own checks of what it holds (`baton doctor`), each failing row with the repair it
    * proposes; undefined when the store has none. The doctor adds the engine's checks (schema,
@@ -55,6 +56,16 @@ export interface Store {
 }
 
 /** One document of a store's listing. */
+/**
+ * A key's committed revision, and the row it is in. Revisions start again at 1 in a table dropped
+ * and made again (a restore, an operator): revision 3 of the new document is not revision 3 of the
+ * old, and `row` tells them apart (PostgreSQL: the table's OID and the row version's transaction).
+ */
+export interface Committed {
+  readonly rev: number;
+  readonly row: string;
+}
+
 export interface Listing {
   key: string;
   /** When it last changed (ISO 8601): its last commit, or on the file store the file's mtime. */

@@ -252,6 +252,43 @@ describe('baton serve on PostgreSQL: the documents a decision reads, kept by rev
     assert.equal(await server.write(TEST_FILE), 'deny');
   });
 
+  // Revisions start again at 1 in a table dropped and made again (a restore, an operator, a
+  // migration from nothing): a copy kept at revision 3 matched the new document's revision 3, and
+  // the gate judged by the old document.
+  it('the tables dropped and made again, the document rewritten to the revision kept: the new document is judged', async (t) => {
+    const own = await cluster.createDatabase('epoch');
+    const db = new URL(own).pathname.slice(1);
+    const migrate = () => {
+      const done = baton(['store', 'migrate'], { cwd: tmpdir(), env: { BATON_STORE: own } });
+      assert.equal(done.code, 0, done.stderr);
+    };
+    migrate();
+    const on = (p: EneoProject) => (projects.push(p), p);
+    const a = on(eneoProject({}, { profile: 'eneo', store: own, project: 'epoch' }));
+    const b = on(eneoProject({}, { profile: 'eneo', store: own, project: 'epoch' }));
+    const rev = async () =>
+      (await cluster.sql<{ rev: number }>(db, `SELECT rev FROM baton_documents WHERE key LIKE '%current-task.json'`))[0]
+        ?.rev;
+    const phases = (...list: string[]) => {
+      assert.equal(a.task(['init', '--', 'demo', 'deep', '4', 'none', 'appends']).code, 0);
+      for (const phase of list) assert.equal(a.task(['phase-set', phase]).code, 0);
+    };
+    phases('RED', 'GREEN');
+    const kept = await rev();
+    const server = await serve(b.dir, b.env);
+    t.after(() => server.stop());
+    // Twice: the second decision runs the prepared revision check against the kept copy.
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    assert.equal(await server.write(TEST_FILE), 'deny');
+    await cluster.sql(db, 'DROP TABLE baton_documents, baton_history, baton_meta');
+    migrate();
+    phases('GREEN', 'RED');
+    assert.equal(await rev(), kept, 'the new task at the revision the server kept');
+    // b's mirror still says GREEN, as the kept copy does: only the store can say RED.
+    assert.equal(await server.write(TEST_FILE), 'allow');
+    assert.equal(await server.write(TEST_FILE), 'allow');
+  });
+
   it('a Stop while a document moved runs its checks once, on the committed documents, and blocks', async (t) => {
     // The server may decide before the store confirms what it keeps, but only a tool call's gate,
     // which writes nothing: run twice, a Stop's check would run twice and its block, remembered by

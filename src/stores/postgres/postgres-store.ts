@@ -8,6 +8,7 @@ import { replay } from '../replay.js';
 import {
   checkNextRevision,
   type Change,
+  type Committed,
   type Current,
   type Decision,
   type DocMeta,
@@ -425,7 +426,7 @@ export class PostgresStore implements Store, PortableStore {
   watch(key: string, listener: () => void): () => void {
     if (!this.watching) {
       const watching = new Watching(
-        (keys) => this.revisions(keys),
+        async (keys) => new Map([...(await this.revisions(keys))].map(([key, { rev }]) => [key, rev])),
         (key) => this.channelKey(key),
       );
       this.watching = watching;
@@ -470,11 +471,11 @@ export class PostgresStore implements Store, PortableStore {
    * query travels, serve/shared-state.ts); and it costs no checkout. Any failure ends that session:
    * the next call opens another.
    */
-  async revisions(keys: string[]): Promise<Map<string, number>> {
+  async revisions(keys: string[]): Promise<Map<string, Committed>> {
     return this.checkRevisions(keys, false);
   }
 
-  private async checkRevisions(keys: string[], again: boolean): Promise<Map<string, number>> {
+  private async checkRevisions(keys: string[], again: boolean): Promise<Map<string, Committed>> {
     if (!this.checked)
       return this.withClient(async (client) => revisionMap(await client.query(revisionsQuery(this.project, keys))));
     if (this.closed) throw new BatonError('internal', 'this PostgreSQL store was closed; open a new one');
@@ -804,14 +805,19 @@ interface LockedRow {
 /** A session whose socket can be let go of while idle (what pg-pool does with allowExitOnIdle; untyped in @types/pg). */
 type Held = Client & { ref(): void; unref(): void };
 
+/**
+ * Each key's revision and its row's identity: the table's OID (a table dropped and made again is
+ * another) and the transaction that wrote the row version (a restore or a rewrite writes new ones),
+ * read with the revision, so the check stays one index lookup and one round trip.
+ */
 const revisionsQuery = (project: string, keys: string[]): import('pg').QueryArrayConfig => ({
-  text: `SELECT key, rev FROM baton_documents WHERE project = $1 AND key = ANY($2)`,
+  text: `SELECT key, rev, tableoid::text || ':' || xmin::text FROM baton_documents WHERE project = $1 AND key = ANY($2)`,
   values: [project, keys],
   rowMode: 'array',
 });
 
-const revisionMap = (result: import('pg').QueryArrayResult): Map<string, number> =>
-  new Map(result.rows.map((row) => [row[0] as string, row[1] as number]));
+const revisionMap = (result: import('pg').QueryArrayResult): Map<string, Committed> =>
+  new Map(result.rows.map((row) => [row[0] as string, { rev: row[1] as number, row: row[2] as string }]));
 
 async function lockRow(client: PoolClient, project: string, key: string): Promise<LockedRow | undefined> {
   const result = await client.query<LockedRow>(
