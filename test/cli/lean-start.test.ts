@@ -213,6 +213,33 @@ test('baton get of a plain path never loads the jq engine; an expression that ne
   );
 });
 
+test('the commands that only read (get, show, history) carry no lock and load none: a read takes no lock; an update carries it', (t) => {
+  const { probe } = probeFolder(t);
+  const bundleOf = (args: string[]) => {
+    probe([CLI, ...args]); // writes the code caches if this build has none yet
+    const opened = probe([CLI, ...args]).opened;
+    const file = opened.find((path) => /\/commands\/[^/]+\.js$/.test(path));
+    assert.ok(file, `a bundle was opened for ${args.join(' ')}`);
+    return { text: readFileSync(file, 'utf8'), lazy: ours(opened).filter((path) => path.includes('lazy/')) };
+  };
+  // Text of the lock's own (src/fs/lock.ts, its timeout's message). Its 35 top-level names were a
+  // tenth of get.js's, each set up and named in the code cache at every get (docs/benchmarks.md).
+  const lock = 'waiting for the lock on';
+  for (const args of [
+    ['get', 'd.json', '.a'],
+    ['history', 'd.json'],
+    ['show', '--help'],
+  ]) {
+    const { text, lazy } = bundleOf(args);
+    assert.ok(!text.includes(lock), `${args[0]}'s bundle carries the lock`);
+    assert.deepEqual(lazy, [], args.join(' '));
+  }
+  // A write takes the lock every time: inline, no second bundle to load.
+  const update = bundleOf(['update', 'd.json', '.a += 1']);
+  assert.ok(update.text.includes(lock));
+  assert.deepEqual(update.lazy, []);
+});
+
 test("the plugin's baton get (its shared bundle of every command but the hot ones) sets up only get: no other command's modules, and no builtin beyond a bare start", (t) => {
   const { dir, probe } = probeFolder(t);
   const plugin = join(ROOT, 'plugin', 'dist', 'cli.js');

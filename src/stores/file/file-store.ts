@@ -34,8 +34,8 @@ import {
   tailEntries,
   type Appended,
 } from './history-segments.js';
-import { DEFAULT_LOCK_TIMEOUT_MS } from '../../core/runtime-options.js';
-import { defaultStaleMs, withLock, type LockHandle } from '../../fs/lock.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, runtimeOptions } from '../../core/runtime-options.js';
+import { withLock, type LockHandle } from '../../fs/lock.js';
 import { checkedDocFile, checkedDocPaths, type DocPaths } from './layout.js';
 import { replay } from '../replay.js';
 import { findDocuments, unlistedFolder } from './find-documents.js';
@@ -66,7 +66,9 @@ export class FileStore implements Store {
     this.root = resolve(root);
     this.options = {
       lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-      lockStaleMs: options.lockStaleMs ?? defaultStaleMs(),
+      // lock.ts's defaultStaleMs, read here: the commands that only read load the lock on its first
+      // call (scripts/cli-bundles.mjs, ON_CALL), and every one builds a store.
+      lockStaleMs: options.lockStaleMs ?? runtimeOptions(process.env).lockStaleMs,
       historyKeep: options.historyKeep ?? DEFAULT_HISTORY_KEEP,
       now: options.now ?? (() => new Date()),
     };
