@@ -102,7 +102,11 @@ export default async function core(lib) {
       refGet: reference ? count(['bash', lib.REFERENCE, 'get', ref, '.slug'], true) : null,
     };
     // User-space instructions only: the kernel's side of a process (exec, page faults), which the
-    // reference pays for each of its seven or so processes, is in the CPU rows, not here.
+    // reference pays for each of its seven or so processes, is in the CPU rows, not here. And
+    // --hash-seed=1 is a V8 flag: a flagged baton process also reads V8's hash of its flags to
+    // name its code caches (src/cli/code-cache.ts), which an unflagged one, as users run it, does
+    // not (~0.9 M of a get, --version or update counted so at d745702; ~0.3 M unflagged).
+    // Counts compare with counts; against the goals, a baton row reads high by that much.
     const how = 'callgrind, median of 3 (the reference: 1), user space only (ASLR off, node --hash-seed=1, warm cache)';
     const exact = (a, b) => (b ? ` (${a.toFixed(2)} / ${b.toFixed(2)} = ${(a / b).toFixed(3)}x)` : '');
     rows.push({
