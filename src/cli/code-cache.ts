@@ -44,12 +44,13 @@ export function runCode<T>(file: string, refuse: (message: string) => Error): Lo
     closeSync(fd);
   }
   const plain = `${size}-${Math.floor(mtimeMs)}-${basename(file)}.${process.version}`;
+  const Raw = rawScriptClass();
   let name = `${plain}.v8`;
   let beside = besideOf(file, name);
-  let data = readOptional(beside);
-  const Raw = rawScriptClass();
-  // Node's options, if any, name a cache of their own (flagged): in the one function they call.
-  if (process.execArgv.length !== 0 || process.env.NODE_OPTIONS) [name, beside, data] = flagged(file, plain, data, Raw);
+  let data: Buffer | undefined;
+  // Node's options, if any, may name a cache of their own (flagged): in the one function they call.
+  if (process.execArgv.length === 0 && !process.env.NODE_OPTIONS) data = readOptional(beside);
+  else [name, beside, data] = flagged(file, plain, Raw);
   const found = data ? { place: beside, data, draft: false } : cacheElsewhere(file, name, beside);
   // The file holds a function as Node wraps a CommonJS module in (written so at build time:
   // LOADED_BUNDLE in scripts/cli-bundles.mjs), compiled as it is: joined to the wrapper here, V8
@@ -80,23 +81,20 @@ export function runCode<T>(file: string, refuse: (message: string) => Error): Lo
  * the name carries that hash, read from the cache of an empty script (once per process, 0.32 M
  * instructions, kept for main and each bundle, which hold a copy of this module each; a list of
  * Node's own options to leave out measured dearer, compiled in every process). The cache of
- * unflagged processes (`plain`, already read) is used when its header says it was made under this
- * process's flags, as under Node's own options (a preload) alone. Where runCode does not build the
+ * unflagged processes (`plain`) is used when its header says it was made under this process's
+ * flags, as under Node's own options (a preload) alone: its header is read first, and the rest only
+ * then (read whole, it cost a flagged `get` 0.4 M instructions). Where runCode does not build the
  * Script from vm's binding (rawScriptClass: the Nodes whose V8 writes that header as read here),
  * the options as they are name it.
  */
-function flagged(
-  file: string,
-  plain: string,
-  data: Buffer | undefined,
-  Raw: RawScriptClass | undefined,
-): [string, string, Buffer | undefined] {
+function flagged(file: string, plain: string, Raw: RawScriptClass | undefined): [string, string, Buffer | undefined] {
   const key = Symbol.for('baton.code-cache.flags');
   const flags = ((globalThis as Record<symbol, number | string>)[key] ??= Raw
     ? new Raw('', '', 0, 0, undefined, false, undefined, key).createCachedData().readUInt32LE(FLAG_HASH_AT)
     : encodeURIComponent(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`));
-  if (data && data.length >= FLAG_HASH_AT + 4 && data.readUInt32LE(FLAG_HASH_AT) === flags)
-    return [`${plain}.v8`, besideOf(file, `${plain}.v8`), data];
+  const unflagged = besideOf(file, `${plain}.v8`);
+  const data = typeof flags === 'number' ? readOptional(unflagged, flags) : undefined;
+  if (data) return [`${plain}.v8`, unflagged, data];
   const name = `${plain}.${typeof flags === 'number' ? flags.toString(16) : flags}.v8`;
   return [name, besideOf(file, name), readOptional(besideOf(file, name))];
 }
@@ -191,7 +189,8 @@ function rawScriptClass(): RawScriptClass | undefined {
     : undefined;
 }
 
-function readOptional(file: string): Buffer | undefined {
+/** The cache at `file`; with `flagHash`, only one whose header carries that hash of V8's flags. */
+function readOptional(file: string, flagHash?: number): Buffer | undefined {
   try {
     const opened = openCode(file);
     if (!opened) return undefined;
@@ -201,6 +200,12 @@ function readOptional(file: string): Buffer | undefined {
       // one another user could have written is not read. A `.cache` made under umask 002 is
       // group-writable, and so is what is written in it, in an install others share.
       if ((mode & 0o022) !== 0 || uid !== (process.getuid?.() ?? uid)) return undefined;
+      if (flagHash !== undefined) {
+        // Read at its offset, so the whole read below still starts at 0; small, from Buffer's pool.
+        const head = Buffer.allocUnsafe(FLAG_HASH_AT + 4);
+        const got = readSync(fd, head, 0, head.length, 0);
+        if (got < head.length || head.readUInt32LE(FLAG_HASH_AT) !== flagHash) return undefined;
+      }
       const bytes = Buffer.allocUnsafe(size);
       let read = 0;
       for (let n = -1; read < size && n !== 0; read += n) n = readSync(fd, bytes, read, size - read, null);
